@@ -1,0 +1,238 @@
+package canon
+
+import (
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"strconv"
+	"sync"
+)
+
+// Canonicalizer turns JSON text into its canonical form under one Profile.
+//
+// The zero value is ready to use with the Strict profile. A Canonicalizer
+// keeps its scratch memory (its arena) between calls, so once warm it does
+// not allocate: Append into a buffer with enough capacity makes no
+// allocations at all. It is not safe for concurrent use; use one per
+// goroutine, or the one-shot functions, which draw from a pool.
+type Canonicalizer struct {
+	profile Profile
+
+	// per call
+	src  []byte
+	dst  []byte
+	pend int // start of the pending canonical input span (see state.go)
+
+	// arena, kept between calls
+	stack   []frame
+	members []member
+	names   []byte  // decoded names that had escapes
+	order   []int32 // sort permutation
+	scratch []byte  // object content being permuted
+	tables  [][]int // duplicate-name hash tables, one per depth
+	out     []byte  // output buffer of View, Encode and Transcode
+	in      []byte  // input buffer of Transcode
+	numBuf  [40]byte
+	seed    maphash.Seed
+	seeded  bool
+}
+
+// New returns a Canonicalizer for profile p.
+func New(p Profile) *Canonicalizer {
+	return &Canonicalizer{profile: p}
+}
+
+// Reset switches c to profile p. Its arena is kept.
+func (c *Canonicalizer) Reset(p Profile) { c.profile = p }
+
+// Profile returns the profile c applies.
+func (c *Canonicalizer) Profile() Profile { return c.profile }
+
+// Append appends the canonical form of the JSON text src to dst and returns
+// the extended buffer. On error it returns dst unchanged in length (bytes
+// beyond len(dst) may have been written) and a *Error.
+func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
+	c.begin(dst, src)
+	err := c.run()
+	if err == nil {
+		c.flush(len(src))
+	}
+	out := c.dst
+	c.end()
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
+// View returns the canonical form of src. When src is already canonical it
+// returns src itself and copies nothing; otherwise it returns a slice of c's
+// arena that stays valid until the next call on c. The caller must not
+// modify the result.
+func (c *Canonicalizer) View(src []byte) ([]byte, error) {
+	c.begin(c.out[:0], src)
+	err := c.run()
+	verbatim := err == nil && c.pend == 0 // nothing was dropped or rewritten
+	if err == nil && !verbatim {
+		c.flush(len(src))
+	}
+	out := c.dst
+	c.end()
+	c.out = out[:0]
+	switch {
+	case err != nil:
+		return nil, err
+	case verbatim:
+		return src, nil
+	}
+	return out, nil
+}
+
+// Encode writes the canonical form of src to w.
+func (c *Canonicalizer) Encode(w io.Writer, src []byte) error {
+	out, err := c.View(src)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+// Transcode reads one JSON text from r, up to the profile's size bound, and
+// writes its canonical form to w. An input longer than the bound is rejected
+// with class too-large as soon as the bound is passed, without reading the
+// rest. Errors from r and w are returned as they are.
+func (c *Canonicalizer) Transcode(w io.Writer, r io.Reader) error {
+	limit := c.profile.MaxSize()
+	buf := c.in[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		room := buf[len(buf):cap(buf)]
+		if over := len(buf) + len(room) - (limit + 1); over > 0 {
+			room = room[:len(room)-over]
+		}
+		k, err := r.Read(room)
+		buf = buf[:len(buf)+k]
+		if len(buf) > limit {
+			c.in = buf[:0]
+			return &Error{Class: ClassTooLarge, Offset: int64(limit), Msg: "input longer than the " + strconv.Itoa(limit) + "-byte bound"}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			c.in = buf[:0]
+			return err
+		}
+	}
+	c.in = buf
+	err := c.Encode(w, buf)
+	if cap(c.in) > maxPooledArena {
+		c.in = nil
+	}
+	return err
+}
+
+// maxPooledArena is the largest buffer a pooled Canonicalizer keeps, so that
+// one huge input does not pin its memory forever.
+const maxPooledArena = 1 << 20
+
+var pools = [2]sync.Pool{
+	{New: func() any { return New(Strict) }},
+	{New: func() any { return New(RFC8785) }},
+}
+
+func poolIndex(p Profile) int {
+	if p.rfc8785 {
+		return 1
+	}
+	return 0
+}
+
+func getCanonicalizer(p Profile) *Canonicalizer {
+	c := pools[poolIndex(p)].Get().(*Canonicalizer)
+	c.Reset(p)
+	return c
+}
+
+func putCanonicalizer(c *Canonicalizer) {
+	if cap(c.out) > maxPooledArena || cap(c.scratch) > maxPooledArena || cap(c.members) > maxPooledArena/64 || cap(c.names) > maxPooledArena {
+		return
+	}
+	pools[poolIndex(c.profile)].Put(c)
+}
+
+// AppendCanonical appends the canonical form of src under profile p to dst.
+// It is the one-shot form of [Canonicalizer.Append].
+func AppendCanonical(dst, src []byte, p Profile) ([]byte, error) {
+	c := getCanonicalizer(p)
+	out, err := c.Append(dst, src)
+	putCanonicalizer(c)
+	return out, err
+}
+
+// Canonicalize returns the canonical form of src under profile p in a new
+// slice.
+func Canonicalize(src []byte, p Profile) ([]byte, error) {
+	return AppendCanonical(make([]byte, 0, len(src)), src, p)
+}
+
+// Validate reports whether src is acceptable under profile p, returning the
+// *Error that Canonicalize would return.
+func Validate(src []byte, p Profile) error {
+	c := getCanonicalizer(p)
+	_, err := c.View(src)
+	putCanonicalizer(c)
+	return err
+}
+
+// IsCanonical reports whether src is accepted under profile p and already in
+// canonical form.
+func IsCanonical(src []byte, p Profile) bool {
+	c := getCanonicalizer(p)
+	out, err := c.View(src)
+	ok := err == nil && len(out) == len(src) && (len(src) == 0 || &out[0] == &src[0])
+	putCanonicalizer(c)
+	return ok
+}
+
+// Transform returns the RFC 8785 canonical form of src under the rfc8785
+// profile. It has the signature of github.com/gowebpki/jcs Transform, so a
+// project switches by changing its import.
+func Transform(src []byte) ([]byte, error) {
+	return Canonicalize(src, RFC8785)
+}
+
+// errorf builds the *Error for a rejection at input offset off, with the
+// JSON Pointer of the value being parsed. It runs only on the error path.
+func (c *Canonicalizer) errorf(class Class, off int64, format string, args ...any) error {
+	return &Error{Class: class, Offset: off, Pointer: c.pointer(), Msg: fmt.Sprintf(format, args...)}
+}
+
+// pointer returns the JSON Pointer of the value being parsed.
+func (c *Canonicalizer) pointer() string {
+	var b []byte
+	for i := range c.stack {
+		f := &c.stack[i]
+		if f.object {
+			if f.cur < f.first {
+				break
+			}
+			b = appendPointerToken(b, c.nameOf(&c.members[f.cur]))
+		} else {
+			b = append(b, '/')
+			b = strconv.AppendInt(b, int64(f.cur), 10)
+		}
+	}
+	return string(b)
+}
+
+// AsError returns err as a *Error if it is one (or wraps one).
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

@@ -1,0 +1,233 @@
+package canon
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedDir returns the directory of the shared conformance material, which
+// sits beside the repository (../shared). It is required on CI.
+func sharedDir(t testing.TB, sub string) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", sub)
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("conformance data missing: %v", err)
+		}
+		t.Skipf("conformance data missing: %v", err)
+	}
+	return dir
+}
+
+// TestRFC8785Vectors checks every input of the RFC 8785 reference
+// implementation's test data byte for byte under the rfc8785 profile, and
+// its outhex twin.
+func TestRFC8785Vectors(t *testing.T) {
+	dir := sharedDir(t, "conformance/rfc8785")
+	inputs, err := filepath.Glob(filepath.Join(dir, "input", "*.json"))
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no inputs: %v", err)
+	}
+	for _, in := range inputs {
+		name := filepath.Base(in)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src := mustRead(t, in)
+			want := mustRead(t, filepath.Join(dir, "output", name))
+			hexText := mustRead(t, filepath.Join(dir, "outhex", strings.TrimSuffix(name, ".json")+".txt"))
+			wantHex, err := hex.DecodeString(strings.Join(strings.Fields(string(hexText)), ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(want, wantHex) {
+				t.Fatalf("output and outhex disagree")
+			}
+			got, err := Canonicalize(src, RFC8785)
+			if err != nil {
+				t.Fatalf("rfc8785: %v", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("rfc8785:\n got %q\nwant %q", got, want)
+			}
+			// The canonical form is a fixed point, and View returns it without copying.
+			var c Canonicalizer
+			c.Reset(RFC8785)
+			v, err := c.View(want)
+			if err != nil || !bytes.Equal(v, want) || &v[0] != &want[0] {
+				t.Fatalf("View(canonical) = %q, %v; want the input itself", v, err)
+			}
+			// Profile mode (see the vectors' README): values.json has
+			// non-integers; the rest are valid strict inputs with the same output.
+			got, err = Canonicalize(src, Strict)
+			if name == "values.json" {
+				if !errors.Is(err, ErrNonInteger) {
+					t.Fatalf("strict: err = %v, want non-integer", err)
+				}
+				return
+			}
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("strict: %q, %v", got, err)
+			}
+		})
+	}
+}
+
+type epVector struct {
+	ID     string `json:"id"`
+	Expect struct {
+		Valid bool `json:"valid"`
+	} `json:"expect"`
+	Canonicalization struct {
+		InputJSON      string `json:"input_json"`
+		ExpectedDigest string `json:"expected_digest"`
+	} `json:"canonicalization"`
+}
+
+// epClass is the rejection class each invalid EP vector must produce,
+// keyed by a prefix of its id.
+var epClass = []struct {
+	prefix string
+	class  Class
+}{
+	{"reject_duplicate_key", ClassDuplicateName},
+	{"reject_lone_", ClassUnpairedSurrogate},
+	{"reject_reversed_surrogate", ClassUnpairedSurrogate},
+	{"reject_high_surrogate", ClassUnpairedSurrogate},
+	{"reject_unsafe_", ClassUnsafeInteger},
+	{"reject_non_integer", ClassNonInteger},
+	{"reject_nested_depth", ClassDepth},
+}
+
+// TestEPCanonicalizationVectors runs all 35 EP-CANONICALIZATION-v1 vectors
+// under the strict profile.
+func TestEPCanonicalizationVectors(t *testing.T) {
+	dir := sharedDir(t, "conformance/ep")
+	var suite struct {
+		Count   int        `json:"count"`
+		Vectors []epVector `json:"vectors"`
+	}
+	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "ep-canonicalization.v1.json")), &suite); err != nil {
+		t.Fatal(err)
+	}
+	if len(suite.Vectors) != 35 || suite.Count != 35 {
+		t.Fatalf("got %d vectors (count %d), want 35", len(suite.Vectors), suite.Count)
+	}
+	for _, v := range suite.Vectors {
+		t.Run(v.ID, func(t *testing.T) {
+			out, err := Canonicalize([]byte(v.Canonicalization.InputJSON), Strict)
+			if v.Expect.Valid {
+				if err != nil {
+					t.Fatalf("rejected: %v", err)
+				}
+				sum := sha256.Sum256(out)
+				if got := hex.EncodeToString(sum[:]); got != v.Canonicalization.ExpectedDigest {
+					t.Fatalf("digest %s, want %s (canonical %q)", got, v.Canonicalization.ExpectedDigest, out)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("accepted as %q, want rejection", out)
+			}
+			var want Class
+			for _, c := range epClass {
+				if strings.HasPrefix(v.ID, c.prefix) {
+					want = c.class
+					break
+				}
+			}
+			if want == 0 {
+				t.Fatalf("no expected class for %s", v.ID)
+			}
+			if !errors.Is(err, want.Sentinel()) {
+				t.Fatalf("err = %v, want class %v", err, want)
+			}
+		})
+	}
+}
+
+// The envelope draft's §6.4 example, with the full action digests in place.
+const (
+	example64Action0 = `{
+  "disclose": ["travel_dates"],
+  "recipient": "booking.example"
+}`
+	example64Action1 = `{
+  "disclose": ["passport_number", "travel_dates"],
+  "recipient": "booking.example"
+}`
+	example64Envelope = `{
+  "synopsis":
+    "Share the travel dates and withhold the passport number.",
+  "findings": [
+    "The booking service asks for dates and passport number.",
+    "Dates are enough to hold the reservation.",
+    "The passport number is only needed at check-in."
+  ],
+  "recommendations": [
+    "Release the travel dates now.",
+    "Withhold the passport number until check-in."
+  ],
+  "offer": "Ask for detail on any item.",
+  "question": {
+    "stem": "What should be shared with the booking service?",
+    "options": [
+      {
+        "label": "Share dates only",
+        "reasoning":
+          "Holds the booking and keeps the passport number private.",
+        "action_digest": "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
+      },
+      {
+        "label": "Share dates and passport number",
+        "reasoning": "Avoids a second request at check-in.",
+        "action_digest": "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
+      }
+    ],
+    "recommended_idx": 0,
+    "hatches": { "free_text": true, "dialogue": true }
+  }
+}`
+)
+
+// TestEnvelopeExample64 reproduces the published figures of the envelope
+// draft's §6.4: both action digests, the 895-byte canonical form and the
+// envelope digest.
+func TestEnvelopeExample64(t *testing.T) {
+	digest := func(src string) (string, int) {
+		out, err := Canonicalize([]byte(src), Strict)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(out)
+		return "sha256:" + hex.EncodeToString(sum[:]), len(out)
+	}
+	for _, tc := range []struct {
+		src, want string
+		size      int
+	}{
+		{example64Action0, "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa", -1},
+		{example64Action1, "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945", -1},
+		{example64Envelope, "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1", 895},
+	} {
+		got, size := digest(tc.src)
+		if got != tc.want || (tc.size >= 0 && size != tc.size) {
+			t.Errorf("digest %s (%d bytes), want %s (%d bytes)", got, size, tc.want, tc.size)
+		}
+	}
+}
+
+func mustRead(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

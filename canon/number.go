@@ -1,0 +1,196 @@
+package canon
+
+import (
+	"math"
+	"strconv"
+)
+
+// maxSafeInteger is 2^53-1, the largest magnitude the strict profile accepts.
+const maxSafeInteger = 1<<53 - 1
+
+// expSaturate bounds the exponent accumulated from a literal. Any exponent
+// beyond it puts a nonzero value far outside both profiles (and is exact
+// enough to classify: see numberStrict), while the sums below cannot
+// overflow int64 for inputs up to 2^62 bytes.
+const expSaturate = 1 << 40
+
+// numLit is the anatomy of a JSON number literal src[start:end].
+type numLit struct {
+	start, end         int
+	neg                bool
+	intStart, intEnd   int // integer digits
+	fracStart, fracEnd int // fraction digits (empty without '.')
+	hasExp             bool
+	exp                int64 // saturated at ±expSaturate
+}
+
+// number consumes the number literal at pos and writes its canonical form.
+func (c *Canonicalizer) number(pos int, strict bool) (int, error) {
+	src := c.src
+	n := len(src)
+	i := pos
+	lit := numLit{start: pos}
+	if src[i] == '-' {
+		lit.neg = true
+		i++
+	}
+	lit.intStart = i
+	switch {
+	case i < n && src[i] == '0':
+		i++
+		if i < n && isDigit(src[i]) {
+			return 0, c.errorf(ClassSyntax, int64(lit.intStart), "number with a leading zero")
+		}
+	case i < n && src[i] >= '1' && src[i] <= '9':
+		i++
+		for i < n && isDigit(src[i]) {
+			i++
+		}
+	default:
+		return 0, c.errorf(ClassSyntax, int64(i), "invalid character %s in a number, want a digit", quoteByte(src, i))
+	}
+	lit.intEnd = i
+	lit.fracStart, lit.fracEnd = i, i
+	if i < n && src[i] == '.' {
+		i++
+		lit.fracStart = i
+		for i < n && isDigit(src[i]) {
+			i++
+		}
+		if i == lit.fracStart {
+			return 0, c.errorf(ClassSyntax, int64(i), "invalid character %s in a number, want a digit after '.'", quoteByte(src, i))
+		}
+		lit.fracEnd = i
+	}
+	if i < n && (src[i] == 'e' || src[i] == 'E') {
+		lit.hasExp = true
+		i++
+		eneg := false
+		if i < n && (src[i] == '+' || src[i] == '-') {
+			eneg = src[i] == '-'
+			i++
+		}
+		d0 := i
+		for i < n && isDigit(src[i]) {
+			if lit.exp < expSaturate {
+				lit.exp = lit.exp*10 + int64(src[i]-'0')
+			}
+			i++
+		}
+		if i == d0 {
+			return 0, c.errorf(ClassSyntax, int64(i), "invalid character %s in a number, want an exponent digit", quoteByte(src, i))
+		}
+		lit.exp = min(lit.exp, expSaturate)
+		if eneg {
+			lit.exp = -lit.exp
+		}
+	}
+	lit.end = i
+
+	// Fast path: a plain integer literal of at most 15 digits is below 2^53
+	// in both profiles and already canonical, except "-0".
+	if !lit.hasExp && lit.fracEnd == lit.fracStart {
+		digits := lit.intEnd - lit.intStart
+		if digits <= 15 {
+			if lit.neg && src[lit.intStart] == '0' {
+				return c.replaceNumber(lit, append(c.numBuf[:0], '0'))
+			}
+			return i, nil
+		}
+		if strict {
+			if digits == 16 && string(src[lit.intStart:lit.intEnd]) <= "9007199254740991" {
+				return i, nil
+			}
+			return 0, c.errorf(ClassUnsafeInteger, int64(pos), "integer %s outside ±(2^53-1)", abbrev(src[pos:i]))
+		}
+	}
+	if strict {
+		return c.numberStrict(lit)
+	}
+	return c.numberIEEE(lit)
+}
+
+// numberStrict handles a literal with a fraction or an exponent (or a long
+// integer) under the strict profile: it is accepted only if its exact decimal
+// value is an integer of magnitude at most 2^53-1, decided from its digits.
+func (c *Canonicalizer) numberStrict(lit numLit) (int, error) {
+	src := c.src
+	// The literal's value is D × 10^(exp - fracLen), D the concatenation of
+	// the integer and fraction digits. Find D's first and last nonzero digit.
+	digit := func(k int) byte { // k-th digit of D
+		if il := lit.intEnd - lit.intStart; k < il {
+			return src[lit.intStart+k]
+		} else {
+			return src[lit.fracStart+k-il]
+		}
+	}
+	nd := (lit.intEnd - lit.intStart) + (lit.fracEnd - lit.fracStart)
+	first := 0
+	for first < nd && digit(first) == '0' {
+		first++
+	}
+	if first == nd { // zero, however spelled
+		return c.replaceNumber(lit, append(c.numBuf[:0], '0'))
+	}
+	last := nd - 1
+	for digit(last) == '0' {
+		last--
+	}
+	sig := int64(last - first + 1)
+	// value = S × 10^e with S the significant digits.
+	e := lit.exp - int64(lit.fracEnd-lit.fracStart) + int64(nd-1-last)
+	if e < 0 {
+		return 0, c.errorf(ClassNonInteger, int64(lit.start), "number %s is not an integer", abbrev(src[lit.start:lit.end]))
+	}
+	if sig+e > 16 {
+		return 0, c.errorf(ClassUnsafeInteger, int64(lit.start), "integer %s outside ±(2^53-1)", abbrev(src[lit.start:lit.end]))
+	}
+	var v uint64
+	for k := first; k <= last; k++ {
+		v = v*10 + uint64(digit(k)-'0')
+	}
+	for ; e > 0; e-- {
+		v *= 10
+	}
+	if v > maxSafeInteger {
+		return 0, c.errorf(ClassUnsafeInteger, int64(lit.start), "integer %s outside ±(2^53-1)", abbrev(src[lit.start:lit.end]))
+	}
+	out := c.numBuf[:0]
+	if lit.neg {
+		out = append(out, '-')
+	}
+	out = strconv.AppendUint(out, v, 10)
+	return c.replaceNumber(lit, out)
+}
+
+// numberIEEE handles a literal under the rfc8785 profile: the correctly
+// rounded double, written as ECMAScript's Number.prototype.toString.
+func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
+	text := c.src[lit.start:lit.end]
+	f, ok := parseFloat(text)
+	if !ok || math.IsInf(f, 0) {
+		return 0, c.errorf(ClassNumberRange, int64(lit.start), "number %s overflows an IEEE-754 double", abbrev(text))
+	}
+	return c.replaceNumber(lit, appendES6(c.numBuf[:0], f))
+}
+
+// replaceNumber makes out the output of lit, unless the literal already is.
+func (c *Canonicalizer) replaceNumber(lit numLit, out []byte) (int, error) {
+	if string(out) != string(c.src[lit.start:lit.end]) {
+		c.flush(lit.start)
+		c.dst = append(c.dst, out...)
+		c.pend = lit.end
+	}
+	return lit.end, nil
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// abbrev quotes a literal for an error message, shortening long ones.
+func abbrev(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return strconv.Quote(string(b[:max])) + "..."
+	}
+	return strconv.Quote(string(b))
+}

@@ -1,0 +1,661 @@
+package canon
+
+// NOTE: how the engine is organised.
+//
+// The engine makes one pass over the input with an explicit stack (it never
+// recurses per nesting level, so depth is bounded by the profile, not by the
+// goroutine stack). Output is produced lazily: c.pend marks the start of an
+// input span that is known to be canonical but not yet copied to c.dst. Only
+// when something must change (whitespace to drop, an escape or a number to
+// rewrite, an object to reorder) is the pending span flushed with a single
+// append, and the replacement written. Already-canonical input therefore
+// costs one validating scan and one copy (or none, in View).
+//
+// The output position of input offset p is len(c.dst) + p - c.pend
+// (outPos). Object members record their output spans; when an object closes
+// with its members out of order, its content is permuted in place through a
+// scratch copy. Inner objects are final before their parent closes, so every
+// byte is permuted at most once per enclosing unsorted object.
+//
+// Duplicate names are detected as each member is added: while names arrive in
+// strictly increasing UTF-16 order one comparison with the previous name
+// proves uniqueness (the common, canonical case); once an object is out of
+// order every new name is searched for among the earlier ones, linearly for
+// small objects and through a hash table (one per depth, reused) for large.
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// frame is one open container.
+type frame struct {
+	contentStart int  // output position just after '{' or '['
+	first        int  // objects: index in c.members of the first member
+	namesStart   int  // objects: len(c.names) when the object opened
+	cur          int  // objects: index of the current member (-1: none); arrays: element index
+	object       bool // object or array
+	unsorted     bool // objects: some member arrived out of order
+	hashed       bool // objects: c.tables[depth] indexes the members
+}
+
+// member is one object member seen so far in an open object.
+type member struct {
+	nameStart, nameEnd int  // decoded name: c.src[nameStart:nameEnd], or c.names[...] if esc
+	esc                bool // the name had escapes; its decoded form is in c.names
+	start, end         int  // output span of `"name":value`
+	off                int  // input offset of the name's opening quote
+}
+
+// linearDupMax is the member count up to which an out-of-order object is
+// searched linearly for duplicates before switching to a hash table.
+const linearDupMax = 16
+
+// reset prepares the per-call state.
+func (c *Canonicalizer) begin(dst, src []byte) {
+	c.src, c.dst, c.pend = src, dst, 0
+	c.stack = c.stack[:0]
+	c.members = c.members[:0]
+	c.names = c.names[:0]
+}
+
+// end drops references to caller memory so the arena does not pin it.
+func (c *Canonicalizer) end() {
+	c.src, c.dst = nil, nil
+}
+
+// outPos returns the output position of input offset p (p >= c.pend).
+func (c *Canonicalizer) outPos(p int) int { return len(c.dst) + p - c.pend }
+
+// flush copies the pending canonical span up to input offset p.
+func (c *Canonicalizer) flush(p int) {
+	c.dst = append(c.dst, c.src[c.pend:p]...)
+	c.pend = p
+}
+
+// skipWS skips JSON whitespace at pos and drops it from the output.
+func (c *Canonicalizer) skipWS(pos int) int {
+	if pos < len(c.src) && c.src[pos] > ' ' {
+		return pos
+	}
+	return c.skipWSSlow(pos)
+}
+
+func (c *Canonicalizer) skipWSSlow(pos int) int {
+	src := c.src
+	i := pos
+	for i < len(src) {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	if i > pos {
+		c.flush(pos)
+		c.pend = i
+	}
+	return i
+}
+
+// run canonicalizes c.src, appending to c.dst.
+func (c *Canonicalizer) run() error {
+	src := c.src
+	n := len(src)
+	if n > c.profile.MaxSize() {
+		return c.errorf(ClassTooLarge, int64(c.profile.MaxSize()), "input longer than the %d-byte bound", c.profile.MaxSize())
+	}
+	if n >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		return c.errorf(ClassSyntax, 0, "byte-order mark before the value")
+	}
+	maxDepth := c.profile.MaxDepth()
+	strict := !c.profile.rfc8785
+	var err error
+	pos := c.skipWS(0)
+
+value:
+	if pos >= n {
+		return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want a value")
+	}
+	switch src[pos] {
+	case '{':
+		if len(c.stack) >= maxDepth {
+			return c.errorf(ClassDepth, int64(pos), "object opens nesting level %d, deeper than %d", len(c.stack)+1, maxDepth)
+		}
+		pos++
+		c.stack = append(c.stack, frame{contentStart: c.outPos(pos), first: len(c.members), namesStart: len(c.names), cur: -1, object: true})
+		pos = c.skipWS(pos)
+		if pos < n && src[pos] == '}' {
+			pos++
+			c.stack = c.stack[:len(c.stack)-1]
+			goto next
+		}
+		goto name
+	case '[':
+		if len(c.stack) >= maxDepth {
+			return c.errorf(ClassDepth, int64(pos), "array opens nesting level %d, deeper than %d", len(c.stack)+1, maxDepth)
+		}
+		pos++
+		c.stack = append(c.stack, frame{contentStart: c.outPos(pos)})
+		pos = c.skipWS(pos)
+		if pos < n && src[pos] == ']' {
+			pos++
+			c.stack = c.stack[:len(c.stack)-1]
+			goto next
+		}
+		goto value
+	case '"':
+		pos, err = c.scanString(pos, false)
+	case 't':
+		pos, err = c.literal(pos, "true")
+	case 'f':
+		pos, err = c.literal(pos, "false")
+	case 'n':
+		pos, err = c.literal(pos, "null")
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		pos, err = c.number(pos, strict)
+	default:
+		return c.errorf(ClassSyntax, int64(pos), "invalid character %s looking for the beginning of a value", quoteByte(src, pos))
+	}
+	if err != nil {
+		return err
+	}
+
+next:
+	// A value has just ended at pos.
+	if len(c.stack) == 0 {
+		pos = c.skipWS(pos)
+		if pos != n {
+			return c.errorf(ClassSyntax, int64(pos), "invalid character %s after the top-level value", quoteByte(src, pos))
+		}
+		// The caller flushes the pending span (or, if c.pend is still 0,
+		// may use src itself: nothing was rewritten).
+		return nil
+	}
+	if f := &c.stack[len(c.stack)-1]; f.object {
+		c.members[f.cur].end = c.outPos(pos)
+		pos = c.skipWS(pos)
+		if pos >= n {
+			return c.errorf(ClassSyntax, int64(pos), "unexpected end of input inside an object")
+		}
+		switch src[pos] {
+		case ',':
+			pos = c.skipWS(pos + 1)
+			goto name
+		case '}':
+			if f.unsorted {
+				c.sortObject(f, pos)
+			}
+			c.members = c.members[:f.first]
+			c.names = c.names[:f.namesStart]
+			c.stack = c.stack[:len(c.stack)-1]
+			pos++
+			goto next
+		}
+		return c.errorf(ClassSyntax, int64(pos), "invalid character %s after an object member, want ',' or '}'", quoteByte(src, pos))
+	} else {
+		pos = c.skipWS(pos)
+		if pos >= n {
+			return c.errorf(ClassSyntax, int64(pos), "unexpected end of input inside an array")
+		}
+		switch src[pos] {
+		case ',':
+			f.cur++
+			pos = c.skipWS(pos + 1)
+			goto value
+		case ']':
+			c.stack = c.stack[:len(c.stack)-1]
+			pos++
+			goto next
+		}
+		return c.errorf(ClassSyntax, int64(pos), "invalid character %s after an array element, want ',' or ']'", quoteByte(src, pos))
+	}
+
+name:
+	// pos is at the start of an object member (whitespace skipped).
+	if pos >= n {
+		return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want an object member name")
+	}
+	if src[pos] != '"' {
+		return c.errorf(ClassSyntax, int64(pos), "invalid character %s, want '\"' starting an object member name", quoteByte(src, pos))
+	}
+	{
+		start := c.outPos(pos)
+		namesBefore := len(c.names)
+		end, err := c.scanString(pos, true)
+		if err != nil {
+			return err
+		}
+		m := member{nameStart: pos + 1, nameEnd: end - 1, start: start, off: pos}
+		if len(c.names) != namesBefore {
+			m.esc, m.nameStart, m.nameEnd = true, namesBefore, len(c.names)
+		}
+		if err := c.addMember(m); err != nil {
+			return err
+		}
+		pos = c.skipWS(end)
+		if pos >= n || src[pos] != ':' {
+			if pos >= n {
+				return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want ':' after an object member name")
+			}
+			return c.errorf(ClassSyntax, int64(pos), "invalid character %s after an object member name, want ':'", quoteByte(src, pos))
+		}
+		pos = c.skipWS(pos + 1)
+	}
+	goto value
+}
+
+// literal consumes the literal lit (true, false, null) at pos.
+func (c *Canonicalizer) literal(pos int, lit string) (int, error) {
+	src := c.src
+	if len(src)-pos >= len(lit) && string(src[pos:pos+len(lit)]) == lit {
+		return pos + len(lit), nil
+	}
+	i := 0
+	for pos+i < len(src) && i < len(lit) && src[pos+i] == lit[i] {
+		i++
+	}
+	if pos+i >= len(src) {
+		return 0, c.errorf(ClassSyntax, int64(pos+i), "unexpected end of input inside literal %s", lit)
+	}
+	return 0, c.errorf(ClassSyntax, int64(pos+i), "invalid character %s in literal %s", quoteByte(src, pos+i), lit)
+}
+
+// nameOf returns the decoded name of m.
+func (c *Canonicalizer) nameOf(m *member) []byte {
+	if m.esc {
+		return c.names[m.nameStart:m.nameEnd]
+	}
+	return c.src[m.nameStart:m.nameEnd]
+}
+
+// addMember appends m to the innermost (object) frame and rejects it if its
+// name duplicates an earlier member's. On error the member is still recorded,
+// so the error's JSON Pointer names it.
+func (c *Canonicalizer) addMember(m member) error {
+	f := &c.stack[len(c.stack)-1]
+	idx := len(c.members)
+	c.members = append(c.members, m)
+	f.cur = idx
+	if idx == f.first {
+		return nil
+	}
+	name := c.nameOf(&c.members[idx])
+	if !f.unsorted {
+		switch CompareUTF16(c.nameOf(&c.members[idx-1]), name) {
+		case -1:
+			return nil // strictly increasing so far: unique
+		case 0:
+			return c.dupError(idx)
+		}
+		f.unsorted = true
+	}
+	if idx-f.first < linearDupMax && !f.hashed {
+		for j := f.first; j < idx; j++ {
+			if string(c.nameOf(&c.members[j])) == string(name) {
+				return c.dupError(idx)
+			}
+		}
+		return nil
+	}
+	return c.hashInsert(f, idx)
+}
+
+func (c *Canonicalizer) dupError(idx int) error {
+	m := &c.members[idx]
+	return c.errorf(ClassDuplicateName, int64(m.off), "duplicate object member name %s", strconv.Quote(string(c.nameOf(m))))
+}
+
+// hashInsert adds member idx of object f to the frame's hash table, building
+// or growing the table as needed, and reports a duplicate name.
+func (c *Canonicalizer) hashInsert(f *frame, idx int) error {
+	d := len(c.stack) - 1
+	for len(c.tables) <= d {
+		c.tables = append(c.tables, nil)
+	}
+	count := idx - f.first + 1
+	if !f.hashed || 2*count > len(c.tables[d]) {
+		size := 64
+		for size < 4*count {
+			size <<= 1
+		}
+		t := c.tables[d]
+		if cap(t) >= size {
+			t = t[:size]
+			clear(t)
+		} else {
+			t = make([]int, size)
+		}
+		c.tables[d] = t
+		if !c.seeded {
+			c.seed, c.seeded = maphash.MakeSeed(), true
+		}
+		f.hashed = true
+		for j := f.first; j < idx; j++ {
+			c.hashLookup(t, j, true) // earlier names are known to be unique
+		}
+	}
+	if c.hashLookup(c.tables[d], idx, false) {
+		return c.dupError(idx)
+	}
+	return nil
+}
+
+// hashLookup inserts member idx into table t (entries are member index + 1)
+// unless an equal name is present, which it reports instead.
+func (c *Canonicalizer) hashLookup(t []int, idx int, known bool) bool {
+	name := c.nameOf(&c.members[idx])
+	mask := len(t) - 1
+	h := int(maphash.Bytes(c.seed, name)) & mask
+	for {
+		e := t[h]
+		if e == 0 {
+			t[h] = idx + 1
+			return false
+		}
+		if !known && string(c.nameOf(&c.members[e-1])) == string(name) {
+			return true
+		}
+		h = (h + 1) & mask
+	}
+}
+
+// sortObject reorders the members of f, whose closing brace is at input
+// offset pos, into UTF-16 name order. Member spans are separated by exactly
+// one comma in the output, so the permuted content has the same length.
+func (c *Canonicalizer) sortObject(f *frame, pos int) {
+	c.flush(pos)
+	start, end := f.contentStart, len(c.dst)
+	ms := c.members[f.first:]
+	c.order = c.order[:0]
+	for i := range ms {
+		c.order = append(c.order, int32(f.first+i))
+	}
+	slices.SortFunc(c.order, func(a, b int32) int {
+		return CompareUTF16(c.nameOf(&c.members[a]), c.nameOf(&c.members[b]))
+	})
+	c.scratch = append(c.scratch[:0], c.dst[start:end]...)
+	w := start
+	for i, j := range c.order {
+		if i > 0 {
+			c.dst[w] = ','
+			w++
+		}
+		m := &c.members[j]
+		w += copy(c.dst[w:], c.scratch[m.start-start:m.end-start])
+	}
+	if w != end {
+		panic("BUG: canon: permuted object changed length")
+	}
+}
+
+// scanString consumes the string whose opening quote is at pos and returns
+// the offset after its closing quote. The string is kept verbatim unless it
+// has an escape that is not in canonical form, in which case the output is
+// rewritten from that escape on. For a member name with escapes, the decoded
+// name is appended to c.names.
+func (c *Canonicalizer) scanString(pos int, name bool) (int, error) {
+	src := c.src
+	i := pos + 1
+	for {
+		i = skipPlain(src, i)
+		if i >= len(src) {
+			return 0, c.errorf(ClassSyntax, int64(len(src)), "unexpected end of input inside a string starting at offset %d", pos)
+		}
+		switch b := src[i]; {
+		case b == '"':
+			return i + 1, nil
+		case b == '\\':
+			return c.scanEscaped(pos, i, name)
+		case b < 0x20:
+			return 0, c.errorf(ClassSyntax, int64(i), "unescaped control character %s in a string", quoteByte(src, i))
+		default:
+			size, err := c.validRune(i)
+			if err != nil {
+				return 0, err
+			}
+			i += size
+		}
+	}
+}
+
+// validRune checks the multi-byte UTF-8 sequence at src[i] and returns its size.
+func (c *Canonicalizer) validRune(i int) (int, error) {
+	r, size := utf8.DecodeRune(c.src[i:])
+	if r == utf8.RuneError && size <= 1 {
+		return 0, c.errorf(ClassInvalidUTF8, int64(i), "invalid UTF-8 byte %#02x in a string", c.src[i])
+	}
+	return size, nil
+}
+
+// scanEscaped is the slow path of scanString, from the first backslash at i.
+func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
+	src := c.src
+	rewriting := false
+	if name {
+		c.names = append(c.names, src[pos+1:i]...)
+	}
+	for {
+		j := skipPlain(src, i)
+		if name {
+			c.names = append(c.names, src[i:j]...)
+		}
+		if rewriting {
+			c.dst = append(c.dst, src[i:j]...)
+		}
+		i = j
+		if i >= len(src) {
+			return 0, c.errorf(ClassSyntax, int64(len(src)), "unexpected end of input inside a string starting at offset %d", pos)
+		}
+		switch b := src[i]; {
+		case b == '"':
+			if rewriting {
+				c.dst = append(c.dst, '"')
+				c.pend = i + 1
+			}
+			return i + 1, nil
+		case b < 0x20:
+			return 0, c.errorf(ClassSyntax, int64(i), "unescaped control character %s in a string", quoteByte(src, i))
+		case b >= utf8.RuneSelf:
+			size, err := c.validRune(i)
+			if err != nil {
+				return 0, err
+			}
+			if name {
+				c.names = append(c.names, src[i:i+size]...)
+			}
+			if rewriting {
+				c.dst = append(c.dst, src[i:i+size]...)
+			}
+			i += size
+		default: // backslash
+			r, size, canonical, err := c.decodeEscape(i)
+			if err != nil {
+				return 0, err
+			}
+			if !canonical && !rewriting {
+				c.flush(i)
+				rewriting = true
+			}
+			if rewriting {
+				c.dst = appendStringRune(c.dst, r)
+			}
+			if name {
+				c.names = utf8.AppendRune(c.names, r)
+			}
+			i += size
+		}
+	}
+}
+
+// decodeEscape decodes the escape sequence at src[i] == '\\', joining a
+// surrogate pair into one rune. canonical reports whether the sequence is
+// exactly how RFC 8785 §3.2.2.2 writes the rune.
+func (c *Canonicalizer) decodeEscape(i int) (r rune, size int, canonical bool, err error) {
+	src := c.src
+	if i+1 >= len(src) {
+		return 0, 0, false, c.errorf(ClassSyntax, int64(len(src)), "unexpected end of input inside an escape sequence")
+	}
+	switch src[i+1] {
+	case '"', '\\':
+		return rune(src[i+1]), 2, true, nil
+	case 'b':
+		return '\b', 2, true, nil
+	case 'f':
+		return '\f', 2, true, nil
+	case 'n':
+		return '\n', 2, true, nil
+	case 'r':
+		return '\r', 2, true, nil
+	case 't':
+		return '\t', 2, true, nil
+	case '/':
+		return '/', 2, false, nil
+	case 'u':
+		v, ok := c.hex4(i + 2)
+		if !ok {
+			return 0, 0, false, c.badHex(i)
+		}
+		switch {
+		case v >= 0xD800 && v < 0xDC00:
+			if i+7 < len(src) && src[i+6] == '\\' && src[i+7] == 'u' {
+				w, ok := c.hex4(i + 8)
+				if !ok {
+					return 0, 0, false, c.badHex(i + 6)
+				}
+				if w >= 0xDC00 && w < 0xE000 {
+					return 0x10000 + (v-0xD800)<<10 + (w - 0xDC00), 12, false, nil
+				}
+				return 0, 0, false, c.errorf(ClassUnpairedSurrogate, int64(i), "high surrogate escape \\u%04x followed by \\u%04x, not a low surrogate", v, w)
+			}
+			return 0, 0, false, c.errorf(ClassUnpairedSurrogate, int64(i), "high surrogate escape \\u%04x not followed by a low surrogate escape", v)
+		case v >= 0xDC00 && v < 0xE000:
+			return 0, 0, false, c.errorf(ClassUnpairedSurrogate, int64(i), "low surrogate escape \\u%04x without a preceding high surrogate", v)
+		}
+		canonical = v < 0x20 && src[i+2] == '0' && src[i+3] == '0' &&
+			v != '\b' && v != '\f' && v != '\n' && v != '\r' && v != '\t' &&
+			src[i+4] == hexLower[v>>4] && src[i+5] == hexLower[v&0xF]
+		return v, 6, canonical, nil
+	}
+	return 0, 0, false, c.errorf(ClassSyntax, int64(i), "invalid escape sequence %s in a string", strconv.Quote(string(src[i:i+2])))
+}
+
+func (c *Canonicalizer) badHex(i int) error {
+	end := min(i+6, len(c.src))
+	if end < i+6 {
+		return c.errorf(ClassSyntax, int64(len(c.src)), "unexpected end of input inside an escape sequence")
+	}
+	return c.errorf(ClassSyntax, int64(i), "invalid escape sequence %s in a string", strconv.Quote(string(c.src[i:end])))
+}
+
+// hex4 parses four hex digits at src[i:i+4].
+func (c *Canonicalizer) hex4(i int) (rune, bool) {
+	if i+4 > len(c.src) {
+		return 0, false
+	}
+	var v rune
+	for _, b := range c.src[i : i+4] {
+		d := unhex[b]
+		if d == 0xFF {
+			return 0, false
+		}
+		v = v<<4 | rune(d)
+	}
+	return v, true
+}
+
+const hexLower = "0123456789abcdef"
+
+var unhex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xFF
+	}
+	for i := 0; i < 10; i++ {
+		t['0'+i] = byte(i)
+	}
+	for i := 0; i < 6; i++ {
+		t['a'+i] = byte(10 + i)
+		t['A'+i] = byte(10 + i)
+	}
+	return t
+}()
+
+// appendStringRune appends r as it appears inside a canonical string
+// (RFC 8785 §3.2.2.2).
+func appendStringRune(dst []byte, r rune) []byte {
+	switch r {
+	case '"', '\\':
+		return append(dst, '\\', byte(r))
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	if r < 0x20 {
+		return append(dst, '\\', 'u', '0', '0', hexLower[r>>4], hexLower[r&0xF])
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+// skipPlain returns the offset of the first byte at or after i that needs a
+// closer look inside a string: '"', '\\', a control byte, or a non-ASCII
+// byte. It tests eight bytes at a time (SWAR).
+func skipPlain(s []byte, i int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for i+8 <= len(s) {
+		x := binary.LittleEndian.Uint64(s[i:])
+		q := x ^ (ones * '"')
+		b := x ^ (ones * '\\')
+		// (v - ones) & ^v has bit 7 set for the lowest zero byte of v exactly;
+		// higher flagged bytes may be false positives, but only the lowest
+		// flagged byte is used.
+		m := ((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((b - ones) &^ b) | x
+		m &= highs
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		i += 8
+	}
+	for i < len(s) && plainByte[s[i]] {
+		i++
+	}
+	return i
+}
+
+// plainByte reports the bytes that skipPlain passes over.
+var plainByte = func() (t [256]bool) {
+	for i := 0x20; i < 0x80; i++ {
+		t[i] = i != '"' && i != '\\'
+	}
+	return t
+}()
+
+// quoteByte describes src[i] for an error message.
+func quoteByte(src []byte, i int) string {
+	if i >= len(src) {
+		return "end of input"
+	}
+	b := src[i]
+	if b < utf8.RuneSelf {
+		return strconv.QuoteRune(rune(b))
+	}
+	r, _ := utf8.DecodeRune(src[i:])
+	if r == utf8.RuneError {
+		return "byte " + strconv.Quote(string(src[i:i+1]))
+	}
+	return strconv.QuoteRune(r)
+}
