@@ -1,0 +1,66 @@
+// Package canon turns JSON text into its canonical form: the JSON
+// Canonicalization Scheme of RFC 8785, under the strict profile of
+// draft-morrison-binding-moment-envelope-04 §6.3 by default.
+//
+// It works in one pass over the input bytes, without building a tree and
+// without recursion, checking the profile's bounds as it goes, and it
+// rejects, never repairs. A reusable [Canonicalizer] keeps its scratch memory
+// between calls and, once warm, allocates nothing.
+//
+// # Profiles
+//
+// [Strict] (the default, and the zero [Profile]) is the envelope draft's
+// §6.3 profile, adopted from EP §13.12: a number is accepted only when the
+// exact decimal value of its literal is an integer of magnitude at most
+// 2^53-1, decided from the literal's digits without rounding through
+// float64, so 1.0, 1e0, 1e2, -0 and -0.0 are accepted (as 1, 1, 100, 0 and
+// 0) while 1.5, 1e21, 1.00000000000000001, 9007199254740992 and 1e-400 are
+// rejected. Containers nest at most 64 deep (the outermost is depth 1).
+//
+// [RFC8785] is plain RFC 8785 over I-JSON (RFC 7493): every number that is a
+// finite IEEE-754 double after correct rounding, written exactly as
+// ECMAScript's Number.prototype.toString (RFC 8785 §3.2.2.3). Literals that
+// overflow (1e400) are rejected, never clamped; underflow gives 0. Nesting
+// is bounded too ([DefaultRFC8785MaxDepth] unless set with
+// [Profile.WithMaxDepth]).
+//
+// Both profiles reject: member names that collide after escape decoding;
+// escapes of unpaired UTF-16 surrogates, in names too; ill-formed UTF-8
+// (overlongs, encoded surrogates, code points above U+10FFFF, truncated
+// sequences); a byte-order mark; and every syntax error of RFC 8259,
+// including trailing data after the value. Top-level scalars are accepted.
+//
+// # Output
+//
+// Exactly RFC 8785 §3.2: no whitespace; strings escape only '"', '\' and
+// the controls below U+0020 (\b \t \n \f \r, else \u00xx in lowercase hex),
+// every other character is written as raw UTF-8 (U+007F, U+2028 and U+FEFF
+// included) with no Unicode normalization; object members are sorted by the
+// UTF-16 code units of their decoded names ([CompareUTF16]).
+//
+// Input that is already canonical is detected in the same pass and passed
+// through: [Canonicalizer.View] returns the input slice itself, and
+// [Canonicalizer.Append] copies it with one append.
+//
+// # Errors
+//
+// Every rejection is a *[Error] carrying a [Class], the byte offset in the
+// input and the JSON Pointer (RFC 6901) of the value being read. The class
+// names (syntax, invalid-utf8, duplicate-name, unpaired-surrogate,
+// non-integer, unsafe-integer, number-range, depth, too-large) are API and
+// never change; the message text may. Each class has a sentinel, so
+// errors.Is(err, canon.ErrDuplicateName) works.
+//
+// # Security
+//
+// No input causes a panic, a stack overflow or unbounded memory: depth is
+// bounded before a container is entered, and input size by
+// [Profile.MaxSize] ([DefaultMaxSize] unless set), checked before any work
+// (and, by [Canonicalizer.Transcode], while reading). Memory is linear in
+// the input.
+//
+// # Concurrency
+//
+// A [Canonicalizer] is not safe for concurrent use. The package-level
+// functions are, and reuse pooled Canonicalizers.
+package canon

@@ -1,0 +1,104 @@
+package canon
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+)
+
+func seedCorpus(f *testing.F) {
+	for _, tc := range acceptCases {
+		f.Add([]byte(tc.in))
+	}
+	for _, tc := range rejectCases {
+		f.Add([]byte(tc.prefix + tc.rest))
+	}
+	f.Add([]byte(example64Envelope))
+}
+
+// FuzzCanonicalize checks the invariants that hold for every input: no
+// panic; an accepted input's output is valid JSON, a fixed point, passed
+// through by View without copying; whatever strict accepts, rfc8785 accepts
+// with the same output; both profiles agree on every rejection that is not
+// about numbers or depth.
+func FuzzCanonicalize(f *testing.F) {
+	seedCorpus(f)
+	var strict, rfc Canonicalizer
+	rfc.Reset(RFC8785)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		outS, errS := strict.Append(nil, in)
+		outR, errR := rfc.Append(nil, in)
+		if errR != nil {
+			if _, ok := AsError(errR); !ok {
+				t.Fatalf("rfc8785 error is not *Error: %v", errR)
+			}
+		}
+		if errS == nil {
+			if errR != nil || !bytes.Equal(outS, outR) {
+				t.Fatalf("strict accepts %q as %q; rfc8785 gives %q, %v", in, outS, outR, errR)
+			}
+		} else {
+			e, ok := AsError(errS)
+			if !ok {
+				t.Fatalf("strict error is not *Error: %v", errS)
+			}
+			switch e.Class {
+			case ClassNonInteger, ClassUnsafeInteger, ClassDepth:
+			default:
+				eR, _ := AsError(errR)
+				if eR == nil || eR.Class != e.Class || eR.Offset != e.Offset {
+					t.Fatalf("%q: strict %v, rfc8785 %v", in, errS, errR)
+				}
+			}
+		}
+		if errR != nil {
+			return
+		}
+		if !json.Valid(outR) || !utf8.Valid(outR) {
+			t.Fatalf("%q: output %q is not valid JSON", in, outR)
+		}
+		again, err := rfc.View(outR)
+		if err != nil || !bytes.Equal(again, outR) || (len(outR) > 0 && &again[0] != &outR[0]) {
+			t.Fatalf("%q: output %q is not a fixed point: %q, %v", in, outR, again, err)
+		}
+	})
+}
+
+func FuzzCompareUTF16(f *testing.F) {
+	for _, a := range interestingRunes {
+		for _, b := range interestingRunes[:8] {
+			f.Add([]byte(string(a)), []byte(string(b)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		if !utf8.Valid(a) || !utf8.Valid(b) {
+			return
+		}
+		if got, want := CompareUTF16(a, b), compareUTF16Simple(a, b); got != want {
+			t.Fatalf("CompareUTF16(%+q, %+q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
+
+// FuzzString checks string output against the oracle: any valid UTF-8
+// value written as a JSON string by encoding/json canonicalizes to
+// appendStringSimple of that value.
+func FuzzString(f *testing.F) {
+	for _, r := range interestingRunes {
+		f.Add(string(r) + "x")
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		in, _ := json.Marshal(s) // escapes <, >, &, U+2028 and U+2029 as \u
+		got, err := Canonicalize(in, Strict)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if want := appendStringSimple(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("%q:\n got %q\nwant %q", in, got, want)
+		}
+	})
+}
