@@ -102,20 +102,26 @@ type Error struct {
 }
 
 // Error formats the rejection as
-// `canon: <class>: <detail> within "<pointer>" at offset N`.
+// `canon: <class>: <detail> within "<pointer>" at offset N`
+// (the pointer part is left out for too-large, which has none).
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("canon: ")
 	b.WriteString(e.Class.String())
-	if e.Msg != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Msg)
-	}
-	b.WriteString(" within ")
-	b.WriteString(strconv.Quote(e.Pointer))
+	b.WriteString(": ")
+	b.WriteString(e.Detail())
 	b.WriteString(" at offset ")
 	b.WriteString(strconv.FormatInt(e.Offset, 10))
 	return b.String()
+}
+
+// Detail returns the message and the JSON Pointer, without the class and
+// the offset: `<detail> within "<pointer>"`. It is always one line.
+func (e *Error) Detail() string {
+	if e.Class == ClassTooLarge {
+		return e.Msg
+	}
+	return e.Msg + " within " + strconv.Quote(e.Pointer)
 }
 
 // Unwrap returns the sentinel of e's class.
