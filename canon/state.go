@@ -45,10 +45,11 @@ type frame struct {
 
 // member is one object member seen so far in an open object.
 type member struct {
-	nameStart, nameEnd int  // decoded name: c.src[nameStart:nameEnd], or c.names[...] if esc
-	esc                bool // the name had escapes; its decoded form is in c.names
-	start, end         int  // output span of `"name":value`
-	off                int  // input offset of the name's opening quote
+	nameStart, nameEnd int    // decoded name: c.src[nameStart:nameEnd], or c.names[...] if esc
+	esc                bool   // the name had escapes; its decoded form is in c.names
+	key                uint64 // nameKey of the decoded name
+	start, end         int    // output span of `"name":value`
+	off                int    // input offset of the name's opening quote
 }
 
 // linearDupMax is the member count up to which an out-of-order object is
@@ -234,6 +235,9 @@ name:
 		m := member{nameStart: pos + 1, nameEnd: end - 1, start: start, off: pos}
 		if len(c.names) != namesBefore {
 			m.esc, m.nameStart, m.nameEnd = true, namesBefore, len(c.names)
+			m.key = nameKey(c.names[namesBefore:])
+		} else {
+			m.key = nameKey(src[pos+1 : end-1])
 		}
 		if err := c.addMember(m); err != nil {
 			return err
@@ -287,7 +291,7 @@ func (c *Canonicalizer) addMember(m member) error {
 	}
 	name := c.nameOf(&c.members[idx])
 	if !f.unsorted {
-		switch CompareUTF16(c.nameOf(&c.members[idx-1]), name) {
+		switch c.compareMembers(&c.members[idx-1], &c.members[idx]) {
 		case -1:
 			return nil // strictly increasing so far: unique
 		case 0:
@@ -365,6 +369,43 @@ func (c *Canonicalizer) hashLookup(t []int, idx int, known bool) bool {
 	}
 }
 
+// compareMembers compares the names of two members in UTF-16 order,
+// deciding on the 8-byte prefix keys when they differ.
+func (c *Canonicalizer) compareMembers(a, b *member) int {
+	if a.key != b.key {
+		if a.key < b.key {
+			return -1
+		}
+		return +1
+	}
+	return CompareUTF16(c.nameOf(a), c.nameOf(b))
+}
+
+// nameKey packs the first eight bytes of a name, each mapped by utf16Key
+// (lead bytes EE and EF above F0-F4), big-endian and zero-padded. Where two
+// keys differ, they order the names as CompareUTF16 does (the bytes before
+// the first difference are equal, and the mapping at the first difference
+// is CompareUTF16's); equal keys need the full comparison.
+func nameKey(name []byte) uint64 {
+	var k uint64
+	n := min(len(name), 8)
+	for _, b := range name[:n] {
+		k = k<<8 | uint64(b)
+	}
+	k <<= 8 * (8 - n)
+	if k&0x8080808080808080 != 0 {
+		k = 0
+		for i := range 8 {
+			var b byte
+			if i < n {
+				b = name[i]
+			}
+			k = k<<8 | uint64(utf16Key(b))
+		}
+	}
+	return k
+}
+
 // sortObject reorders the members of f, whose closing brace is at input
 // offset pos, into UTF-16 name order. Member spans are separated by exactly
 // one comma in the output, so the permuted content has the same length.
@@ -376,9 +417,19 @@ func (c *Canonicalizer) sortObject(f *frame, pos int) {
 	for i := range ms {
 		c.order = append(c.order, int32(f.first+i))
 	}
-	slices.SortFunc(c.order, func(a, b int32) int {
-		return CompareUTF16(c.nameOf(&c.members[a]), c.nameOf(&c.members[b]))
-	})
+	if len(c.order) <= 12 {
+		// Insertion sort: no indirect calls, and most objects are small.
+		o := c.order
+		for i := 1; i < len(o); i++ {
+			for j := i; j > 0 && c.compareMembers(&c.members[o[j-1]], &c.members[o[j]]) > 0; j-- {
+				o[j-1], o[j] = o[j], o[j-1]
+			}
+		}
+	} else {
+		slices.SortFunc(c.order, func(a, b int32) int {
+			return c.compareMembers(&c.members[a], &c.members[b])
+		})
+	}
 	c.scratch = append(c.scratch[:0], c.dst[start:end]...)
 	w := start
 	for i, j := range c.order {

@@ -1,0 +1,14 @@
+// Package bench compares package canon with other RFC 8785 (JCS)
+// implementations: github.com/go-json-experiment/json/jsontext,
+// github.com/gowebpki/jcs and, as the floor of a validating scan,
+// github.com/valyala/fastjson. It contains test code only, so the peers never
+// enter the library's import graph.
+//
+// The inputs are generated deterministically from a logged seed (see
+// corpus_test.go), and TestBenchmarkOutputsAgree runs every input once
+// through every library and checks that the outputs agree byte for byte, so
+// the benchmarks double as tests. Compare the libraries with
+//
+//	go test ./bench -run '^$' -bench . -count 10 -benchtime 0.5s | tee /tmp/bench.txt
+//	benchstat -col /lib /tmp/bench.txt
+package bench
