@@ -74,7 +74,21 @@ func (c *Canonicalizer) outPos(p int) int { return len(c.dst) + p - c.pend }
 
 // flush copies the pending canonical span up to input offset p.
 func (c *Canonicalizer) flush(p int) {
-	c.dst = append(c.dst, c.src[c.pend:p]...)
+	n := p - c.pend
+	w := len(c.dst)
+	// Short spans (most tokens) are copied eight bytes at a time, without a
+	// call to memmove; this may write up to seven bytes of spare capacity
+	// past the span and read past it within src, both harmless.
+	if n <= 32 && cap(c.dst)-w >= 40 && len(c.src)-c.pend >= 40 {
+		d := c.dst[w : w+40]
+		s := c.src[c.pend : c.pend+40]
+		for k := 0; k < n; k += 8 {
+			binary.LittleEndian.PutUint64(d[k:k+8], binary.LittleEndian.Uint64(s[k:k+8]))
+		}
+		c.dst = c.dst[:w+n]
+	} else {
+		c.dst = append(c.dst, c.src[c.pend:p]...)
+	}
 	c.pend = p
 }
 
@@ -89,13 +103,8 @@ func (c *Canonicalizer) skipWS(pos int) int {
 func (c *Canonicalizer) skipWSSlow(pos int) int {
 	src := c.src
 	i := pos
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-			continue
-		}
-		break
+	for i < len(src) && isSpace[src[i]] {
+		i++
 	}
 	if i > pos {
 		c.flush(pos)
@@ -103,6 +112,9 @@ func (c *Canonicalizer) skipWSSlow(pos int) int {
 	}
 	return i
 }
+
+// isSpace reports the four whitespace bytes of RFC 8259.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // run canonicalizes c.src, appending to c.dst.
 func (c *Canonicalizer) run() error {
@@ -232,14 +244,22 @@ name:
 		if err != nil {
 			return err
 		}
-		m := member{nameStart: pos + 1, nameEnd: end - 1, start: start, off: pos}
+		// Build the member in place: it is too big to pass around cheaply.
+		idx := len(c.members)
+		if idx == cap(c.members) {
+			c.members = slices.Grow(c.members, 1)
+		}
+		c.members = c.members[:idx+1]
+		m := &c.members[idx]
+		m.start, m.off = start, pos
 		if len(c.names) != namesBefore {
 			m.esc, m.nameStart, m.nameEnd = true, namesBefore, len(c.names)
 			m.key = nameKey(c.names[namesBefore:])
 		} else {
-			m.key = nameKey(src[pos+1 : end-1])
+			m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
+			m.key = nameKeyAt(src, pos+1, end-1)
 		}
-		if err := c.addMember(m); err != nil {
+		if err := c.addMember(idx); err != nil {
 			return err
 		}
 		pos = c.skipWS(end)
@@ -278,13 +298,12 @@ func (c *Canonicalizer) nameOf(m *member) []byte {
 	return c.src[m.nameStart:m.nameEnd]
 }
 
-// addMember appends m to the innermost (object) frame and rejects it if its
-// name duplicates an earlier member's. On error the member is still recorded,
-// so the error's JSON Pointer names it.
-func (c *Canonicalizer) addMember(m member) error {
+// addMember makes c.members[idx], just appended, the current member of the
+// innermost (object) frame and rejects it if its name duplicates an earlier
+// member's. On error the member stays recorded, so the error's JSON Pointer
+// names it.
+func (c *Canonicalizer) addMember(idx int) error {
 	f := &c.stack[len(c.stack)-1]
-	idx := len(c.members)
-	c.members = append(c.members, m)
 	f.cur = idx
 	if idx == f.first {
 		return nil
@@ -300,8 +319,9 @@ func (c *Canonicalizer) addMember(m member) error {
 		f.unsorted = true
 	}
 	if idx-f.first < linearDupMax && !f.hashed {
+		key := c.members[idx].key
 		for j := f.first; j < idx; j++ {
-			if string(c.nameOf(&c.members[j])) == string(name) {
+			if c.members[j].key == key && string(c.nameOf(&c.members[j])) == string(name) {
 				return c.dupError(idx)
 			}
 		}
@@ -402,6 +422,22 @@ func nameKey(name []byte) uint64 {
 			}
 			k = k<<8 | uint64(utf16Key(b))
 		}
+	}
+	return k
+}
+
+// nameKeyAt is nameKey(src[start:end]), with one load where it can.
+func nameKeyAt(src []byte, start, end int) uint64 {
+	n := end - start
+	if start+8 > len(src) {
+		return nameKey(src[start:end])
+	}
+	k := binary.BigEndian.Uint64(src[start : start+8])
+	if n < 8 {
+		k &^= ^uint64(0) >> (8 * n)
+	}
+	if k&0x8080808080808080 != 0 {
+		return nameKey(src[start:end])
 	}
 	return k
 }
