@@ -15,7 +15,7 @@ func parseFloat(b []byte) (float64, bool) {
 	return f, true
 }
 
-func appendES6(dst []byte, f float64) []byte {
+func appendES6Reference(dst []byte, f float64) []byte {
 	if f == 0 {
 		return append(dst, '0')
 	}

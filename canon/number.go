@@ -166,12 +166,120 @@ func (c *Canonicalizer) numberStrict(lit numLit) (int, error) {
 // numberIEEE handles a literal under the rfc8785 profile: the correctly
 // rounded double, written as ECMAScript's Number.prototype.toString.
 func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
+	if out, ok := c.shortDecimal(lit); ok {
+		return c.replaceNumber(lit, out)
+	}
 	text := c.src[lit.start:lit.end]
 	f, ok := parseFloat(text)
 	if !ok || math.IsInf(f, 0) {
 		return 0, c.errorf(ClassNumberRange, int64(lit.start), "number %s overflows an IEEE-754 double", abbrev(text))
 	}
-	return c.replaceNumber(lit, appendES6(c.numBuf[:0], f))
+	return c.replaceNumber(lit, appendES6Reference(c.numBuf[:0], f))
+}
+
+// shortDecimal writes the ES6 form of a literal with at most 15 significant
+// digits whose value lies well inside the normal range of doubles, without
+// any floating-point work, and of any literal whose value is zero.
+//
+// Why this is exact: every decimal of at most 15 significant digits (DBL_DIG)
+// in the normal range survives the round trip decimal → nearest double →
+// nearest 15-digit decimal. So if the literal's significant digits S round to
+// the double x, no other decimal of at most 15 digits rounds to x, and the
+// shortest round-trip digits of x, which ES6 prints, are exactly S. The
+// decimal exponent is the literal's own, so ES6's layout rules apply to
+// (S, n) directly.
+func (c *Canonicalizer) shortDecimal(lit numLit) ([]byte, bool) {
+	src := c.src
+	var sig [15]byte
+	k := 0
+	lead := true  // still skipping leading zeros
+	zeros := 0    // zeros seen after the last nonzero digit
+	n := int64(0) // digits of S before the decimal point, minus leading-zero shift
+	add := func(d byte, beforePoint bool) bool {
+		if lead && d == '0' {
+			if !beforePoint {
+				n-- // 0.00ddd: each leading fraction zero lowers the exponent
+			}
+			return true
+		}
+		lead = false
+		if d == '0' {
+			zeros++
+		} else {
+			for ; zeros > 0; zeros-- {
+				if k == len(sig) {
+					return false
+				}
+				sig[k] = '0'
+				k++
+			}
+			if k == len(sig) {
+				return false
+			}
+			sig[k] = d
+			k++
+		}
+		if beforePoint {
+			n++
+		}
+		return true
+	}
+	for i := lit.intStart; i < lit.intEnd; i++ {
+		if !add(src[i], true) {
+			return nil, false
+		}
+	}
+	for i := lit.fracStart; i < lit.fracEnd; i++ {
+		if !add(src[i], false) {
+			return nil, false
+		}
+	}
+	if k == 0 { // zero, however spelled; ES6 prints -0 as 0
+		return append(c.numBuf[:0], '0'), true
+	}
+	n += lit.exp // value = 0.S × 10^n
+	if n < -290 || n > 300 {
+		return nil, false
+	}
+	return appendES6Layout(c.numBuf[:0], lit.neg, sig[:k], int(n)), true
+}
+
+// appendES6Layout writes the digits s (no leading or trailing zeros) with
+// decimal exponent n (value = 0.s × 10^n) as ECMA-262 Number::toString does.
+func appendES6Layout(dst []byte, neg bool, s []byte, n int) []byte {
+	if neg {
+		dst = append(dst, '-')
+	}
+	k := len(s)
+	switch {
+	case k <= n && n <= 21:
+		dst = append(dst, s...)
+		for range n - k {
+			dst = append(dst, '0')
+		}
+	case 0 < n && n <= 21:
+		dst = append(dst, s[:n]...)
+		dst = append(dst, '.')
+		dst = append(dst, s[n:]...)
+	case -6 < n && n <= 0:
+		dst = append(dst, '0', '.')
+		for range -n {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, s...)
+	default:
+		dst = append(dst, s[0])
+		if k > 1 {
+			dst = append(dst, '.')
+			dst = append(dst, s[1:]...)
+		}
+		dst = append(dst, 'e')
+		if n-1 >= 0 {
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendInt(dst, int64(n-1), 10)
+	}
+	return dst
 }
 
 // replaceNumber makes out the output of lit, unless the literal already is.
