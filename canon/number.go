@@ -3,6 +3,8 @@ package canon
 import (
 	"math"
 	"strconv"
+
+	"github.com/bbdigest/bbdigest/internal/es6"
 )
 
 // maxSafeInteger is 2^53-1, the largest magnitude the strict profile accepts.
@@ -170,11 +172,11 @@ func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
 		return c.replaceNumber(lit, out)
 	}
 	text := c.src[lit.start:lit.end]
-	f, ok := parseFloat(text)
+	f, ok := es6.ParseFloat(text)
 	if !ok || math.IsInf(f, 0) {
 		return 0, c.errorf(ClassNumberRange, int64(lit.start), "number %s overflows an IEEE-754 double", abbrev(text))
 	}
-	return c.replaceNumber(lit, appendES6Reference(c.numBuf[:0], f))
+	return c.replaceNumber(lit, es6.AppendFloat(c.numBuf[:0], f))
 }
 
 // shortDecimal writes the ES6 form of a literal with at most 15 significant

@@ -117,7 +117,12 @@ func (c *Canonicalizer) skipWSSlow(pos int) int {
 var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // run canonicalizes c.src, appending to c.dst.
-func (c *Canonicalizer) run() error {
+//
+// The hot state (input position, output buffer, pending span) lives in
+// locals so that it stays in registers; c.dst and c.pend are synchronised
+// only around the helpers that rewrite output (escapes, numbers, sorting)
+// and on return.
+func (c *Canonicalizer) run() (err error) {
 	src := c.src
 	n := len(src)
 	if n > c.profile.MaxSize() {
@@ -128,8 +133,13 @@ func (c *Canonicalizer) run() error {
 	}
 	maxDepth := c.profile.MaxDepth()
 	strict := !c.profile.rfc8785
-	var err error
-	pos := c.skipWS(0)
+	dst, pend := c.dst, c.pend
+	defer func() { c.dst, c.pend = dst, pend }()
+	pos := 0
+
+	if j := wsEnd(src, pos); j != pos {
+		pend, pos = j, j
+	}
 
 value:
 	if pos >= n {
@@ -141,8 +151,11 @@ value:
 			return c.errorf(ClassDepth, int64(pos), "object opens nesting level %d, deeper than %d", len(c.stack)+1, maxDepth)
 		}
 		pos++
-		c.stack = append(c.stack, frame{contentStart: c.outPos(pos), first: len(c.members), namesStart: len(c.names), cur: -1, object: true})
-		pos = c.skipWS(pos)
+		c.stack = append(c.stack, frame{contentStart: len(dst) + pos - pend, first: len(c.members), namesStart: len(c.names), cur: -1, object: true})
+		if j := wsEnd(src, pos); j != pos {
+			dst, pend = append(dst, src[pend:pos]...), j
+			pos = j
+		}
 		if pos < n && src[pos] == '}' {
 			pos++
 			c.stack = c.stack[:len(c.stack)-1]
@@ -154,8 +167,11 @@ value:
 			return c.errorf(ClassDepth, int64(pos), "array opens nesting level %d, deeper than %d", len(c.stack)+1, maxDepth)
 		}
 		pos++
-		c.stack = append(c.stack, frame{contentStart: c.outPos(pos)})
-		pos = c.skipWS(pos)
+		c.stack = append(c.stack, frame{contentStart: len(dst) + pos - pend})
+		if j := wsEnd(src, pos); j != pos {
+			dst, pend = append(dst, src[pend:pos]...), j
+			pos = j
+		}
 		if pos < n && src[pos] == ']' {
 			pos++
 			c.stack = c.stack[:len(c.stack)-1]
@@ -163,7 +179,16 @@ value:
 		}
 		goto value
 	case '"':
-		pos, err = c.scanString(pos, false)
+		j, esc := scanPlainString(src, pos)
+		if esc {
+			c.dst, c.pend = dst, pend
+			j, err = c.scanString(pos, false)
+			dst, pend = c.dst, c.pend
+			if err != nil {
+				return err
+			}
+		}
+		pos = j
 	case 't':
 		pos, err = c.literal(pos, "true")
 	case 'f':
@@ -171,7 +196,9 @@ value:
 	case 'n':
 		pos, err = c.literal(pos, "null")
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		c.dst, c.pend = dst, pend
 		pos, err = c.number(pos, strict)
+		dst, pend = c.dst, c.pend
 	default:
 		return c.errorf(ClassSyntax, int64(pos), "invalid character %s looking for the beginning of a value", quoteByte(src, pos))
 	}
@@ -182,7 +209,10 @@ value:
 next:
 	// A value has just ended at pos.
 	if len(c.stack) == 0 {
-		pos = c.skipWS(pos)
+		if j := wsEnd(src, pos); j != pos {
+			dst, pend = append(dst, src[pend:pos]...), j
+			pos = j
+		}
 		if pos != n {
 			return c.errorf(ClassSyntax, int64(pos), "invalid character %s after the top-level value", quoteByte(src, pos))
 		}
@@ -191,18 +221,27 @@ next:
 		return nil
 	}
 	if f := &c.stack[len(c.stack)-1]; f.object {
-		c.members[f.cur].end = c.outPos(pos)
-		pos = c.skipWS(pos)
+		c.members[f.cur].end = len(dst) + pos - pend
+		if j := wsEnd(src, pos); j != pos {
+			dst, pend = append(dst, src[pend:pos]...), j
+			pos = j
+		}
 		if pos >= n {
 			return c.errorf(ClassSyntax, int64(pos), "unexpected end of input inside an object")
 		}
 		switch src[pos] {
 		case ',':
-			pos = c.skipWS(pos + 1)
+			pos++
+			if j := wsEnd(src, pos); j != pos {
+				dst, pend = append(dst, src[pend:pos]...), j
+				pos = j
+			}
 			goto name
 		case '}':
 			if f.unsorted {
+				c.dst, c.pend = dst, pend
 				c.sortObject(f, pos)
+				dst, pend = c.dst, c.pend
 			}
 			c.members = c.members[:f.first]
 			c.names = c.names[:f.namesStart]
@@ -212,14 +251,21 @@ next:
 		}
 		return c.errorf(ClassSyntax, int64(pos), "invalid character %s after an object member, want ',' or '}'", quoteByte(src, pos))
 	} else {
-		pos = c.skipWS(pos)
+		if j := wsEnd(src, pos); j != pos {
+			dst, pend = append(dst, src[pend:pos]...), j
+			pos = j
+		}
 		if pos >= n {
 			return c.errorf(ClassSyntax, int64(pos), "unexpected end of input inside an array")
 		}
 		switch src[pos] {
 		case ',':
 			f.cur++
-			pos = c.skipWS(pos + 1)
+			pos++
+			if j := wsEnd(src, pos); j != pos {
+				dst, pend = append(dst, src[pend:pos]...), j
+				pos = j
+			}
 			goto value
 		case ']':
 			c.stack = c.stack[:len(c.stack)-1]
@@ -238,12 +284,7 @@ name:
 		return c.errorf(ClassSyntax, int64(pos), "invalid character %s, want '\"' starting an object member name", quoteByte(src, pos))
 	}
 	{
-		start := c.outPos(pos)
-		namesBefore := len(c.names)
-		end, err := c.scanString(pos, true)
-		if err != nil {
-			return err
-		}
+		start := len(dst) + pos - pend
 		// Build the member in place: it is too big to pass around cheaply.
 		idx := len(c.members)
 		if idx == cap(c.members) {
@@ -252,26 +293,115 @@ name:
 		c.members = c.members[:idx+1]
 		m := &c.members[idx]
 		m.start, m.off = start, pos
-		if len(c.names) != namesBefore {
-			m.esc, m.nameStart, m.nameEnd = true, namesBefore, len(c.names)
-			m.key = nameKey(c.names[namesBefore:])
-		} else {
+		end, esc := scanPlainString(src, pos)
+		if !esc {
 			m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
 			m.key = nameKeyAt(src, pos+1, end-1)
+		} else {
+			namesBefore := len(c.names)
+			c.dst, c.pend = dst, pend
+			end, err = c.scanString(pos, true)
+			dst, pend = c.dst, c.pend
+			if err != nil {
+				c.members = c.members[:idx] // the name is not known
+				return err
+			}
+			m = &c.members[idx]
+			if len(c.names) != namesBefore {
+				m.esc, m.nameStart, m.nameEnd = true, namesBefore, len(c.names)
+				m.key = nameKey(c.names[namesBefore:])
+			} else {
+				m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
+				m.key = nameKeyAt(src, pos+1, end-1)
+			}
 		}
 		if err := c.addMember(idx); err != nil {
 			return err
 		}
-		pos = c.skipWS(end)
+		pos = end
+		if j := wsEnd(src, pos); j != pos {
+			dst, pend = append(dst, src[pend:pos]...), j
+			pos = j
+		}
 		if pos >= n || src[pos] != ':' {
 			if pos >= n {
 				return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want ':' after an object member name")
 			}
 			return c.errorf(ClassSyntax, int64(pos), "invalid character %s after an object member name, want ':'", quoteByte(src, pos))
 		}
-		pos = c.skipWS(pos + 1)
+		pos++
+		if j := wsEnd(src, pos); j != pos {
+			dst, pend = append(dst, src[pend:pos]...), j
+			pos = j
+		}
 	}
 	goto value
+}
+
+// wsEnd returns the offset of the first non-whitespace byte at or after pos.
+func wsEnd(src []byte, pos int) int {
+	for pos < len(src) && isSpace[src[pos]] {
+		pos++
+	}
+	return pos
+}
+
+// scanPlainString scans the string at src[pos] == '"' as far as it is
+// plain: printable ASCII and well-formed multi-byte UTF-8, no escapes. It
+// returns the offset after the closing quote and false, or true when the
+// string needs the full scanner (an escape, a control byte, ill-formed UTF-8,
+// or the end of input).
+func scanPlainString(src []byte, pos int) (int, bool) {
+	i := pos + 1
+	for {
+		i = skipPlain(src, i)
+		if i >= len(src) {
+			return 0, true
+		}
+		b := src[i]
+		if b == '"' {
+			return i + 1, false
+		}
+		if b < utf8.RuneSelf {
+			return 0, true
+		}
+		size := utf8Size(src, i)
+		if size == 0 {
+			return 0, true
+		}
+		i += size
+	}
+}
+
+// utf8Size returns the length of the well-formed UTF-8 sequence at src[i]
+// (a non-ASCII lead byte), or 0 if it is ill-formed.
+func utf8Size(src []byte, i int) int {
+	b := src[i]
+	switch {
+	case b >= 0xC2 && b <= 0xDF:
+		if i+1 < len(src) && src[i+1]&0xC0 == 0x80 {
+			return 2
+		}
+	case b >= 0xE0 && b <= 0xEF:
+		if i+2 < len(src) && src[i+2]&0xC0 == 0x80 {
+			c1 := src[i+1]
+			lo, hi := byte(0x80), byte(0xBF)
+			if b == 0xE0 {
+				lo = 0xA0 // no overlongs
+			} else if b == 0xED {
+				hi = 0x9F // no surrogates
+			}
+			if c1 >= lo && c1 <= hi {
+				return 3
+			}
+		}
+	default:
+		r, size := utf8.DecodeRune(src[i:])
+		if r != utf8.RuneError && size == 4 {
+			return 4
+		}
+	}
+	return 0
 }
 
 // literal consumes the literal lit (true, false, null) at pos.

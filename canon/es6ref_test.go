@@ -1,20 +1,11 @@
 package canon
 
 import (
-	"math"
 	"strconv"
 )
 
-// Temporary bridge until internal/es6 lands.
-
-func parseFloat(b []byte) (float64, bool) {
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil && math.IsInf(f, 0) {
-		return f, false
-	}
-	return f, true
-}
-
+// appendES6Reference is the reference number writer of the tests: strconv's
+// shortest digits with the ECMA-262 Number::toString layout written out.
 func appendES6Reference(dst []byte, f float64) []byte {
 	if f == 0 {
 		return append(dst, '0')
