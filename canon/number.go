@@ -192,56 +192,48 @@ func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
 // (S, n) directly.
 func (c *Canonicalizer) shortDecimal(lit numLit) ([]byte, bool) {
 	src := c.src
-	var sig [15]byte
-	k := 0
-	lead := true  // still skipping leading zeros
-	zeros := 0    // zeros seen after the last nonzero digit
-	n := int64(0) // digits of S before the decimal point, minus leading-zero shift
-	add := func(d byte, beforePoint bool) bool {
-		if lead && d == '0' {
-			if !beforePoint {
-				n-- // 0.00ddd: each leading fraction zero lowers the exponent
-			}
-			return true
-		}
-		lead = false
-		if d == '0' {
-			zeros++
-		} else {
-			for ; zeros > 0; zeros-- {
-				if k == len(sig) {
-					return false
-				}
-				sig[k] = '0'
-				k++
-			}
-			if k == len(sig) {
-				return false
-			}
-			sig[k] = d
-			k++
-		}
-		if beforePoint {
-			n++
-		}
-		return true
+	// D is the integer digits followed by the fraction digits; find its
+	// first and last nonzero digit (indexes into D).
+	intLen, fracLen := lit.intEnd-lit.intStart, lit.fracEnd-lit.fracStart
+	first := 0
+	for first < intLen && src[lit.intStart+first] == '0' {
+		first++
 	}
-	for i := lit.intStart; i < lit.intEnd; i++ {
-		if !add(src[i], true) {
-			return nil, false
+	if first == intLen {
+		for first < intLen+fracLen && src[lit.fracStart+first-intLen] == '0' {
+			first++
+		}
+		if first == intLen+fracLen { // zero, however spelled; ES6 prints -0 as 0
+			return append(c.numBuf[:0], '0'), true
 		}
 	}
-	for i := lit.fracStart; i < lit.fracEnd; i++ {
-		if !add(src[i], false) {
-			return nil, false
+	last := intLen + fracLen - 1
+	for last >= intLen && src[lit.fracStart+last-intLen] == '0' {
+		last--
+	}
+	if last < intLen {
+		for src[lit.intStart+last] == '0' {
+			last--
 		}
 	}
-	if k == 0 { // zero, however spelled; ES6 prints -0 as 0
-		return append(c.numBuf[:0], '0'), true
+	k := last - first + 1
+	if k > 15 {
+		return nil, false
 	}
-	n += lit.exp // value = 0.S × 10^n
+	// n: the decimal exponent with value = 0.S × 10^n.
+	n := int64(intLen-first) + lit.exp
 	if n < -290 || n > 300 {
 		return nil, false
+	}
+	var sig [15]byte
+	w := 0
+	for d := first; d <= last; d++ {
+		if d < intLen {
+			sig[w] = src[lit.intStart+d]
+		} else {
+			sig[w] = src[lit.fracStart+d-intLen]
+		}
+		w++
 	}
 	return appendES6Layout(c.numBuf[:0], lit.neg, sig[:k], int(n)), true
 }
