@@ -829,20 +829,19 @@ func appendStringRune(dst []byte, r rune) []byte {
 // closer look inside a string: '"', '\\', a control byte, or a non-ASCII
 // byte. It tests eight bytes at a time (SWAR).
 func skipPlain(s []byte, i int) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	for i+8 <= len(s) {
-		x := binary.LittleEndian.Uint64(s[i:])
-		q := x ^ (ones * '"')
-		b := x ^ (ones * '\\')
-		// (v - ones) & ^v has bit 7 set for the lowest zero byte of v exactly;
-		// higher flagged bytes may be false positives, but only the lowest
-		// flagged byte is used.
-		m := ((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((b - ones) &^ b) | x
-		m &= highs
-		if m != 0 {
+	for i+16 <= len(s) {
+		m := specialBytes(binary.LittleEndian.Uint64(s[i:]))
+		m2 := specialBytes(binary.LittleEndian.Uint64(s[i+8:]))
+		if m|m2 != 0 {
+			if m != 0 {
+				return i + bits.TrailingZeros64(m)/8
+			}
+			return i + 8 + bits.TrailingZeros64(m2)/8
+		}
+		i += 16
+	}
+	if i+8 <= len(s) {
+		if m := specialBytes(binary.LittleEndian.Uint64(s[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 		i += 8
@@ -851,6 +850,21 @@ func skipPlain(s []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// specialBytes sets bit 7 of the lowest byte of x (little-endian) that is
+// '"', '\\', below 0x20 or at least 0x80, and possibly of higher bytes too;
+// it is zero when there is none. (v - ones) &^ v has bit 7 set in the lowest
+// zero byte of v exactly; a borrow can flag higher bytes falsely, but only
+// the lowest flagged byte is used.
+func specialBytes(x uint64) uint64 {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return (((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((b - ones) &^ b) | x) & highs
 }
 
 // plainByte reports the bytes that skipPlain passes over.
