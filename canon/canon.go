@@ -29,13 +29,23 @@ type Canonicalizer struct {
 	members []member
 	names   []byte  // decoded names that had escapes
 	order   []int32 // sort permutation
-	scratch []byte  // object content being permuted
-	tables  [][]int // duplicate-name hash tables, one per depth
-	out     []byte  // output buffer of View, Encode and Transcode
-	in      []byte  // input buffer of Transcode
-	numBuf  [40]byte
-	seed    maphash.Seed
-	seeded  bool
+	scratch []byte  // staging copy of the output while members are reordered
+
+	// deferred member ordering (permute.go)
+	recs       []sortRec
+	spans      []span
+	kids       []int32
+	topKids    int
+	recOrder   []int32
+	recStack   []int32
+	emitStack  []emitFrame
+	sortBudget int     // bytes that may still be moved by in-place sorting
+	tables     [][]int // duplicate-name hash tables, one per depth
+	out        []byte  // output buffer of View, Encode and Transcode
+	in         []byte  // input buffer of Transcode
+	numBuf     [40]byte
+	seed       maphash.Seed
+	seeded     bool
 }
 
 // New returns a Canonicalizer for profile p.
@@ -56,7 +66,7 @@ func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
 	c.begin(dst, src)
 	err := c.run()
 	if err == nil {
-		c.flush(len(src))
+		c.finish(len(dst), false)
 	}
 	out := c.dst
 	c.end()
@@ -73,10 +83,7 @@ func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
 func (c *Canonicalizer) View(src []byte) ([]byte, error) {
 	c.begin(c.out[:0], src)
 	err := c.run()
-	verbatim := err == nil && c.pend == 0 // nothing was dropped or rewritten
-	if err == nil && !verbatim {
-		c.flush(len(src))
-	}
+	verbatim := err == nil && c.finish(0, true)
 	out := c.dst
 	c.end()
 	c.out = out[:0]

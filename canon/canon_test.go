@@ -88,6 +88,15 @@ var acceptCases = []acceptCase{
 }
 
 func TestAcceptCases(t *testing.T) {
+	t.Run("sort=default", testAcceptCases)
+	t.Run("sort=deferred", func(t *testing.T) {
+		testDeferAllSorts = true
+		defer func() { testDeferAllSorts = false }()
+		testAcceptCases(t)
+	})
+}
+
+func testAcceptCases(t *testing.T) {
 	var c Canonicalizer
 	for _, tc := range acceptCases {
 		for _, p := range []Profile{Strict, RFC8785} {
@@ -343,6 +352,15 @@ func (b repeatReader) Read(p []byte) (int, error) {
 // above the linear-search size, in and out of order, with and without a
 // late duplicate, nested at several depths.
 func TestLargeObjects(t *testing.T) {
+	t.Run("sort=default", testLargeObjects)
+	t.Run("sort=deferred", func(t *testing.T) {
+		testDeferAllSorts = true
+		defer func() { testDeferAllSorts = false }()
+		testLargeObjects(t)
+	})
+}
+
+func testLargeObjects(t *testing.T) {
 	for _, n := range []int{linearDupMax - 1, linearDupMax, linearDupMax + 1, 100, 5000} {
 		for _, reverse := range []bool{false, true} {
 			var in, want bytes.Buffer
@@ -478,5 +496,54 @@ func TestClassNames(t *testing.T) {
 		if !strings.Contains(c.Sentinel().Error(), want[i]) {
 			t.Errorf("sentinel of %v: %v", c, c.Sentinel())
 		}
+	}
+}
+
+// TestDeepUnsortedNesting checks member ordering through many levels of
+// unsorted objects, arrays between them, and escapes that force rewriting,
+// against output built by hand.
+func TestDeepUnsortedNesting(t *testing.T) {
+	t.Run("sort=default", testDeepUnsortedNesting)
+	t.Run("sort=deferred", func(t *testing.T) {
+		testDeferAllSorts = true
+		defer func() { testDeferAllSorts = false }()
+		testDeepUnsortedNesting(t)
+	})
+}
+
+func testDeepUnsortedNesting(t *testing.T) {
+	const depth = 999
+	var in, want strings.Builder
+	for i := 0; i < depth; i++ {
+		if i%3 == 2 {
+			in.WriteString(`[ "\u0041", `)
+			want.WriteString(`["A",`)
+			continue
+		}
+		fmt.Fprintf(&in, `{"z%d": %d, "b": `, i, i)
+		fmt.Fprintf(&want, `{"a":[%d],"b":`, i)
+	}
+	in.WriteString(`{"y":1,"x":2}`)
+	want.WriteString(`{"x":2,"y":1}`)
+	for i := depth - 1; i >= 0; i-- {
+		if i%3 == 2 {
+			in.WriteString(` ]`)
+			want.WriteString(`]`)
+			continue
+		}
+		fmt.Fprintf(&in, `, "a": [%d]}`, i)
+		fmt.Fprintf(&want, `,"z%d":%d}`, i, i)
+	}
+	got, err := Canonicalize([]byte(in.String()), RFC8785)
+	if err != nil || string(got) != want.String() {
+		t.Fatalf("err %v\n got %.300q\nwant %.300q", err, got, want.String())
+	}
+	// Compact input: nothing is rewritten, only reordered (staged from src).
+	var c Canonicalizer
+	c.Reset(RFC8785)
+	compact := strings.NewReplacer(", ", ",", ": ", ":", " ]", "]", `[ "\u0041"`, `["A"`).Replace(in.String())
+	v, err := c.View([]byte(compact))
+	if err != nil || string(v) != want.String() {
+		t.Fatalf("compact: err %v\n got %.300q", err, v)
 	}
 }

@@ -58,6 +58,13 @@ func FuzzCanonicalize(f *testing.F) {
 		if !json.Valid(outR) || !utf8.Valid(outR) {
 			t.Fatalf("%q: output %q is not valid JSON", in, outR)
 		}
+		// The same output when every reordering is deferred.
+		testDeferAllSorts = true
+		deferred, errD := rfc.Append(nil, in)
+		testDeferAllSorts = false
+		if errD != nil || !bytes.Equal(deferred, outR) {
+			t.Fatalf("%q: deferred ordering gives %q, %v; want %q", in, deferred, errD, outR)
+		}
 		again, err := rfc.View(outR)
 		if err != nil || !bytes.Equal(again, outR) || (len(outR) > 0 && &again[0] != &outR[0]) {
 			t.Fatalf("%q: output %q is not a fixed point: %q, %v", in, outR, again, err)

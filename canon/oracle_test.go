@@ -259,8 +259,19 @@ func randomDoc(r *rand.Rand, depth int) []byte {
 	return gen(nil, 0)
 }
 
-// TestDocumentsVsOracle compares whole documents with canonicalSimple.
+// TestDocumentsVsOracle compares whole documents with canonicalSimple,
+// with objects reordered in place where cheap (the default) and with every
+// reordering deferred.
 func TestDocumentsVsOracle(t *testing.T) {
+	t.Run("sort=default", testDocumentsVsOracle)
+	t.Run("sort=deferred", func(t *testing.T) {
+		testDeferAllSorts = true
+		defer func() { testDeferAllSorts = false }()
+		testDocumentsVsOracle(t)
+	})
+}
+
+func testDocumentsVsOracle(t *testing.T) {
 	seed := uint64(rand.Int64())
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 3))

@@ -41,6 +41,7 @@ type frame struct {
 	object       bool // object or array
 	unsorted     bool // objects: some member arrived out of order
 	hashed       bool // objects: c.tables[depth] indexes the members
+	deferred     bool // a record of deferred ordering lies within (permute.go)
 }
 
 // member is one object member seen so far in an open object.
@@ -62,7 +63,17 @@ func (c *Canonicalizer) begin(dst, src []byte) {
 	c.stack = c.stack[:0]
 	c.members = c.members[:0]
 	c.names = c.names[:0]
+	c.recs = c.recs[:0]
+	c.spans = c.spans[:0]
+	c.sortBudget = 2*len(src) + 4096
+	if testDeferAllSorts {
+		c.sortBudget = -1
+	}
 }
+
+// testDeferAllSorts makes every out-of-order object take the deferred path
+// (permute.go), so that tests cover both.
+var testDeferAllSorts = false
 
 // end drops references to caller memory so the arena does not pin it.
 func (c *Canonicalizer) end() {
@@ -239,9 +250,23 @@ next:
 			goto name
 		case '}':
 			if f.unsorted {
-				c.dst, c.pend = dst, pend
-				c.sortObject(f, pos)
-				dst, pend = c.dst, c.pend
+				// Rearrange small objects at once while that stays within a
+				// linear budget and nothing inside is deferred (which would
+				// move bytes under recorded spans); record the order of the
+				// rest (see permute.go).
+				end := len(dst) + pos - pend
+				if size := end - f.contentStart; !f.deferred && size <= c.sortBudget {
+					c.sortBudget -= size
+					c.dst, c.pend = dst, pend
+					c.sortInPlace(f, pos)
+					dst, pend = c.dst, c.pend
+				} else {
+					c.recordSort(f, end)
+					f.deferred = true
+				}
+			}
+			if f.deferred && len(c.stack) > 1 {
+				c.stack[len(c.stack)-2].deferred = true
 			}
 			c.members = c.members[:f.first]
 			c.names = c.names[:f.namesStart]
@@ -268,6 +293,9 @@ next:
 			}
 			goto value
 		case ']':
+			if f.deferred && len(c.stack) > 1 {
+				c.stack[len(c.stack)-2].deferred = true
+			}
 			c.stack = c.stack[:len(c.stack)-1]
 			pos++
 			goto next
@@ -572,30 +600,13 @@ func nameKeyAt(src []byte, start, end int) uint64 {
 	return k
 }
 
-// sortObject reorders the members of f, whose closing brace is at input
-// offset pos, into UTF-16 name order. Member spans are separated by exactly
+// sortInPlace reorders the members of f, whose closing brace is at input
+// offset pos, into UTF-16 name order, in the output buffer. Member spans are separated by exactly
 // one comma in the output, so the permuted content has the same length.
-func (c *Canonicalizer) sortObject(f *frame, pos int) {
+func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 	c.flush(pos)
 	start, end := f.contentStart, len(c.dst)
-	ms := c.members[f.first:]
-	c.order = c.order[:0]
-	for i := range ms {
-		c.order = append(c.order, int32(f.first+i))
-	}
-	if len(c.order) <= 12 {
-		// Insertion sort: no indirect calls, and most objects are small.
-		o := c.order
-		for i := 1; i < len(o); i++ {
-			for j := i; j > 0 && c.compareMembers(&c.members[o[j-1]], &c.members[o[j]]) > 0; j-- {
-				o[j-1], o[j] = o[j], o[j-1]
-			}
-		}
-	} else {
-		slices.SortFunc(c.order, func(a, b int32) int {
-			return c.compareMembers(&c.members[a], &c.members[b])
-		})
-	}
+	c.sortMembers(f)
 	c.scratch = append(c.scratch[:0], c.dst[start:end]...)
 	w := start
 	for i, j := range c.order {
