@@ -547,3 +547,25 @@ func testDeepUnsortedNesting(t *testing.T) {
 		t.Fatalf("compact: err %v\n got %.300q", err, v)
 	}
 }
+
+// TestErrorTextBounded: error messages stay short however long the names
+// and paths in the input are.
+func TestErrorTextBounded(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	for _, in := range []string{
+		`{"` + long + `":1,"` + long + `":2}`,
+		strings.Repeat(`{"`+long[:1000]+`":`, 60) + `1.5` + strings.Repeat("}", 60),
+	} {
+		_, err := Canonicalize([]byte(in), Strict)
+		e, ok := AsError(err)
+		if !ok {
+			t.Fatalf("no error")
+		}
+		if n := len(err.Error()); n > 400 {
+			t.Errorf("%v: message is %d bytes", e.Class, n)
+		}
+		if len(e.Pointer) < 1000 {
+			t.Errorf("%v: pointer field cut to %d bytes", e.Class, len(e.Pointer))
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Class is the stable category of a rejection. Its String names are API:
@@ -116,13 +117,26 @@ func (e *Error) Error() string {
 }
 
 // Detail returns the message and the JSON Pointer, without the class and
-// the offset: `<detail> within "<pointer>"`. It is always one line.
+// the offset: `<detail> within "<pointer>"`. It is always one line, and
+// bounded in length: a pointer longer than 200 bytes is shown cut, ending
+// in "...". (The Pointer field itself is always whole.)
 func (e *Error) Detail() string {
 	if e.Class == ClassTooLarge {
 		return e.Msg
 	}
-	return e.Msg + " within " + strconv.Quote(e.Pointer)
+	p := strconv.Quote(e.Pointer)
+	if len(e.Pointer) > maxShownPointer {
+		cut := maxShownPointer
+		for cut > 0 && !utf8.RuneStart(e.Pointer[cut]) {
+			cut--
+		}
+		p = strconv.Quote(e.Pointer[:cut]) + "..."
+	}
+	return e.Msg + " within " + p
 }
+
+// maxShownPointer bounds the pointer shown in error messages.
+const maxShownPointer = 200
 
 // Unwrap returns the sentinel of e's class.
 func (e *Error) Unwrap() error { return e.Class.Sentinel() }

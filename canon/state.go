@@ -490,7 +490,7 @@ func (c *Canonicalizer) addMember(idx int) error {
 
 func (c *Canonicalizer) dupError(idx int) error {
 	m := &c.members[idx]
-	return c.errorf(ClassDuplicateName, int64(m.off), "duplicate object member name %s", strconv.Quote(string(c.nameOf(m))))
+	return c.errorf(ClassDuplicateName, int64(m.off), "duplicate object member name %s", abbrev(c.nameOf(m)))
 }
 
 // hashInsert adds member idx of object f to the frame's hash table, building
