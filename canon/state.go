@@ -193,7 +193,7 @@ value:
 		j, esc := scanPlainString(src, pos)
 		if esc {
 			c.dst, c.pend = dst, pend
-			j, err = c.scanString(pos, false)
+			j, err = c.scanString(pos, j, false)
 			dst, pend = c.dst, c.pend
 			if err != nil {
 				return err
@@ -328,7 +328,7 @@ name:
 		} else {
 			namesBefore := len(c.names)
 			c.dst, c.pend = dst, pend
-			end, err = c.scanString(pos, true)
+			end, err = c.scanString(pos, end, true)
 			dst, pend = c.dst, c.pend
 			if err != nil {
 				c.members = c.members[:idx] // the name is not known
@@ -376,26 +376,26 @@ func wsEnd(src []byte, pos int) int {
 
 // scanPlainString scans the string at src[pos] == '"' as far as it is
 // plain: printable ASCII and well-formed multi-byte UTF-8, no escapes. It
-// returns the offset after the closing quote and false, or true when the
-// string needs the full scanner (an escape, a control byte, ill-formed UTF-8,
-// or the end of input).
+// returns the offset after the closing quote and false, or the offset where
+// it stopped and true when the string needs the full scanner (an escape, a
+// control byte, ill-formed UTF-8, or the end of input).
 func scanPlainString(src []byte, pos int) (int, bool) {
 	i := pos + 1
 	for {
 		i = skipPlain(src, i)
 		if i >= len(src) {
-			return 0, true
+			return i, true
 		}
 		b := src[i]
 		if b == '"' {
 			return i + 1, false
 		}
 		if b < utf8.RuneSelf {
-			return 0, true
+			return i, true
 		}
 		size := utf8Size(src, i)
 		if size == 0 {
-			return 0, true
+			return i, true
 		}
 		i += size
 	}
@@ -627,9 +627,10 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 // has an escape that is not in canonical form, in which case the output is
 // rewritten from that escape on. For a member name with escapes, the decoded
 // name is appended to c.names.
-func (c *Canonicalizer) scanString(pos int, name bool) (int, error) {
+//
+// The bytes from pos+1 up to i are known to be plain (scanPlainString).
+func (c *Canonicalizer) scanString(pos, i int, name bool) (int, error) {
 	src := c.src
-	i := pos + 1
 	for {
 		i = skipPlain(src, i)
 		if i >= len(src) {
