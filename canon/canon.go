@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"unsafe"
 )
 
 // Canonicalizer turns JSON text into its canonical form under one Profile.
@@ -166,10 +167,24 @@ func getCanonicalizer(p Profile) *Canonicalizer {
 }
 
 func putCanonicalizer(c *Canonicalizer) {
-	if cap(c.out) > maxPooledArena || cap(c.scratch) > maxPooledArena || cap(c.members) > maxPooledArena/64 || cap(c.names) > maxPooledArena {
+	if c.ArenaSize() > maxPooledArena {
 		return
 	}
 	pools[poolIndex(c.profile)].Put(c)
+}
+
+// ArenaSize reports roughly how many bytes of scratch memory c keeps between
+// calls. Pools use it to drop Canonicalizers that one huge input has grown,
+// rather than pin that memory.
+func (c *Canonicalizer) ArenaSize() int {
+	n := cap(c.out) + cap(c.in) + cap(c.scratch) + cap(c.names) +
+		cap(c.members)*int(unsafe.Sizeof(member{})) + cap(c.stack)*int(unsafe.Sizeof(frame{})) +
+		cap(c.recs)*int(unsafe.Sizeof(sortRec{})) + cap(c.spans)*int(unsafe.Sizeof(span{})) +
+		4*(cap(c.order)+cap(c.kids)+cap(c.recOrder)+cap(c.recStack))
+	for _, t := range c.tables {
+		n += 8 * cap(t)
+	}
+	return n
 }
 
 // AppendCanonical appends the canonical form of src under profile p to dst.

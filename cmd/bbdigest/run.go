@@ -20,6 +20,7 @@ Usage:
   bbdigest canon  [--profile NAME] [--lines] [FILE|-]
   bbdigest digest [--profile NAME] [--lines] [FILE|-]...
   bbdigest demo   [--duration D]
+  bbdigest cpu    [--json]
   bbdigest version
   bbdigest help
 
@@ -31,6 +32,9 @@ Commands:
            rejected file is reported on stderr and the others still run
   demo     canonicalize and digest a built-in set of sample envelopes and
            tool calls, then measure throughput
+  cpu      print the CPU features found and the SHA-256 path chosen for
+           single messages and for batches (BBDIGEST_SHA256=generic|shani|
+           avx2|avx512|arm64 forces a path)
   version  print the version
   help     print this help
 
@@ -49,6 +53,7 @@ Options:
                   whitespace, so CRLF input works; an empty line is
                   rejected as a syntax error. One input only.
   --duration D    demo: how long to measure throughput (default 1s; 0 skips)
+  --json          cpu: print one JSON object with stable field names
 
   FILE "-" or no FILE reads stdin. Flags go before file names. An input
   (or with --lines, a line) longer than 256 MiB is rejected as too-large.
@@ -148,6 +153,8 @@ func (c *cli) main(args []string) int {
 		return c.digest(rest)
 	case "demo":
 		return c.demo(rest)
+	case "cpu":
+		return c.cpu(rest)
 	case "version":
 		return c.version(rest)
 	case "help", "-h", "-help", "--help":
@@ -170,7 +177,7 @@ func (c *cli) help(args []string) int {
 	}
 	if len(args) == 1 {
 		switch args[0] {
-		case "canon", "digest", "demo", "version", "help":
+		case "canon", "digest", "demo", "cpu", "version", "help":
 		default:
 			c.errorf("help: unknown command %q", args[0])
 			c.hintf("run 'bbdigest help' for usage")

@@ -1,0 +1,3 @@
+module github.com/bbdigest/bbdigest/hashing/_asm
+
+go 1.26

@@ -1,0 +1,198 @@
+package hashing
+
+import (
+	"crypto/sha256"
+	"math/rand/v2"
+	"testing"
+)
+
+// Benchmark names are key=value so that benchstat can put variants side by
+// side, e.g.
+//
+//	go test -run '^$' -bench 'Sum256' -count 10 ./hashing > sum.txt
+//	benchstat -col /impl sum.txt
+
+var benchSizes = []struct {
+	name string
+	n    int
+}{
+	{"8", 8}, {"64", 64}, {"1K", 1 << 10}, {"8K", 8 << 10}, {"1M", 1 << 20},
+}
+
+func BenchmarkSum256(b *testing.B) {
+	impls := append([]string{"stdlib"}, singleImpls()...)
+	for _, sz := range benchSizes {
+		buf := make([]byte, sz.n)
+		for _, impl := range impls {
+			b.Run("impl="+impl+"/size="+sz.name, func(b *testing.B) {
+				b.SetBytes(int64(sz.n))
+				b.ReportAllocs()
+				if impl == "stdlib" {
+					for b.Loop() {
+						sha256.Sum256(buf)
+					}
+					return
+				}
+				defer mustSelect(b, impl)()
+				for b.Loop() {
+					Sum256(buf)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkHash measures the streaming hash.Hash form with a reused state.
+func BenchmarkHash(b *testing.B) {
+	impls := append([]string{"stdlib"}, singleImpls()...)
+	for _, sz := range benchSizes {
+		buf := make([]byte, sz.n)
+		for _, impl := range impls {
+			b.Run("impl="+impl+"/size="+sz.name, func(b *testing.B) {
+				b.SetBytes(int64(sz.n))
+				b.ReportAllocs()
+				var sum [Size]byte
+				if impl == "stdlib" {
+					h := sha256.New()
+					for b.Loop() {
+						h.Reset()
+						h.Write(buf)
+						h.Sum(sum[:0])
+					}
+					return
+				}
+				defer mustSelect(b, impl)()
+				h := New()
+				for b.Loop() {
+					h.Reset()
+					h.Write(buf)
+					h.Sum(sum[:0])
+				}
+			})
+		}
+	}
+}
+
+// singleImpls returns the available paths that have their own
+// single-message kernel.
+func singleImpls() []string {
+	var s []string
+	for _, n := range Implementations() {
+		if n != "avx2" && n != "avx512" {
+			s = append(s, n)
+		}
+	}
+	return s
+}
+
+// batchImpls maps the batch benchmark names to the path that selects them.
+func batchImpls() [][2]string {
+	s := [][2]string{{"serial-stdlib", ""}}
+	for _, n := range Implementations() {
+		switch n {
+		case "shani":
+			s = append(s, [2]string{"shani-x2", n})
+		case "avx2", "avx512":
+			s = append(s, [2]string{n, n})
+		case "generic":
+			s = append(s, [2]string{"serial-generic", n})
+		}
+	}
+	return s
+}
+
+// batchSets are the message sets of BenchmarkSumMany: equal lengths, and
+// mixed lengths drawn from a fixed seed.
+func batchSets() []struct {
+	name string
+	msgs [][]byte
+} {
+	equal := func(n, size int) [][]byte {
+		buf := make([]byte, n*size)
+		m := make([][]byte, n)
+		for i := range m {
+			m[i] = buf[i*size : (i+1)*size : (i+1)*size]
+		}
+		return m
+	}
+	mixed := func(n, maxLen int, seed uint64) [][]byte {
+		r := rand.New(rand.NewPCG(seed, seed))
+		m := make([][]byte, n)
+		for i := range m {
+			m[i] = make([]byte, r.IntN(maxLen+1))
+		}
+		return m
+	}
+	return []struct {
+		name string
+		msgs [][]byte
+	}{
+		{"64-x-1024", equal(1024, 64)},
+		{"1K-x-1024", equal(1024, 1<<10)},
+		{"8K-x-256", equal(256, 8<<10)},
+		{"mixed-0-2K-x-1024", mixed(1024, 2<<10, 1)},
+		{"mixed-0-64K-x-256", mixed(256, 64<<10, 2)},
+		// one long message among many short ones
+		{"mixed-1M+1K-x-63", append(equal(63, 1<<10), make([]byte, 1<<20))},
+	}
+}
+
+func BenchmarkSumMany(b *testing.B) {
+	for _, set := range batchSets() {
+		total := 0
+		for _, m := range set.msgs {
+			total += len(m)
+		}
+		out := make([]Digest, len(set.msgs))
+		for _, impl := range batchImpls() {
+			b.Run("impl="+impl[0]+"/msgs="+set.name, func(b *testing.B) {
+				b.SetBytes(int64(total))
+				b.ReportAllocs()
+				if impl[1] == "" {
+					for b.Loop() {
+						for i, m := range set.msgs {
+							out[i] = sha256.Sum256(m)
+						}
+					}
+				} else {
+					defer mustSelect(b, impl[1])()
+					for b.Loop() {
+						SumMany(set.msgs, out)
+					}
+				}
+				b.ReportMetric(float64(len(set.msgs))*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+			})
+		}
+	}
+}
+
+// TestBenchmarkSumMany runs the benchmark sets once on every path and
+// checks the digests, so that the benchmark inputs are known to hash right.
+func TestBenchmarkSumMany(t *testing.T) {
+	for _, set := range batchSets() {
+		want := make([]Digest, len(set.msgs))
+		for i, m := range set.msgs {
+			want[i] = sha256.Sum256(m)
+		}
+		t.Run("msgs="+set.name, func(t *testing.T) {
+			forEachImpl(t, func(t *testing.T) {
+				got := make([]Digest, len(set.msgs))
+				SumMany(set.msgs, got)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("%s: message %d (len %d): got %v, want %v", set.name, i, len(set.msgs[i]), got[i], want[i])
+					}
+				}
+			})
+		})
+	}
+}
+
+func mustSelect(tb testing.TB, name string) func() {
+	tb.Helper()
+	restore, err := Select(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return restore
+}

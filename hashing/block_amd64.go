@@ -1,0 +1,127 @@
+//go:build !purego
+
+package hashing
+
+//go:generate sh -c "cd _asm && go run . -out ../block_amd64.s"
+
+import "github.com/klauspost/cpuid/v2"
+
+// Feature bools, each combining every CPUID bit its kernel needs. cpuid
+// also checks that the OS saves the YMM state (AVX) before reporting AVX2.
+var (
+	hasSHANI = cpuid.CPU.Supports(cpuid.SHA, cpuid.SSSE3, cpuid.SSE4)
+	hasAVX2  = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2)
+	// stdlibAVX2 is when crypto/sha256 runs its own AVX2 kernel (it needs
+	// BMI2 too), which beats blockGeneric for single messages.
+	stdlibAVX2 = hasAVX2 && cpuid.CPU.Supports(cpuid.BMI2)
+)
+
+// blockSHANI works like blockGeneric. It requires the SHA extensions
+// (hasSHANI).
+//
+//go:noescape
+func blockSHANI(h *[8]uint32, p []byte)
+
+// blockSHANIx2 compresses n blocks from st.ptr[0] into lane 0 of st.h and n
+// blocks from st.ptr[1] into lane 1, each lane like blockGeneric. It
+// requires hasSHANI.
+//
+//go:noescape
+func blockSHANIx2(st *laneState, n int)
+
+// blockAVX2x8 compresses n blocks from each of st.ptr[0..7] into lanes 0..7
+// of st.h, each lane like blockGeneric. It requires hasAVX2.
+//
+//go:noescape
+func blockAVX2x8(st *laneState, n int)
+
+func pathAvailable(p pathID) bool {
+	switch p {
+	case pathGeneric:
+		return true
+	case pathSHANI:
+		return hasSHANI
+	case pathAVX2:
+		return hasAVX2
+	}
+	return false
+}
+
+// detect returns the paths chosen when nothing is forced: the fastest
+// single-message kernel, and for batches the kernel that beats serial
+// hashing on this CPU. With SHA-NI, two interleaved SHA-NI streams beat
+// eight AVX2 lanes (measured on AMD Zen 1, where AVX2 runs on 128-bit
+// units; see the package benchmarks). Without SHA-NI, crypto/sha256's own
+// AVX2 kernel serves single messages (pathStdlib).
+func detect() config {
+	switch {
+	case hasSHANI:
+		return config{name: pathSHANI, single: pathSHANI, batch: batchSHANIx2}
+	case hasAVX2:
+		return configFor(pathAVX2)
+	}
+	return config{name: pathGeneric, single: pathGeneric, batch: batchSerial}
+}
+
+// configFor returns the configuration that forces path p, which must be
+// available.
+func configFor(p pathID) config {
+	switch p {
+	case pathSHANI:
+		return config{name: p, single: pathSHANI, batch: batchSHANIx2}
+	case pathAVX2:
+		single := pathGeneric
+		switch {
+		case hasSHANI:
+			single = pathSHANI
+		case stdlibAVX2:
+			single = pathStdlib
+		}
+		return config{name: p, single: single, batch: batchAVX2x8}
+	}
+	return config{name: pathGeneric, single: pathGeneric, batch: batchSerial}
+}
+
+// blockArch runs the single-message kernel p (never pathGeneric, which
+// block handles) on at most maxAsmSize bytes.
+func blockArch(p pathID, h *[8]uint32, b []byte) {
+	switch p {
+	case pathSHANI:
+		blockSHANI(h, b)
+	default:
+		blockGeneric(h, b)
+	}
+}
+
+// lanesKernel runs the multi-buffer kernel of kind b for n blocks.
+func lanesKernel(b batchID, st *laneState, n int) {
+	switch b {
+	case batchSHANIx2:
+		blockSHANIx2(st, n)
+	case batchAVX2x8:
+		blockAVX2x8(st, n)
+	default:
+		panic("BUG: hashing: no lanes kernel for batch path " + b.String())
+	}
+}
+
+func archFeatures() []string {
+	var f []string
+	for _, x := range []struct {
+		name string
+		id   cpuid.FeatureID
+	}{
+		{"sse4.1", cpuid.SSE4}, {"ssse3", cpuid.SSSE3}, {"sha", cpuid.SHA},
+		{"avx", cpuid.AVX}, {"avx2", cpuid.AVX2}, {"bmi2", cpuid.BMI2},
+		{"avx512f", cpuid.AVX512F}, {"avx512bw", cpuid.AVX512BW}, {"avx512vl", cpuid.AVX512VL},
+	} {
+		if cpuid.CPU.Supports(x.id) {
+			f = append(f, x.name)
+		}
+	}
+	return f
+}
+
+func cpuName() string { return cpuid.CPU.BrandName }
+
+const pureGo = false

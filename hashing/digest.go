@@ -1,0 +1,179 @@
+package hashing
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+)
+
+// Digest is a SHA-256 digest as a value: 32 bytes that compare with ==,
+// can be map keys and are copied, not shared. Its text form is
+// "sha256:" followed by 64 lowercase hexadecimal digits; see [ParseDigest].
+type Digest [Size]byte
+
+// digestPrefix is the algorithm prefix of the text form of a [Digest].
+const digestPrefix = "sha256:"
+
+// DigestTextLen is the length in bytes of the text form of a [Digest].
+const DigestTextLen = len(digestPrefix) + 2*Size
+
+// ErrInvalidDigest is wrapped by every error that [ParseDigest],
+// [Digest.UnmarshalText] and [Digest.UnmarshalJSON] return, so callers can
+// test for it with errors.Is.
+var ErrInvalidDigest = errors.New("invalid digest")
+
+// DigestError reports why a text was rejected as a [Digest]. Offset is the
+// byte offset in the input where the problem was found. Its Error text may
+// change between versions; match on [ErrInvalidDigest] instead.
+type DigestError struct {
+	Input  string // the rejected input, cut to at most 80 bytes
+	Offset int    // byte offset of the problem in the input
+	Reason string // what is wrong, e.g. `uppercase hex digit 'A'`
+}
+
+// Error returns a message such as
+// `hashing: invalid digest "sha256:ab": want 64 hex digits, got 2 at offset 7`.
+func (e *DigestError) Error() string {
+	return "hashing: invalid digest " + strconv.Quote(e.Input) + ": " + e.Reason + " at offset " + strconv.Itoa(e.Offset)
+}
+
+// Unwrap returns [ErrInvalidDigest].
+func (e *DigestError) Unwrap() error { return ErrInvalidDigest }
+
+func digestError(s string, off int, reason string) error {
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return &DigestError{Input: s, Offset: off, Reason: reason}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendTo appends the text form of d ("sha256:" and 64 lowercase hex
+// digits) to dst and returns the extended slice. It does not allocate when
+// dst has room for [DigestTextLen] more bytes.
+func (d Digest) AppendTo(dst []byte) []byte {
+	dst = append(dst, digestPrefix...)
+	for _, b := range d {
+		dst = append(dst, hexDigits[b>>4], hexDigits[b&0x0f])
+	}
+	return dst
+}
+
+// String returns the text form of d: "sha256:" followed by 64 lowercase
+// hexadecimal digits. It allocates only the returned string.
+func (d Digest) String() string {
+	var buf [DigestTextLen]byte
+	return string(d.AppendTo(buf[:0]))
+}
+
+// AppendText implements [encoding.TextAppender]; it is [Digest.AppendTo]
+// with an error result that is always nil.
+func (d Digest) AppendText(b []byte) ([]byte, error) {
+	return d.AppendTo(b), nil
+}
+
+// MarshalText implements [encoding.TextMarshaler] with the text form of d.
+func (d Digest) MarshalText() ([]byte, error) {
+	return d.AppendTo(make([]byte, 0, DigestTextLen)), nil
+}
+
+// UnmarshalText implements [encoding.TextUnmarshaler] with the rules of
+// [ParseDigest]. On error the receiver is unchanged.
+func (d *Digest) UnmarshalText(text []byte) error {
+	v, err := parseDigest(text)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// MarshalJSON implements [json.Marshaler]: the text form of d as a JSON
+// string.
+func (d Digest) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, DigestTextLen+2)
+	b = append(b, '"')
+	b = d.AppendTo(b)
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON implements [json.Unmarshaler]. It accepts a JSON string
+// holding the text form of a digest (see [ParseDigest]); JSON null leaves
+// the receiver unchanged, as encoding/json expects; anything else is an
+// error wrapping [ErrInvalidDigest]. On error the receiver is unchanged.
+func (d *Digest) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	// Fast path: a plain JSON string without escapes, which is what every
+	// encoder produces for a digest.
+	if len(data) == DigestTextLen+2 && data[0] == '"' && data[len(data)-1] == '"' {
+		return d.UnmarshalText(data[1 : len(data)-1])
+	}
+	var s string
+	if len(data) == 0 || data[0] != '"' || json.Unmarshal(data, &s) != nil {
+		return digestError(string(data), 0, "want a JSON string")
+	}
+	return d.UnmarshalText([]byte(s))
+}
+
+// ParseDigest parses the text form of a SHA-256 digest. The input must be
+// exactly "sha256:" followed by exactly 64 lowercase hexadecimal digits,
+// with nothing before or after: uppercase digits, other algorithms such as
+// "sha512:", a missing prefix, 63 or 65 digits and surrounding space are
+// all rejected with a [*DigestError] that wraps [ErrInvalidDigest].
+func ParseDigest(s string) (Digest, error) {
+	return parseDigest(s)
+}
+
+func parseDigest[T string | []byte](s T) (Digest, error) {
+	var d Digest
+	if len(s) < len(digestPrefix) || string(s[:len(digestPrefix)]) != digestPrefix {
+		return d, digestError(string(s), 0, prefixReason(string(s)))
+	}
+	hex := s[len(digestPrefix):]
+	if len(hex) != 2*Size {
+		return d, digestError(string(s), len(digestPrefix),
+			"want 64 hex digits, got "+strconv.Itoa(len(hex))+" bytes")
+	}
+	for i := range Size {
+		hi, ok1 := fromHex(hex[2*i])
+		lo, ok2 := fromHex(hex[2*i+1])
+		if !ok1 || !ok2 {
+			j := 2 * i
+			if ok1 {
+				j++
+			}
+			return Digest{}, digestError(string(s), len(digestPrefix)+j, badDigitReason(hex[j]))
+		}
+		d[i] = hi<<4 | lo
+	}
+	return d, nil
+}
+
+func fromHex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}
+
+func badDigitReason(c byte) string {
+	if 'A' <= c && c <= 'F' {
+		return "uppercase hex digit " + strconv.QuoteRune(rune(c)) + " (digests are lowercase)"
+	}
+	return "not a lowercase hex digit: " + strconv.Quote(string([]byte{c}))
+}
+
+func prefixReason(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' {
+			return "unsupported algorithm " + strconv.Quote(s[:i]) + ", want \"sha256:\" prefix"
+		}
+	}
+	return "missing \"sha256:\" prefix"
+}

@@ -1,0 +1,249 @@
+package hashing
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"math/rand/v2"
+	"testing"
+)
+
+// laneLengths are the lengths that stress the lane scheduler and the
+// padding: empty, one byte, the last length with a one-block tail (55),
+// the first with a two-block tail (56), around a block, around two blocks,
+// and a long message that outlives many short ones.
+var laneLengths = []int{0, 1, 55, 56, 63, 64, 65, 119, 120, 1 << 20}
+
+func checkMany(t *testing.T, msgs [][]byte, what string) {
+	t.Helper()
+	out := make([]Digest, len(msgs)+1)
+	sentinel := Digest{1, 2, 3}
+	out[len(msgs)] = sentinel
+	SumMany(msgs, out[:len(msgs)])
+	for i, m := range msgs {
+		if want := Digest(sha256.Sum256(m)); out[i] != want {
+			t.Fatalf("%s: message %d of %d (len %d): got %v, want %v", what, i, len(msgs), len(m), out[i], want)
+		}
+	}
+	if out[len(msgs)] != sentinel {
+		t.Fatalf("%s: SumMany wrote past len(msgs)", what)
+	}
+}
+
+func TestSumManyLaneMixes(t *testing.T) {
+	r := newRand(t)
+	big := randBytes(r, 1<<20+64)
+	forEachImpl(t, func(t *testing.T) {
+		// Every length alone, and each length next to each other length.
+		for _, a := range laneLengths {
+			checkMany(t, [][]byte{big[1 : 1+a]}, "single")
+			for _, b := range laneLengths {
+				checkMany(t, [][]byte{big[:a], big[3 : 3+b]}, "pair")
+			}
+		}
+		// Random mixes of the lane lengths at random offsets; the long
+		// message is rare so that the test stays fast.
+		for range 40 {
+			n := 1 + r.IntN(40)
+			msgs := make([][]byte, n)
+			for i := range msgs {
+				l := laneLengths[r.IntN(len(laneLengths)-1)]
+				if r.IntN(30) == 0 {
+					l = 1 << 20
+				}
+				off := r.IntN(64)
+				msgs[i] = big[off : off+l]
+			}
+			checkMany(t, msgs, "mix")
+		}
+		// The long message first, last and in the middle of short ones.
+		short := make([][]byte, 33)
+		for i := range short {
+			short[i] = big[i : i+i*7]
+		}
+		checkMany(t, append([][]byte{big[:1<<20]}, short...), "long first")
+		checkMany(t, append(short[:len(short):len(short)], big[:1<<20]), "long last")
+		checkMany(t, append(append(short[:16:16], big[5:5+1<<20]), short[16:]...), "long middle")
+	})
+}
+
+// TestSumManyBatchSizes runs batches of 1 to 1,000 random messages of
+// random lengths 0..10,000.
+func TestSumManyBatchSizes(t *testing.T) {
+	r := newRand(t)
+	pool := randBytes(r, 20000)
+	sizes := []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 100, 257, 1000}
+	if testing.Short() {
+		sizes = []int{1, 2, 3, 8, 9, 17, 100, 1000}
+	}
+	forEachImpl(t, func(t *testing.T) {
+		for _, n := range sizes {
+			msgs := make([][]byte, n)
+			for i := range msgs {
+				l := r.IntN(10001)
+				if r.IntN(4) == 0 {
+					l = r.IntN(200)
+				}
+				off := r.IntN(len(pool) - l + 1)
+				msgs[i] = pool[off : off+l]
+			}
+			checkMany(t, msgs, "random batch")
+		}
+		checkMany(t, nil, "empty batch")
+	})
+}
+
+// TestSumManyDoesNotModifyInput checks that messages are only read, even
+// when the same buffer backs several of them.
+func TestSumManyDoesNotModifyInput(t *testing.T) {
+	r := newRand(t)
+	buf := randBytes(r, 5000)
+	orig := bytes.Clone(buf)
+	msgs := [][]byte{buf, buf[1:200], buf[:0], buf[100:4000], buf[64:128]}
+	forEachImpl(t, func(t *testing.T) {
+		checkMany(t, msgs, "shared buffer")
+		if !bytes.Equal(buf, orig) {
+			t.Fatal("SumMany modified its input")
+		}
+	})
+}
+
+func TestSumManyShortOut(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("SumMany with len(out) < len(msgs) did not panic")
+		}
+	}()
+	SumMany(make([][]byte, 2), make([]Digest, 1))
+}
+
+func TestBatcher(t *testing.T) {
+	r := newRand(t)
+	forEachImpl(t, func(t *testing.T) {
+		for _, n := range []int{0, 1, 5, batcherQueue - 1, batcherQueue, batcherQueue + 1, 3*batcherQueue + 7} {
+			msgs := make([][]byte, n)
+			for i := range msgs {
+				msgs[i] = randBytes(r, r.IntN(700))
+			}
+			out := make([]Digest, n)
+			b := NewBatcher(out)
+			// Add in a shuffled order: each result must land at its index.
+			for _, i := range r.Perm(n) {
+				b.Add(msgs[i], i)
+			}
+			b.Flush()
+			b.Flush() // no-op
+			for i, m := range msgs {
+				if want := Digest(sha256.Sum256(m)); out[i] != want {
+					t.Fatalf("n=%d: out[%d] = %v, want %v", n, i, out[i], want)
+				}
+			}
+		}
+
+		// Reuse with Reset: queued messages are dropped, results go to
+		// the new slice, and steady-state use does not allocate.
+		out1, out2 := make([]Digest, 2), make([]Digest, 2)
+		b := NewBatcher(out1)
+		b.Add([]byte("dropped"), 0)
+		b.Reset(out2)
+		b.Add([]byte("abc"), 1)
+		b.Flush()
+		if out1[0] != (Digest{}) || out2[1] != Sum([]byte("abc")) {
+			t.Fatal("Reset did not drop the queue or redirect the output")
+		}
+		msg := []byte("steady state")
+		many := make([]Digest, 1000)
+		b.Reset(many)
+		if allocs := testing.AllocsPerRun(5, func() {
+			for i := range many {
+				b.Add(msg, i)
+			}
+			b.Flush()
+		}); allocs > 0 {
+			t.Errorf("Batcher: %v allocs in steady state, want 0", allocs)
+		}
+	})
+}
+
+func TestBatcherBadIndex(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Add with an index outside out did not panic")
+		}
+	}()
+	NewBatcher(make([]Digest, 1)).Add(nil, 1)
+}
+
+// TestLaneKernelsLikeGeneric drives each multi-lane kernel directly with
+// random chaining values and a different block count per call, lane by
+// lane against blockGeneric, including idle lanes that share another
+// lane's input.
+func TestLaneKernelsLikeGeneric(t *testing.T) {
+	r := newRand(t)
+	forEachImpl(t, func(t *testing.T) {
+		kind := active.batch
+		if kind == batchSerial {
+			t.Skip("no lanes kernel on this path")
+		}
+		nl := kind.lanes()
+		for range 60 {
+			var st laneState
+			n := 1 + r.IntN(5)
+			if r.IntN(10) == 0 {
+				n = maxAsmBlocks
+			}
+			data := make([][]byte, nl)
+			want := make([][8]uint32, nl)
+			for j := range nl {
+				var h [8]uint32
+				for w := range h {
+					h[w] = r.Uint32()
+				}
+				st.set(kind, j, &h)
+				want[j] = h
+				off := r.IntN(64)
+				data[j] = randBytes(r, n*BlockSize+off)[off:]
+				if j > 0 && r.IntN(4) == 0 {
+					data[j] = data[r.IntN(j)] // shared input, as for an idle lane
+				}
+				// Read the first cnt blocks from one buffer and the rest
+				// from another, as a lane going from its message into its
+				// padded tail does; cnt >= n never switches.
+				cnt := 1 + r.IntN(n+1)
+				first, rest := data[j], data[j]
+				if cnt < n {
+					first = bytes.Clone(data[j][:cnt*BlockSize])
+					rest = bytes.Clone(data[j][cnt*BlockSize:])
+				}
+				st.ptr[j], st.cnt[j], st.next[j] = &first[0], cnt, &rest[0]
+				blockGeneric(&want[j], data[j])
+			}
+			lanesKernel(kind, &st, n)
+			for j := range nl {
+				if got := st.get(kind, j); got != want[j] {
+					t.Fatalf("%s lane %d, %d blocks: got %08x, want %08x", kind, j, n, got, want[j])
+				}
+			}
+		}
+	})
+}
+
+func BenchmarkBatcher(b *testing.B) {
+	msgs := make([][]byte, 1024)
+	r := rand.New(rand.NewPCG(1, 1))
+	total := 0
+	for i := range msgs {
+		msgs[i] = make([]byte, r.IntN(2048))
+		total += len(msgs[i])
+	}
+	out := make([]Digest, len(msgs))
+	bt := NewBatcher(out)
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, m := range msgs {
+			bt.Add(m, i)
+		}
+		bt.Flush()
+	}
+	b.ReportMetric(float64(len(msgs))*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
