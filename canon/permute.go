@@ -34,10 +34,20 @@ func (c *Canonicalizer) recordSort(f *frame, end int) {
 	c.sortMembers(f)
 	r := sortRec{start: f.contentStart, end: end, spans: len(c.spans), nspans: len(c.order)}
 	for _, j := range c.order {
-		m := &c.members[j]
-		c.spans = append(c.spans, span{m.start, m.end})
+		ms, me := c.memberSpan(int(j), end)
+		c.spans = append(c.spans, span{ms, me})
 	}
 	c.recs = append(c.recs, r)
+}
+
+// memberSpan returns the output span of member j of the innermost object,
+// whose content ends at output coordinate end: members are separated by
+// exactly one comma in the output.
+func (c *Canonicalizer) memberSpan(j, end int) (int, int) {
+	if j+1 < len(c.members) {
+		end = c.members[j+1].start - 1
+	}
+	return c.members[j].start, end
 }
 
 // sortMembers sets c.order to the indexes of f's members in name order.

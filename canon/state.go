@@ -44,12 +44,14 @@ type frame struct {
 	deferred     bool // a record of deferred ordering lies within (permute.go)
 }
 
-// member is one object member seen so far in an open object.
+// member is one object member seen so far in an open object. Its output
+// span `"name":value` ends one byte (the comma) before the next member
+// starts, or at the end of the object's content (memberSpan).
 type member struct {
 	nameStart, nameEnd int    // decoded name: c.src[nameStart:nameEnd], or c.names[...] if esc
 	esc                bool   // the name had escapes; its decoded form is in c.names
 	key                uint64 // nameKey of the decoded name
-	start, end         int    // output span of `"name":value`
+	start              int    // output coordinate of the name's opening quote
 	off                int    // input offset of the name's opening quote
 }
 
@@ -232,7 +234,6 @@ next:
 		return nil
 	}
 	if f := &c.stack[len(c.stack)-1]; f.object {
-		c.members[f.cur].end = len(dst) + pos - pend
 		if j := wsEnd(src, pos); j != pos {
 			dst, pend = append(dst, src[pend:pos]...), j
 			pos = j
@@ -343,7 +344,11 @@ name:
 				m.key = nameKeyAt(src, pos+1, end-1)
 			}
 		}
-		if err := c.addMember(idx); err != nil {
+		// Names in strictly increasing order are unique: the common case
+		// is decided here by the prefix keys alone.
+		if f := &c.stack[len(c.stack)-1]; idx == f.first || (!f.unsorted && c.members[idx-1].key < m.key) {
+			f.cur = idx
+		} else if err := c.addMember(idx); err != nil {
 			return err
 		}
 		pos = end
@@ -382,7 +387,22 @@ func wsEnd(src []byte, pos int) int {
 func scanPlainString(src []byte, pos int) (int, bool) {
 	i := pos + 1
 	for {
+		// skipPlain, written out: this is the hottest loop.
+		for i+16 <= len(src) {
+			m := specialBytes(binary.LittleEndian.Uint64(src[i:]))
+			m2 := specialBytes(binary.LittleEndian.Uint64(src[i+8:]))
+			if m|m2 != 0 {
+				if m != 0 {
+					i += bits.TrailingZeros64(m) / 8
+				} else {
+					i += 8 + bits.TrailingZeros64(m2)/8
+				}
+				goto special
+			}
+			i += 16
+		}
 		i = skipPlain(src, i)
+	special:
 		if i >= len(src) {
 			return i, true
 		}
@@ -614,8 +634,8 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 			c.dst[w] = ','
 			w++
 		}
-		m := &c.members[j]
-		w += copy(c.dst[w:], c.scratch[m.start-start:m.end-start])
+		ms, me := c.memberSpan(int(j), end)
+		w += copy(c.dst[w:], c.scratch[ms-start:me-start])
 	}
 	if w != end {
 		panic("BUG: canon: permuted object changed length")
