@@ -886,9 +886,11 @@ func skipPlain(s []byte, i int) int {
 
 // specialBytes sets bit 7 of the lowest byte of x (little-endian) that is
 // '"', '\\', below 0x20 or at least 0x80, and possibly of higher bytes too;
-// it is zero when there is none. (v - ones) &^ v has bit 7 set in the lowest
-// zero byte of v exactly; a borrow can flag higher bytes falsely, but only
-// the lowest flagged byte is used.
+// it is zero when there is none. For a byte value v, (v - 1) &^ v has bit 7
+// set exactly when v is zero, for the lowest zero byte (a borrow can flag
+// higher bytes falsely, but only the lowest flagged byte is used). The three
+// tests share the &^ x: '"', '\\' and 0x20 have bit 7 clear, so x ^ '"' and
+// x ^ '\\' have the same bit 7 as x.
 func specialBytes(x uint64) uint64 {
 	const (
 		ones  = 0x0101010101010101
@@ -896,7 +898,7 @@ func specialBytes(x uint64) uint64 {
 	)
 	q := x ^ (ones * '"')
 	b := x ^ (ones * '\\')
-	return (((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((b - ones) &^ b) | x) & highs
+	return ((((x - ones*0x20) | (q - ones) | (b - ones)) &^ x) | x) & highs
 }
 
 // plainByte reports the bytes that skipPlain passes over.
