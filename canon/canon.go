@@ -108,9 +108,11 @@ func (c *Canonicalizer) Encode(w io.Writer, src []byte) error {
 }
 
 // Transcode reads one JSON text from r, up to the profile's size bound, and
-// writes its canonical form to w. An input longer than the bound is rejected
-// with class too-large as soon as the bound is passed, without reading the
-// rest. Errors from r and w are returned as they are.
+// writes its canonical form to w. The whole input is held in c's arena
+// (object members can only be ordered once all are read), so memory use is
+// bounded by the profile's MaxSize, not by the stream. An input longer than
+// the bound is rejected with class too-large as soon as the bound is passed,
+// without reading the rest. Errors from r and w are returned as they are.
 func (c *Canonicalizer) Transcode(w io.Writer, r io.Reader) error {
 	limit := c.profile.MaxSize()
 	buf := c.in[:0]

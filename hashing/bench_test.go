@@ -2,6 +2,7 @@ package hashing
 
 import (
 	"crypto/sha256"
+	sha256simd "github.com/minio/sha256-simd"
 	"math/rand/v2"
 	"testing"
 )
@@ -20,16 +21,22 @@ var benchSizes = []struct {
 }
 
 func BenchmarkSum256(b *testing.B) {
-	impls := append([]string{"stdlib"}, singleImpls()...)
+	impls := append([]string{"stdlib", "minio"}, singleImpls()...)
 	for _, sz := range benchSizes {
 		buf := make([]byte, sz.n)
 		for _, impl := range impls {
 			b.Run("impl="+impl+"/size="+sz.name, func(b *testing.B) {
 				b.SetBytes(int64(sz.n))
 				b.ReportAllocs()
-				if impl == "stdlib" {
+				switch impl {
+				case "stdlib":
 					for b.Loop() {
 						sha256.Sum256(buf)
+					}
+					return
+				case "minio": // github.com/minio/sha256-simd, for comparison only
+					for b.Loop() {
+						sha256simd.Sum256(buf)
 					}
 					return
 				}
