@@ -225,55 +225,15 @@ func (c *Canonicalizer) shortDecimal(lit numLit) ([]byte, bool) {
 	if n < -290 || n > 300 {
 		return nil, false
 	}
-	var sig [15]byte
-	w := 0
-	for d := first; d <= last; d++ {
-		if d < intLen {
-			sig[w] = src[lit.intStart+d]
+	var d uint64
+	for p := first; p <= last; p++ {
+		if p < intLen {
+			d = d*10 + uint64(src[lit.intStart+p]-'0')
 		} else {
-			sig[w] = src[lit.fracStart+d-intLen]
+			d = d*10 + uint64(src[lit.fracStart+p-intLen]-'0')
 		}
-		w++
 	}
-	return appendES6Layout(c.numBuf[:0], lit.neg, sig[:k], int(n)), true
-}
-
-// appendES6Layout writes the digits s (no leading or trailing zeros) with
-// decimal exponent n (value = 0.s × 10^n) as ECMA-262 Number::toString does.
-func appendES6Layout(dst []byte, neg bool, s []byte, n int) []byte {
-	if neg {
-		dst = append(dst, '-')
-	}
-	k := len(s)
-	switch {
-	case k <= n && n <= 21:
-		dst = append(dst, s...)
-		for range n - k {
-			dst = append(dst, '0')
-		}
-	case 0 < n && n <= 21:
-		dst = append(dst, s[:n]...)
-		dst = append(dst, '.')
-		dst = append(dst, s[n:]...)
-	case -6 < n && n <= 0:
-		dst = append(dst, '0', '.')
-		for range -n {
-			dst = append(dst, '0')
-		}
-		dst = append(dst, s...)
-	default:
-		dst = append(dst, s[0])
-		if k > 1 {
-			dst = append(dst, '.')
-			dst = append(dst, s[1:]...)
-		}
-		dst = append(dst, 'e')
-		if n-1 >= 0 {
-			dst = append(dst, '+')
-		}
-		dst = strconv.AppendInt(dst, int64(n-1), 10)
-	}
-	return dst
+	return es6.AppendDecimal(c.numBuf[:0], lit.neg, d, int(n)-k), true
 }
 
 // replaceNumber makes out the output of lit, unless the literal already is.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/es6"
 )
 
 // randomLiteral writes a JSON number literal with up to maxSig significant
@@ -50,7 +52,7 @@ func randomLiteral(r *rand.Rand, maxSig, maxExp int) string {
 
 // TestNumbersVsReference canonicalizes random literals under rfc8785 and
 // compares with the reference path: strconv.ParseFloat (correctly rounded)
-// then the slow ES6 formatter. It covers the no-float shortcut for short
+// then the slow ES6 formatter of internal/es6 (strconv digits, spelled-out layout). It covers the no-float shortcut for short
 // decimals (shortDecimal) and the full path alike.
 func TestNumbersVsReference(t *testing.T) {
 	seed := uint64(rand.Int64())
@@ -75,7 +77,7 @@ func TestNumbersVsReference(t *testing.T) {
 			}
 			continue
 		}
-		want := appendES6Reference(nil, f)
+		want := es6.AppendFloatSlow(nil, f)
 		if gerr != nil || string(got) != string(want) {
 			t.Fatalf("%s: got %q, %v; want %q", lit, got, gerr, want)
 		}

@@ -308,6 +308,18 @@ func putDigits(b []byte, d uint64, k int) {
 	}
 }
 
+// AppendDecimal appends the number -d·10^e (if neg) or d·10^e, laid out by
+// the ECMA-262 Number::toString rules, for 0 < d < 10^17 without trailing
+// zeros. It is AppendFloat's layout step for callers that already hold the
+// shortest digits of a double (the canon package does, for literals of at
+// most 15 significant digits).
+func AppendDecimal(dst []byte, neg bool, d uint64, e int) []byte {
+	if d == 0 || d >= 1e17 || d%10 == 0 {
+		panic("BUG: es6: AppendDecimal needs 0 < d < 10^17 without trailing zeros")
+	}
+	return appendDecimal(dst, neg, d, e)
+}
+
 // appendDecimal appends d·10^e (0 < d < 10^17, no trailing zeros) laid out
 // by the ECMA-262 Number::toString rules.
 func appendDecimal(dst []byte, neg bool, d uint64, e int) []byte {
