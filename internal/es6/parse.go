@@ -89,26 +89,7 @@ func ParseFloat(lit []byte) (f float64, ok bool) {
 		}
 	}
 	if i < len(lit) && lit[i]|0x20 == 'e' {
-		i++
-		eneg := false
-		if i < len(lit) && (lit[i] == '+' || lit[i] == '-') {
-			eneg = lit[i] == '-'
-			i++
-		}
-		x := 0
-		for ; i < len(lit); i++ {
-			c := lit[i] - '0'
-			if c > 9 {
-				break
-			}
-			if x < maxExp {
-				x = x*10 + int(c)
-			}
-		}
-		if eneg {
-			x = -x
-		}
-		exp += x
+		exp += parseExp(lit[i+1:])
 	}
 
 	switch {
@@ -324,26 +305,7 @@ func (a *decimal) load(lit []byte) {
 		}
 	}
 	if i < len(lit) && lit[i]|0x20 == 'e' {
-		i++
-		eneg := false
-		if i < len(lit) && (lit[i] == '+' || lit[i] == '-') {
-			eneg = lit[i] == '-'
-			i++
-		}
-		x := 0
-		for ; i < len(lit); i++ {
-			c := lit[i] - '0'
-			if c > 9 {
-				break
-			}
-			if x < maxExp {
-				x = x*10 + int(c)
-			}
-		}
-		if eneg {
-			x = -x
-		}
-		a.dp += x
+		a.dp += parseExp(lit[i+1:])
 	}
 	a.trim()
 }
@@ -534,4 +496,29 @@ func (a *decimal) roundedInteger() uint64 {
 		}
 	}
 	return n
+}
+
+// parseExp returns the value of an exponent's optional sign and digits,
+// saturated at ±maxExp (beyond which every literal over- or underflows).
+func parseExp(b []byte) int {
+	i := 0
+	neg := false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	x := 0
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		if x < maxExp {
+			x = x*10 + int(c)
+		}
+	}
+	if neg {
+		return -x
+	}
+	return x
 }
