@@ -9,6 +9,7 @@ require (
 	github.com/minio/sha256-simd v1.0.1
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/valyala/fastjson v1.6.10
+	go.etcd.io/bbolt v1.4.3
 )
 
 require (

@@ -21,6 +21,8 @@ Usage:
   bbdigest digest [--profile NAME] [--lines] [FILE|-]...
   bbdigest demo   [--duration D]
   bbdigest cpu    [--json]
+  bbdigest envelope validate|digest|render|emit ...   (bbdigest envelope help)
+  bbdigest resolution verify ...                      (bbdigest resolution help)
   bbdigest version
   bbdigest help
 
@@ -35,6 +37,11 @@ Commands:
   cpu      print the CPU features found and the SHA-256 path chosen for
            single messages and for batches (BBDIGEST_SHA256=generic|shani|
            avx2|avx512|arm64 forces a path)
+  envelope   check, digest and render binding-moment envelopes
+             (draft-morrison-binding-moment-envelope-04), record them in a
+             ledger
+  resolution verify a resolution against its envelope and the action about
+             to be performed; only the outcome "authority" authorizes
   version  print the version
   help     print this help
 
@@ -155,6 +162,10 @@ func (c *cli) main(args []string) int {
 		return c.demo(rest)
 	case "cpu":
 		return c.cpu(rest)
+	case "envelope":
+		return c.envelope(rest)
+	case "resolution":
+		return c.resolution(rest)
 	case "version":
 		return c.version(rest)
 	case "help", "-h", "-help", "--help":
@@ -177,7 +188,7 @@ func (c *cli) help(args []string) int {
 	}
 	if len(args) == 1 {
 		switch args[0] {
-		case "canon", "digest", "demo", "cpu", "version", "help":
+		case "canon", "digest", "demo", "cpu", "envelope", "resolution", "version", "help":
 		default:
 			c.errorf("help: unknown command %q", args[0])
 			c.hintf("run 'bbdigest help' for usage")

@@ -1,0 +1,205 @@
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/bbdigest/bbdigest/canon"
+)
+
+// draftBuilder builds the §6.4 example from its parts.
+func draftBuilder(t testing.TB) *Builder {
+	b := &Builder{
+		Synopsis: "Share the travel dates and withhold the passport number.",
+		Findings: []string{
+			"The booking service asks for dates and passport number.",
+			"Dates are enough to hold the reservation.",
+			"The passport number is only needed at check-in.",
+		},
+		Recommendations: []string{
+			"Release the travel dates now.",
+			"Withhold the passport number until check-in.",
+		},
+		Offer:   "Ask for detail on any item.",
+		Stem:    "What should be shared with the booking service?",
+		Hatches: Hatches{FreeText: true, Dialogue: true},
+	}
+	b.AddOption("Share dates only", "Holds the booking and keeps the passport number private.", readTestdata(t, action1File))
+	b.AddOption("Share dates and passport number", "Avoids a second request at check-in.", readTestdata(t, action2File))
+	return b
+}
+
+func TestBuildDraftExample(t *testing.T) {
+	e, err := draftBuilder(t).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Digest().String() != draftDigest {
+		t.Errorf("digest = %s, want %s", e.Digest(), draftDigest)
+	}
+	// Round trip: Build -> MarshalJSON -> Parse gives the same envelope.
+	j, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(j, e.Canonical()) || !canon.IsCanonical(j, canon.Strict) {
+		t.Errorf("MarshalJSON is not the canonical form:\n%s", j)
+	}
+	e2, err := Parse(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e2.Digest() != e.Digest() || !reflect.DeepEqual(e2, e) {
+		t.Errorf("round trip differs:\n%+v\n%+v", e2, e)
+	}
+}
+
+func TestBuildMeta(t *testing.T) {
+	b := draftBuilder(t)
+	dc, note := "consent", "Earlier I understated the \"risk\".\n"
+	b.Meta = &Meta{DecisionClass: &dc, CalibrationNote: &note}
+	e, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *e.Meta.DecisionClass != dc || *e.Meta.CalibrationNote != note {
+		t.Errorf("meta = %+v", e.Meta)
+	}
+	e2, err := Parse(e.Canonical())
+	if err != nil || e2.Digest() != e.Digest() {
+		t.Fatalf("reparse: %v", err)
+	}
+}
+
+func TestBuildRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(b *Builder)
+		want []Problem // nil: an *ActionError is expected
+	}{
+		{"one-option", func(b *Builder) { b.Options = b.Options[:1] }, []Problem{{"/question/options", wrongOptionCnt + "1"}}},
+		{"five-options", func(b *Builder) {
+			b.Options = append(b.Options, b.Options...)
+			b.Options = append(b.Options, b.Options[0])
+		},
+			[]Problem{{"/question/options", wrongOptionCnt + "5"}}},
+		{"idx-out-of-range", func(b *Builder) { b.RecommendedIdx = 2 },
+			[]Problem{{"/question/recommended_idx", "out of range: 2 is not an index of the 2 options"}}},
+		{"idx-negative", func(b *Builder) { b.RecommendedIdx = -1 },
+			[]Problem{{"/question/recommended_idx", "out of range: -1 is negative"}}},
+		{"invalid-utf8", func(b *Builder) { b.Options[1].Label = "bad\xff"; b.Synopsis = "\xc3" },
+			[]Problem{{"/synopsis", "invalid UTF-8"}, {"/question/options/1/label", "invalid UTF-8"}}},
+		{"action-duplicate", func(b *Builder) { b.Options[0].Action = []byte(`{"a":1,"a":2}`) }, nil},
+		{"action-float", func(b *Builder) { b.Options[1].Action = []byte(`{"amount":2.5}`) }, nil},
+		{"action-missing", func(b *Builder) { b.Options[1].Action = nil }, nil},
+		{"action-digest-mismatch", func(b *Builder) { b.Options[1].ActionDigest = mustDigest(t, draftAction1) }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := draftBuilder(t)
+			tc.edit(b)
+			e, err := b.Build()
+			if e != nil {
+				t.Fatalf("Build succeeded: %s", e.Canonical())
+			}
+			if tc.want == nil {
+				var ae *ActionError
+				if !errors.As(err, &ae) {
+					t.Fatalf("error = %v, want an *ActionError", err)
+				}
+				return
+			}
+			var me *MalformedError
+			if !errors.As(err, &me) || !reflect.DeepEqual(me.Problems, tc.want) {
+				t.Fatalf("error = %v, want problems %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuildGivenDigest(t *testing.T) {
+	b := draftBuilder(t)
+	for i := range b.Options {
+		b.Options[i].ActionDigest = mustDigest(t, []string{draftAction1, draftAction2}[i])
+	}
+	e, err := b.Build() // Action and ActionDigest agree
+	if err != nil || e.Digest().String() != draftDigest {
+		t.Fatalf("Build = %v", err)
+	}
+	for i := range b.Options {
+		b.Options[i].Action = nil
+	}
+	e, err = b.Build() // digests alone
+	if err != nil || e.Digest().String() != draftDigest {
+		t.Fatalf("Build = %v", err)
+	}
+}
+
+func TestToolResult(t *testing.T) {
+	e, err := draftBuilder(t).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		payload any
+		keep    string // a member of the output besides binding_moment
+	}{
+		{"raw-object", json.RawMessage(` {"rooms": 3, "currency": "CHF"}`), `"rooms":3`},
+		{"bytes-empty-object", []byte(`{ }`), ""},
+		{"struct", struct {
+			Rooms int `json:"rooms"`
+		}{3}, `"rooms":3`},
+		{"array", json.RawMessage(`[1,2]`), `"payload":[1,2]`},
+		{"string", "done", `"payload":"done"`},
+		{"nil", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := ToolResult(tc.payload, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !canon.IsCanonical(out, canon.Strict) || !bytes.Contains(out, []byte(tc.keep)) {
+				t.Errorf("ToolResult = %s", out)
+			}
+			var p Parser
+			got, err := p.Parse(out)
+			if err != nil || got.Digest() != e.Digest() || p.Placement() != PlacementToolResult {
+				t.Errorf("Parse(ToolResult) = %v, %v", err, p.Placement())
+			}
+		})
+	}
+	for name, payload := range map[string]any{
+		"has-binding_moment": json.RawMessage(`{"binding_moment":1}`),
+		"float":              json.RawMessage(`{"price":2.5}`),
+		"not-json":           json.RawMessage(`{`),
+		"duplicate":          json.RawMessage(`{"a":1,"a":1}`),
+	} {
+		if out, err := ToolResult(payload, e); err == nil {
+			t.Errorf("%s: ToolResult = %s, want an error", name, out)
+		}
+	}
+}
+
+func TestAnnotateTool(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"name":"book_hotel","inputSchema":{"type":"object"}}`,
+			`{"annotations":{"emits_binding_moment":true},"inputSchema":{"type":"object"},"name":"book_hotel"}`},
+		{`{"name":"x","annotations":{"readOnlyHint":false,"title":"X"}}`,
+			`{"annotations":{"emits_binding_moment":true,"readOnlyHint":false,"title":"X"},"name":"x"}`},
+		{`{"name":"x","annotations":{"emits_binding_moment":false},"inputSchema":{"maximum":2.5}}`,
+			`{"annotations":{"emits_binding_moment":true},"inputSchema":{"maximum":2.5},"name":"x"}`},
+	} {
+		got, err := AnnotateTool([]byte(tc.in))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("AnnotateTool(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range []string{`[]`, `null`, `{"annotations":[]}`, `{"annotations":null}`, `{"a":1,"a":2}`, `{`} {
+		if got, err := AnnotateTool([]byte(in)); err == nil {
+			t.Errorf("AnnotateTool(%s) = %s, want an error", in, got)
+		}
+	}
+}

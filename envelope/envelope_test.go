@@ -1,0 +1,598 @@
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// The values of draft-morrison-binding-moment-envelope-04 §6.4.
+const (
+	draftDigest    = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
+	draftCanonLen  = 895
+	draftAction1   = "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
+	draftAction2   = "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
+	testdataDir    = "testdata/envelopes"
+	draftFile      = "envelope-draft-6.4.json"
+	metaFile       = "envelope-meta.json"
+	action1File    = "action-1-dates.json"
+	action2File    = "action-2-dates-passport.json"
+	unknownMember  = "member not defined by the envelope grammar"
+	missingMember  = "missing required member"
+	wrongOptionCnt = "want 2 to 4 options, got "
+)
+
+func readTestdata(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testdataDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestDraftExample(t *testing.T) {
+	src := readTestdata(t, draftFile)
+	e, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Digest().String(); got != draftDigest {
+		t.Errorf("digest = %s, want %s", got, draftDigest)
+	}
+	if n := len(e.Canonical()); n != draftCanonLen {
+		t.Errorf("canonical form is %d bytes, want %d", n, draftCanonLen)
+	}
+	want, err := canon.Canonicalize(src, canon.Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(e.Canonical(), want) {
+		t.Errorf("Canonical() differs from canon.Canonicalize:\n%s\n%s", e.Canonical(), want)
+	}
+	for i, f := range []string{action1File, action2File} {
+		d, err := actionDigest(readTestdata(t, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{draftAction1, draftAction2}[i]; d.String() != want {
+			t.Errorf("%s digest = %s, want %s", f, d, want)
+		}
+		if e.Question.Options[i].ActionDigest != d {
+			t.Errorf("option %d action_digest = %s, want %s", i, e.Question.Options[i].ActionDigest, d)
+		}
+	}
+	wantEnv := Envelope{
+		Synopsis: "Share the travel dates and withhold the passport number.",
+		Findings: []string{
+			"The booking service asks for dates and passport number.",
+			"Dates are enough to hold the reservation.",
+			"The passport number is only needed at check-in.",
+		},
+		Recommendations: []string{
+			"Release the travel dates now.",
+			"Withhold the passport number until check-in.",
+		},
+		Offer: "Ask for detail on any item.",
+		Question: Question{
+			Stem: "What should be shared with the booking service?",
+			Options: []Option{
+				{"Share dates only", "Holds the booking and keeps the passport number private.", mustDigest(t, draftAction1)},
+				{"Share dates and passport number", "Avoids a second request at check-in.", mustDigest(t, draftAction2)},
+			},
+			RecommendedIdx: 0,
+			Hatches:        Hatches{FreeText: true, Dialogue: true},
+		},
+		canonical: e.canonical,
+		digest:    e.digest,
+	}
+	if !reflect.DeepEqual(*e, wantEnv) {
+		t.Errorf("Parse = %+v\nwant %+v", *e, wantEnv)
+	}
+	d, err := Digest(src)
+	if err != nil || d.String() != draftDigest {
+		t.Errorf("Digest = %s, %v; want %s", d, err, draftDigest)
+	}
+}
+
+func mustDigest(t testing.TB, s string) hashing.Digest {
+	t.Helper()
+	d, err := hashing.ParseDigest(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestMeta(t *testing.T) {
+	e, err := Parse(readTestdata(t, metaFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Meta == nil || e.Meta.DecisionClass == nil || *e.Meta.DecisionClass != "recompute" {
+		t.Fatalf("meta.decision_class = %+v", e.Meta)
+	}
+	const note = `Earlier I called the expiry "not urgent"; it is 3 days out.`
+	if e.Meta.CalibrationNote == nil || *e.Meta.CalibrationNote != note {
+		t.Errorf("meta.calibration_note = %v, want %q", e.Meta.CalibrationNote, note)
+	}
+	if e.Question.Hatches != (Hatches{FreeText: false, Dialogue: true}) {
+		t.Errorf("hatches = %+v", e.Question.Hatches)
+	}
+	if len(e.Question.Options) != 3 {
+		t.Errorf("%d options, want 3", len(e.Question.Options))
+	}
+}
+
+// placements puts the draft envelope into each accepted placement.
+func placements(t testing.TB) []struct {
+	name string
+	want Placement
+	src  string
+} {
+	env := string(readTestdata(t, draftFile))
+	return []struct {
+		name string
+		want Placement
+		src  string
+	}{
+		{"bare", PlacementBare, env},
+		{"tool-result", PlacementToolResult, `{"rooms": 3, "note": "x", "binding_moment": ` + env + `, "z": [1.0]}`},
+		{"tool-result-only", PlacementToolResult, `{"binding_moment":` + env + `}`},
+		{"mcp-result", PlacementStructuredContent, `{"content":[{"type":"text","text":"hi"}],"isError":false,
+			"structuredContent":{"rooms":3,"binding_moment":` + env + `}}`},
+		{"jsonrpc-structured", PlacementJSONRPC, `{"jsonrpc":"2.0","id":42,"result":{"content":[],
+			"structuredContent":{"binding_moment":` + env + `,"rooms":3}}}`},
+		{"jsonrpc-result", PlacementJSONRPC, `{"jsonrpc":"2.0","id":"a","result":{"content":[],"binding_moment":` + env + `}}`},
+		{"jsonrpc-both-equal", PlacementJSONRPC, `{"jsonrpc":"2.0","id":1,"result":{"binding_moment":` + env +
+			`,"structuredContent":{"binding_moment":` + env + `}}}`},
+		{"tool-result-and-structured-equal", PlacementToolResult, `{"binding_moment":` + env +
+			`,"structuredContent":{"binding_moment":` + env + `}}`},
+	}
+}
+
+func TestPlacements(t *testing.T) {
+	for _, tc := range placements(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			var p Parser
+			e, err := p.Parse([]byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Digest().String() != draftDigest {
+				t.Errorf("digest = %s, want %s", e.Digest(), draftDigest)
+			}
+			if p.Placement() != tc.want {
+				t.Errorf("placement = %v, want %v", p.Placement(), tc.want)
+			}
+			if len(e.Canonical()) != draftCanonLen {
+				t.Errorf("canonical length %d", len(e.Canonical()))
+			}
+		})
+	}
+}
+
+func TestPlacementErrors(t *testing.T) {
+	env := string(readTestdata(t, draftFile))
+	other := strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1`, 1)
+	for _, tc := range []struct {
+		name, src, ptr string
+		err            error
+	}{
+		{"mcp-no-envelope", `{"content":[],"structuredContent":{"rooms":3}}`, "/structuredContent", ErrNoEnvelope},
+		{"jsonrpc-no-envelope", `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{}}}`, "/result/structuredContent", ErrNoEnvelope},
+		{"jsonrpc-no-structured", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "/result", ErrNoEnvelope},
+		{"jsonrpc-error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"x"}}`, "/result", ErrNoEnvelope},
+		{"ambiguous", `{"binding_moment":` + env + `,"structuredContent":{"binding_moment":` + other + `}}`,
+			"/structuredContent/binding_moment", ErrAmbiguous},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.src))
+			var pe *PlacementError
+			if !errors.As(err, &pe) || !errors.Is(err, tc.err) || pe.Pointer != tc.ptr {
+				t.Fatalf("Parse error = %v, want PlacementError %v at %q", err, tc.err, tc.ptr)
+			}
+			ps := Validate([]byte(tc.src))
+			if len(ps) != 1 || ps[0].Pointer != tc.ptr {
+				t.Errorf("Validate = %v", ps)
+			}
+		})
+	}
+}
+
+func TestCanonGate(t *testing.T) {
+	env := string(readTestdata(t, draftFile))
+	for _, tc := range []struct {
+		name, src, ptr string
+		class          canon.Class
+	}{
+		{"duplicate-in-envelope", strings.Replace(env, `"offer":`, `"offer":"x","offer":`, 1), "/offer", canon.ClassDuplicateName},
+		{"duplicate-escaped", strings.Replace(env, `"offer":`, `"offer":"x","\u006fffer":`, 1), "/offer", canon.ClassDuplicateName},
+		{"duplicate-in-payload", `{"a":1,"a":2,"binding_moment":` + env + `}`, "/a", canon.ClassDuplicateName},
+		{"lone-surrogate", strings.Replace(env, `"Ask for detail`, `"\ud800 Ask for detail`, 1), "/offer", canon.ClassUnpairedSurrogate},
+		{"non-integer-idx", strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1), "/question/recommended_idx", canon.ClassNonInteger},
+		{"unsafe-integer-idx", strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 9007199254740992`, 1), "/question/recommended_idx", canon.ClassUnsafeInteger},
+		{"fraction-in-payload", `{"price":2.5,"binding_moment":` + env + `}`, "/price", canon.ClassNonInteger},
+		{"invalid-utf8", strings.Replace(env, "Ask for", "Ask \xff for", 1), "/offer", canon.ClassInvalidUTF8},
+		{"depth", strings.Repeat("[", 65) + strings.Repeat("]", 65), "", canon.ClassDepth},
+		{"syntax", env[:100], "", canon.ClassSyntax},
+		{"trailing", env + "{}", "", canon.ClassSyntax},
+		{"empty", "", "", canon.ClassSyntax},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.src))
+			ce, ok := canon.AsError(err)
+			if !ok {
+				t.Fatalf("Parse error = %v, want a *canon.Error", err)
+			}
+			if ce.Class != tc.class || (tc.ptr != "" && !strings.HasPrefix(ce.Pointer, tc.ptr)) {
+				t.Errorf("error = %v (pointer %q), want class %v at %q", err, ce.Pointer, tc.class, tc.ptr)
+			}
+			ps := Validate([]byte(tc.src))
+			if len(ps) != 1 || !strings.HasPrefix(ps[0].Reason, tc.class.String()+": ") || ps[0].Pointer != ce.Pointer {
+				t.Errorf("Validate = %v", ps)
+			}
+		})
+	}
+}
+
+// Accepted after the gate's normalisation: the digest is over the canonical
+// form, so these all digest as the draft example does.
+func TestCanonicalEquivalents(t *testing.T) {
+	env := string(readTestdata(t, draftFile))
+	for name, src := range map[string]string{
+		"idx-1.0":      strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.0`, 1),
+		"idx-0e5":      strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0e5`, 1),
+		"idx--0":       strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": -0`, 1),
+		"escaped-name": strings.Replace(env, `"offer":`, `"\u006f\u0066fer":`, 1),
+		"escaped-char": strings.Replace(env, `Ask for`, `\u0041sk\u0020for`, 1),
+		"reordered":    strings.Replace(env, `"hatches": { "free_text": true, "dialogue": true }`, `"hatches": { "dialogue": true, "free_text": true }`, 1),
+	} {
+		d, err := Digest([]byte(src))
+		if err != nil || d.String() != draftDigest {
+			t.Errorf("%s: Digest = %s, %v; want %s", name, d, err, draftDigest)
+		}
+	}
+}
+
+// mutation edits the decoded draft (or meta) envelope.
+type mutation func(m map[string]any)
+
+func at(m map[string]any, path ...string) map[string]any {
+	var v any = m
+	for _, p := range path {
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[p]
+		case []any:
+			i, _ := strconv.Atoi(p)
+			v = c[i]
+		}
+	}
+	return v.(map[string]any)
+}
+
+func del(name string, path ...string) mutation {
+	return func(m map[string]any) { delete(at(m, path...), name) }
+}
+
+func set(name string, val any, path ...string) mutation {
+	return func(m map[string]any) { at(m, path...)[name] = val }
+}
+
+func setElem(name string, i int, val any, path ...string) mutation {
+	return func(m map[string]any) { at(m, path...)[name].([]any)[i] = val }
+}
+
+func both(ms ...mutation) mutation {
+	return func(m map[string]any) {
+		for _, f := range ms {
+			f(m)
+		}
+	}
+}
+
+func mutate(t testing.TB, base []byte, f mutation) []byte {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(base))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	f(m)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// malformedCases is the table of §4 malformed envelopes: every member at
+// every level missing, of the wrong type and accompanied by an unknown
+// member, and the cases §4 and §5 name.
+func malformedCases() []struct {
+	name string
+	meta bool // start from envelope-meta.json instead of the draft example
+	f    mutation
+	want []Problem
+} {
+	const (
+		q   = "question"
+		opt = "options"
+		h   = "hatches"
+	)
+	p := func(ptr, reason string) []Problem { return []Problem{{ptr, reason}} }
+	var cases []struct {
+		name string
+		meta bool
+		f    mutation
+		want []Problem
+	}
+	add := func(name string, meta bool, f mutation, want []Problem) {
+		cases = append(cases, struct {
+			name string
+			meta bool
+			f    mutation
+			want []Problem
+		}{name, meta, f, want})
+	}
+
+	// Every required member, missing.
+	for _, m := range []struct {
+		ptr  string
+		name string
+		path []string
+	}{
+		{"/synopsis", "synopsis", nil},
+		{"/findings", "findings", nil},
+		{"/recommendations", "recommendations", nil},
+		{"/offer", "offer", nil},
+		{"/question", "question", nil},
+		{"/question/stem", "stem", []string{q}},
+		{"/question/options", "options", []string{q}},
+		{"/question/recommended_idx", "recommended_idx", []string{q}},
+		{"/question/hatches", "hatches", []string{q}},
+		{"/question/hatches/free_text", "free_text", []string{q, h}},
+		{"/question/hatches/dialogue", "dialogue", []string{q, h}},
+		{"/question/options/0/label", "label", []string{q, opt, "0"}},
+		{"/question/options/1/reasoning", "reasoning", []string{q, opt, "1"}},
+		{"/question/options/1/action_digest", "action_digest", []string{q, opt, "1"}},
+	} {
+		add("missing"+m.ptr, false, del(m.name, m.path...), p(m.ptr, missingMember))
+	}
+	// Every member, of the wrong type; each type tried where it is wrong.
+	for _, m := range []struct {
+		ptr, name string
+		path      []string
+		val       any
+		want      string
+	}{
+		{"/synopsis", "synopsis", nil, 7, "want string, got number"},
+		{"/synopsis", "synopsis", nil, nil, "want string, got null"},
+		{"/synopsis", "synopsis", nil, []any{"a"}, "want string, got array"},
+		{"/findings", "findings", nil, "a finding", "want array, got string"},
+		{"/findings", "findings", nil, map[string]any{}, "want array, got object"},
+		{"/recommendations", "recommendations", nil, true, "want array, got boolean"},
+		{"/offer", "offer", nil, false, "want string, got boolean"},
+		{"/question", "question", nil, []any{}, "want object, got array"},
+		{"/question", "question", nil, "q", "want object, got string"},
+		{"/question/stem", "stem", []string{q}, map[string]any{}, "want string, got object"},
+		{"/question/options", "options", []string{q}, map[string]any{}, "want array, got object"},
+		{"/question/options", "options", []string{q}, nil, "want array, got null"},
+		{"/question/recommended_idx", "recommended_idx", []string{q}, "0", "want integer, got string"},
+		{"/question/recommended_idx", "recommended_idx", []string{q}, nil, "want integer, got null"},
+		{"/question/recommended_idx", "recommended_idx", []string{q}, false, "want integer, got boolean"},
+		{"/question/hatches", "hatches", []string{q}, true, "want object, got boolean"},
+		{"/question/hatches/free_text", "free_text", []string{q, h}, "true", "want boolean, got string"},
+		{"/question/hatches/free_text", "free_text", []string{q, h}, 1, "want boolean, got number"},
+		{"/question/hatches/dialogue", "dialogue", []string{q, h}, nil, "want boolean, got null"},
+		{"/question/options/0/label", "label", []string{q, opt, "0"}, 1, "want string, got number"},
+		{"/question/options/1/reasoning", "reasoning", []string{q, opt, "1"}, []any{}, "want string, got array"},
+		{"/question/options/0/action_digest", "action_digest", []string{q, opt, "0"}, 5, "want string, got number"},
+		{"/meta", "meta", nil, "consent", "want object, got string"},
+		{"/meta", "meta", nil, nil, "want object, got null"},
+	} {
+		add("type"+m.ptr+"/"+m.want, false, set(m.name, m.val, m.path...), p(m.ptr, m.want))
+	}
+	for _, m := range []struct {
+		ptr, name string
+		val       any
+		want      string
+	}{
+		{"/meta/decision_class", "decision_class", 3, "want string, got number"},
+		{"/meta/calibration_note", "calibration_note", map[string]any{}, "want string, got object"},
+	} {
+		add("type"+m.ptr, true, set(m.name, m.val, "meta"), p(m.ptr, m.want))
+	}
+	// Array elements of the wrong type.
+	add("type/findings/1", false, setElem("findings", 1, 7), p("/findings/1", "want string, got number"))
+	add("type/recommendations/0", false, setElem("recommendations", 0, nil), p("/recommendations/0", "want string, got null"))
+	add("type/options/1", false, setElem("options", 1, "Share all", q), p("/question/options/1", "want object, got string"))
+	// An unknown member at every level.
+	for _, m := range []struct {
+		ptr  string
+		meta bool
+		path []string
+	}{
+		{"", false, nil},
+		{"/question", false, []string{q}},
+		{"/question/hatches", false, []string{q, h}},
+		{"/question/options/0", false, []string{q, opt, "0"}},
+		{"/question/options/1", false, []string{q, opt, "1"}},
+		{"/meta", true, []string{"meta"}},
+	} {
+		add("unknown"+m.ptr, m.meta, set("extra", "x", m.path...), p(m.ptr+"/extra", unknownMember))
+	}
+	add("unknown/escaped-name", false, set("a/b~c", 1), p("/a~1b~0c", unknownMember))
+	add("unknown/binding_moment-nested", false, set("binding_moment", map[string]any{}, q), p("/question/binding_moment", unknownMember))
+	// The cases §4 names, and those §5.6 and §5.7 imply.
+	add("options/one", false, set("options", []any{map[string]any{"label": "a", "reasoning": "b", "action_digest": draftAction1}}, q),
+		p("/question/options", wrongOptionCnt+"1"))
+	add("options/none", false, set("options", []any{}, q),
+		[]Problem{{"/question/options", wrongOptionCnt + "0"}, {"/question/recommended_idx", "out of range: 0 is not an index of the 0 options"}})
+	fiveOpts := make([]any, 5)
+	for i := range fiveOpts {
+		fiveOpts[i] = map[string]any{"label": "a", "reasoning": "b", "action_digest": draftAction1}
+	}
+	add("options/five", false, set("options", fiveOpts, q), p("/question/options", wrongOptionCnt+"5"))
+	add("recommended_idx/=len", false, set("recommended_idx", 2, q), p("/question/recommended_idx", "out of range: 2 is not an index of the 2 options"))
+	add("recommended_idx/large", false, set("recommended_idx", json.Number("9007199254740991"), q),
+		p("/question/recommended_idx", "out of range: 9007199254740991 is not an index of the 2 options"))
+	add("recommended_idx/negative", false, set("recommended_idx", -1, q), p("/question/recommended_idx", "out of range: -1 is negative"))
+	add("recommended_idx/meta-3-options", true, set("recommended_idx", 3, q), p("/question/recommended_idx", "out of range: 3 is not an index of the 3 options"))
+	const dg = `want "sha256:" and 64 lowercase hex digits: `
+	for _, d := range []struct{ name, val string }{
+		{"uppercase", "sha256:FF91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"},
+		{"63-digits", draftAction1[:len(draftAction1)-1]},
+		{"65-digits", draftAction1 + "0"},
+		{"sha512", "sha512:" + draftAction1[7:]},
+		{"no-prefix", draftAction1[7:]},
+		{"space", " " + draftAction1},
+		{"empty", ""},
+		{"truncated", "sha256:ff91e3166e64..."},
+	} {
+		f := set("action_digest", d.val, q, opt, "1")
+		_, err := hashing.ParseDigest(d.val)
+		var de *hashing.DigestError
+		if !errors.As(err, &de) {
+			panic("BUG: test digest " + d.val + " parses")
+		}
+		add("action_digest/"+d.name, false, f, p("/question/options/1/action_digest", dg+de.Reason))
+	}
+	// Several problems at once: all reported, in document order, missing
+	// members after the members of their object.
+	add("many", false, both(
+		set("synopsis", 1),
+		del("offer"),
+		set("extra", true),
+		del("dialogue", q, h),
+		set("action_digest", "sha256:", q, opt, "0"),
+		del("label", q, opt, "1"),
+		set("recommended_idx", 5, q),
+	), []Problem{
+		{"/extra", unknownMember},
+		{"/question/hatches/dialogue", missingMember},
+		{"/question/options/0/action_digest", dg + "want 64 hex digits, got 0 bytes"},
+		{"/question/options/1/label", missingMember},
+		{"/question/recommended_idx", "out of range: 5 is not an index of the 2 options"},
+		{"/synopsis", "want string, got number"},
+		{"/offer", missingMember},
+	})
+	add("not-an-object/array", false, nil, p("", "want object, got array"))
+	return cases
+}
+
+func TestMalformed(t *testing.T) {
+	draft, meta := readTestdata(t, draftFile), readTestdata(t, metaFile)
+	for _, tc := range malformedCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			var src []byte
+			switch {
+			case tc.f == nil:
+				src = []byte(`[1,2]`)
+			case tc.meta:
+				src = mutate(t, meta, tc.f)
+			default:
+				src = mutate(t, draft, tc.f)
+			}
+			_, err := Parse(src)
+			var me *MalformedError
+			if !errors.As(err, &me) || !errors.Is(err, ErrMalformed) {
+				t.Fatalf("Parse error = %v, want a *MalformedError\ninput: %s", err, src)
+			}
+			if !reflect.DeepEqual(me.Problems, tc.want) {
+				t.Errorf("problems:\n got %q\nwant %q\ninput: %s", me.Problems, tc.want, src)
+			}
+			if got := Validate(src); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Validate = %q", got)
+			}
+			// Every placement reports the same problems.
+			wrapped := []byte(`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"binding_moment":` + string(src) + `}}}`)
+			if got := Validate(wrapped); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Validate(wrapped) = %q", got)
+			}
+		})
+	}
+}
+
+// Members that are optional may be absent.
+func TestOptionalMembers(t *testing.T) {
+	meta := readTestdata(t, metaFile)
+	for name, f := range map[string]mutation{
+		"no-meta":             del("meta"),
+		"no-decision_class":   del("decision_class", "meta"),
+		"no-calibration_note": del("calibration_note", "meta"),
+		"empty-meta":          set("meta", map[string]any{}),
+		"empty-strings":       both(set("synopsis", ""), set("offer", ""), set("stem", "", "question")),
+		"empty-arrays":        both(set("findings", []any{}), set("recommendations", []any{})),
+		"hatches-false":       set("hatches", map[string]any{"free_text": false, "dialogue": false}, "question"),
+	} {
+		src := mutate(t, meta, f)
+		e, err := Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if ps := Validate(src); ps != nil {
+			t.Errorf("%s: Validate = %v", name, ps)
+		}
+		_ = e
+	}
+}
+
+func TestMalformedErrorMessage(t *testing.T) {
+	e := &MalformedError{Problems: []Problem{{"/a", "x"}, {"/b", "y"}, {"", "z"}, {"/d", "w"}}}
+	const want = `envelope: malformed binding_moment: 4 problems: "/a": x; "/b": y; "": z; ...`
+	if got := e.Error(); got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	e.Problems = e.Problems[:1]
+	if got := e.Error(); got != `envelope: malformed binding_moment: 1 problem: "/a": x` {
+		t.Errorf("Error() = %q", got)
+	}
+}
+
+// ParseInto reuses the Envelope and, on the same input, allocates nothing.
+func TestParseIntoAllocs(t *testing.T) {
+	src := readTestdata(t, draftFile)
+	var p Parser
+	var e Envelope
+	if err := p.ParseInto(&e, src); err != nil {
+		t.Fatal(err)
+	}
+	n := testing.AllocsPerRun(100, func() {
+		if err := p.ParseInto(&e, src); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n != 0 {
+		t.Errorf("ParseInto allocates %v times per run, want 0", n)
+	}
+	if e.Digest().String() != draftDigest {
+		t.Errorf("digest %s", e.Digest())
+	}
+	// A different envelope after the first: the strings change.
+	meta := readTestdata(t, metaFile)
+	if err := p.ParseInto(&e, meta); err != nil {
+		t.Fatal(err)
+	}
+	if e.Meta == nil || len(e.Question.Options) != 3 || e.Synopsis != "Renew the certificate today with the existing key." {
+		t.Errorf("reused envelope not overwritten: %+v", e)
+	}
+	if err := p.ParseInto(&e, src); err != nil {
+		t.Fatal(err)
+	}
+	if e.Meta != nil || len(e.Question.Options) != 2 {
+		t.Errorf("meta or options left over: %+v", e)
+	}
+}

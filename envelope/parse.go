@@ -1,0 +1,284 @@
+package envelope
+
+// This file finds the binding_moment value in its enclosing document and
+// drives the decoder. The organisation is:
+//
+//   1. The whole input goes through the strict canon gate (§6.3) once.
+//      Everything after that reads the canonical bytes, never the input:
+//      no whitespace, members sorted, strings escaped only as RFC 8785
+//      §3.2.2.2 requires, numbers as plain decimal integers.
+//   2. locate finds the placement (§8.1 and the MCP shapes) in the
+//      canonical document. JCS is compositional: the canonical form of a
+//      member's value is the byte span of that value inside the canonical
+//      form of the whole, so the envelope's canonical bytes are a sub-slice
+//      and need no second canonicalization.
+//   3. decode (validate.go) walks that span once, filling the Envelope and
+//      collecting every Problem.
+
+import (
+	"bytes"
+	"errors"
+	"sync"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// Placement says where in the input the binding_moment value was found.
+type Placement uint8
+
+const (
+	// PlacementBare: the input is the binding_moment value itself.
+	PlacementBare Placement = iota + 1
+	// PlacementToolResult: a tool result object with a top-level
+	// binding_moment member (§8.1).
+	PlacementToolResult
+	// PlacementStructuredContent: an MCP tools/call result object
+	// ({"content":[...],"structuredContent":{...}}) whose structuredContent
+	// carries the binding_moment member.
+	PlacementStructuredContent
+	// PlacementJSONRPC: a JSON-RPC response whose result carries the
+	// binding_moment member, in result.structuredContent or (§8.1 read
+	// literally) at the top level of result.
+	PlacementJSONRPC
+)
+
+// String returns the stable name of the placement: "bare", "tool-result",
+// "structured-content" or "jsonrpc".
+func (p Placement) String() string {
+	switch p {
+	case PlacementBare:
+		return "bare"
+	case PlacementToolResult:
+		return "tool-result"
+	case PlacementStructuredContent:
+		return "structured-content"
+	case PlacementJSONRPC:
+		return "jsonrpc"
+	}
+	return "unknown"
+}
+
+// Sentinels wrapped by the errors of this package.
+var (
+	// ErrMalformed is wrapped by every *MalformedError.
+	ErrMalformed = errors.New("envelope: malformed binding_moment")
+	// ErrNoEnvelope: the input is a tool result or an MCP result that
+	// carries no binding_moment member.
+	ErrNoEnvelope = errors.New("envelope: no binding_moment member")
+	// ErrAmbiguous: the input carries binding_moment members in more than
+	// one place, and they differ.
+	ErrAmbiguous = errors.New("envelope: binding_moment members differ")
+)
+
+// PlacementError reports that no single binding_moment value could be
+// found in the input. Pointer is the JSON Pointer, in the input, of the
+// object that should have carried it (or of the second, differing one).
+type PlacementError struct {
+	Pointer string
+	Err     error // ErrNoEnvelope or ErrAmbiguous
+}
+
+// Error returns a message such as
+// `envelope: no binding_moment member within "/result/structuredContent"`.
+func (e *PlacementError) Error() string {
+	return e.Err.Error() + " within " + quote(e.Pointer)
+}
+
+// Unwrap returns ErrNoEnvelope or ErrAmbiguous.
+func (e *PlacementError) Unwrap() error { return e.Err }
+
+// location is where locate found the envelope in the canonical document.
+type location struct {
+	placement Placement
+	start     int      // value span [start, end) in the canonical document
+	end       int      //
+	members   [][2]int // member spans (name through value) of every candidate found
+}
+
+// locate finds the binding_moment value in the canonical document doc.
+// Placement rules, first match wins:
+//
+//  1. doc is an object with a member at one of the candidate paths
+//     (binding_moment, structuredContent.binding_moment,
+//     result.structuredContent.binding_moment, result.binding_moment): that
+//     member; every other candidate present must be byte-identical, else
+//     ErrAmbiguous.
+//  2. doc is an object with a structuredContent, result or jsonrpc member:
+//     an MCP result or JSON-RPC response without an envelope, ErrNoEnvelope.
+//  3. Otherwise doc is the bare binding_moment value (an envelope never has
+//     those members, so a bare envelope is never mistaken for a wrapper).
+func locate(doc []byte, loc *location) error {
+	loc.members = loc.members[:0]
+	loc.placement = 0
+	if len(doc) == 0 || doc[0] != '{' {
+		loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
+		return nil
+	}
+	// One pass over the top level; only the wrappers found are entered.
+	var bm, sc, result [3]int // member start, value start, value end; 0 when absent
+	jsonrpc := false
+	for it := (iter{b: doc, i: 1}); it.next(); {
+		span := [3]int{it.ns - 1, it.vs, it.valueEnd()}
+		switch string(doc[it.ns:it.ne]) {
+		case "binding_moment":
+			bm = span
+		case "structuredContent":
+			sc = span
+		case "result":
+			result = span
+		case "jsonrpc":
+			jsonrpc = true
+		}
+	}
+	found := func(ms, vs, ve int, pl Placement, ptr string) error {
+		if loc.placement == 0 {
+			loc.placement, loc.start, loc.end = pl, vs, ve
+		} else if !bytes.Equal(doc[loc.start:loc.end], doc[vs:ve]) {
+			return &PlacementError{Pointer: ptr, Err: ErrAmbiguous}
+		}
+		loc.members = append(loc.members, [2]int{ms, ve})
+		return nil
+	}
+	// within looks name up in the object value span v and reports the spans
+	// in doc.
+	within := func(v [3]int, name string) (ms, vs, ve int, ok bool) {
+		if v[1] == 0 {
+			return 0, 0, 0, false
+		}
+		ms, vs, ve, ok = lookup(doc[v[1]:v[2]], name)
+		return v[1] + ms, v[1] + vs, v[1] + ve, ok
+	}
+	if bm[1] != 0 {
+		if err := found(bm[0], bm[1], bm[2], PlacementToolResult, "/binding_moment"); err != nil {
+			return err
+		}
+	}
+	if ms, vs, ve, ok := within(sc, "binding_moment"); ok {
+		if err := found(ms, vs, ve, PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
+			return err
+		}
+	}
+	rsms, rsvs, rsve, rsok := within(result, "structuredContent")
+	if rsok {
+		if ms, vs, ve, ok := within([3]int{rsms, rsvs, rsve}, "binding_moment"); ok {
+			if err := found(ms, vs, ve, PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
+				return err
+			}
+		}
+	}
+	if ms, vs, ve, ok := within(result, "binding_moment"); ok {
+		if err := found(ms, vs, ve, PlacementJSONRPC, "/result/binding_moment"); err != nil {
+			return err
+		}
+	}
+	switch {
+	case loc.placement != 0:
+		return nil
+	case sc[1] != 0:
+		return &PlacementError{Pointer: "/structuredContent", Err: ErrNoEnvelope}
+	case rsok && doc[rsvs] == '{':
+		return &PlacementError{Pointer: "/result/structuredContent", Err: ErrNoEnvelope}
+	case result[1] != 0 || jsonrpc:
+		return &PlacementError{Pointer: "/result", Err: ErrNoEnvelope}
+	}
+	loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
+	return nil
+}
+
+// lookup finds the member called name in the canonical value b and returns
+// its member span start (the name's opening quote) and its value span; ok
+// is false when b is not an object or has no such member.
+func lookup(b []byte, name string) (ms, vs, ve int, ok bool) {
+	if len(b) == 0 || b[0] != '{' {
+		return 0, 0, 0, false
+	}
+	for it := (iter{b: b, i: 1}); it.next(); {
+		if string(b[it.ns:it.ne]) == name {
+			return it.ns - 1, it.vs, it.valueEnd(), true
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// Parser parses envelopes with reusable scratch memory: its own strict
+// canon.Canonicalizer and decoder state. Once warm, ParseInto allocates
+// nothing when the input's strings match those of the previous call, and
+// one string otherwise (plus one per string that carries an escape).
+//
+// The zero value is ready to use. A Parser is not safe for concurrent use.
+type Parser struct {
+	c         canon.Canonicalizer
+	loc       location
+	text      string // the last envelope's canonical bytes as a string; Envelope strings are substrings of it
+	problems  []Problem
+	placement Placement
+}
+
+// Placement returns where the last successful Parse or ParseInto found
+// the envelope.
+func (p *Parser) Placement() Placement { return p.placement }
+
+// Parse parses and validates the binding_moment carried by src (see
+// [Parser.ParseInto]) into a new Envelope.
+func (p *Parser) Parse(src []byte) (*Envelope, error) {
+	e := new(Envelope)
+	if err := p.ParseInto(e, src); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// ParseInto parses and validates the binding_moment carried by src and
+// stores it in e, reusing e's memory: slices e held before the call
+// (Findings, Recommendations, Options, Canonical(), the Meta pointers) are
+// overwritten, so a caller that keeps them must copy them first.
+//
+// src may be the bare binding_moment value, a tool result with a
+// binding_moment member (§8.1), an MCP tools/call result, or a JSON-RPC
+// response carrying one; see the package documentation for how the
+// placement is decided.
+//
+// The error is a *canon.Error when src fails the strict canon gate (§6.3),
+// a *PlacementError when no single envelope is found, and a *MalformedError
+// listing every problem when the envelope breaks the grammar of §4 and §5.
+// On error the contents of e are unspecified.
+func (p *Parser) ParseInto(e *Envelope, src []byte) error {
+	doc, err := p.c.View(src)
+	if err != nil {
+		return err
+	}
+	if err := locate(doc, &p.loc); err != nil {
+		return err
+	}
+	span := doc[p.loc.start:p.loc.end]
+	if p.text != string(span) { // compared without allocating
+		p.text = string(span)
+	}
+	p.problems = p.problems[:0]
+	p.decode(e, span, p.text)
+	if len(p.problems) > 0 {
+		return &MalformedError{Problems: append([]Problem(nil), p.problems...)}
+	}
+	e.canonical = append(e.canonical[:0], span...)
+	e.digest = hashing.Sum(span)
+	p.placement = p.loc.placement
+	return nil
+}
+
+var parsers = sync.Pool{New: func() any { return new(Parser) }}
+
+// maxPooledArena bounds the scratch memory a pooled Parser may keep.
+const maxPooledArena = 1 << 20
+
+// Parse parses and validates the binding_moment carried by src. It is the
+// one-shot form of [Parser.Parse], safe for concurrent use.
+func Parse(src []byte) (*Envelope, error) {
+	p := parsers.Get().(*Parser)
+	e, err := p.Parse(src)
+	if p.c.ArenaSize() <= maxPooledArena && len(p.text) <= maxPooledArena {
+		p.text = "" // do not pin the caller's text in the pool
+		parsers.Put(p)
+	}
+	return e, err
+}

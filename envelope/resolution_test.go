@@ -1,0 +1,205 @@
+package envelope
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+const resD = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
+
+var resDigest, _ = hashing.ParseDigest(resD)
+
+// parseResolutionTests are the cases of TestParseResolution; they also seed
+// FuzzParseResolution.
+var parseResolutionTests = []struct {
+	name  string
+	in    string
+	want  *Resolution // nil when rejected
+	canon error       // the canon sentinel, when the gate rejects
+	probs []Problem   // when malformed: pointers and reasons, in order
+}{
+	// Accepted: the four kinds, wrapped and bare.
+	{name: "option", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1}}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 1}},
+	{name: "option/bare", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption}},
+	{name: "option/whitespace-and-order", in: " {\n \"binding_moment_resolution\" : { \"option_idx\" : 3 , \"resolution\" : \"option\" , \"envelope_digest\" : \"" + resD + "\" } } \n",
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 3}},
+	{name: "option/idx-1e0", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1e0}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 1}},
+	{name: "option/idx-1.0", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1.0}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 1}},
+	{name: "option/idx-minus-0", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":-0}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption}},
+	{name: "option/idx-max-safe", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":9007199254740991}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 1<<53 - 1}},
+	{name: "answer", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"answer","answer":"Dates only, \u00e9\n"}}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindAnswer, Answer: "Dates only, é\n"}},
+	{name: "answer/empty", in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":""}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindAnswer}},
+	{name: "question", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"question"}}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindQuestion}},
+	{name: "declined", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"declined"}}`,
+		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindDeclined}},
+
+	// The canonicalization gate of §6.3 comes first.
+	{name: "gate/duplicate-name", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0,"option_idx":1}`, canon: canon.ErrDuplicateName},
+	{name: "gate/duplicate-wrapper", in: `{"binding_moment_resolution":{},"binding_moment_resolution":{}}`, canon: canon.ErrDuplicateName},
+	{name: "gate/non-integer-idx", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0.5}`, canon: canon.ErrNonInteger},
+	{name: "gate/unsafe-integer-idx", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":9007199254740992}`, canon: canon.ErrUnsafeInteger},
+	{name: "gate/unpaired-surrogate", in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":"\ud800"}`, canon: canon.ErrUnpairedSurrogate},
+	{name: "gate/syntax", in: `{"envelope_digest":`, canon: canon.ErrSyntax},
+	{name: "gate/empty", in: ``, canon: canon.ErrSyntax},
+	{name: "gate/trailing", in: `{} {}`, canon: canon.ErrSyntax},
+
+	// Shape.
+	{name: "not-object/array", in: `[]`, probs: []Problem{{"", "a resolution must be a JSON object, not an array"}}},
+	{name: "not-object/null", in: `null`, probs: []Problem{{"", "a resolution must be a JSON object, not null"}}},
+	{name: "not-object/string", in: `"option"`, probs: []Problem{{"", "a resolution must be a JSON object, not a string"}}},
+	{name: "wrapper/not-object", in: `{"binding_moment_resolution":[1]}`,
+		probs: []Problem{{"", "binding_moment_resolution must be a JSON object, not an array"}}},
+	{name: "wrapper/null", in: `{"binding_moment_resolution":null}`,
+		probs: []Problem{{"", "binding_moment_resolution must be a JSON object, not null"}}},
+	{name: "wrapper/extra-member", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"declined"},"x":1}`,
+		probs: []Problem{{"", `unknown member "x" beside binding_moment_resolution`}}},
+	{name: "empty-object", in: `{}`, probs: []Problem{
+		{"/envelope_digest", "required member missing"},
+		{"/resolution", "required member missing"}}},
+
+	// envelope_digest: REQUIRED, the form of §6.2.
+	{name: "digest/missing", in: `{"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "required member missing"}}},
+	{name: "digest/number", in: `{"envelope_digest":1,"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "must be a string, not a number"}}},
+	{name: "digest/null", in: `{"envelope_digest":null,"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "must be a string, not null"}}},
+	{name: "digest/uppercase", in: `{"envelope_digest":"sha256:0DB384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
+		probs: []Problem{{"/envelope_digest", ""}}},
+	{name: "digest/no-prefix", in: `{"envelope_digest":"0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
+		probs: []Problem{{"/envelope_digest", ""}}},
+	{name: "digest/short", in: `{"envelope_digest":"sha256:0db384","resolution":"declined"}`,
+		probs: []Problem{{"/envelope_digest", ""}}},
+
+	// resolution: REQUIRED, one of four.
+	{name: "resolution/missing", in: `{"envelope_digest":"` + resD + `"}`, probs: []Problem{{"/resolution", "required member missing"}}},
+	{name: "resolution/unknown", in: `{"envelope_digest":"` + resD + `","resolution":"Option","option_idx":0}`,
+		probs: []Problem{{"/resolution", `must be "option", "answer", "question" or "declined", not "Option"`}}},
+	{name: "resolution/cancel", in: `{"envelope_digest":"` + resD + `","resolution":"cancel"}`,
+		probs: []Problem{{"/resolution", `must be "option", "answer", "question" or "declined", not "cancel"`}}},
+	{name: "resolution/bool", in: `{"envelope_digest":"` + resD + `","resolution":true}`,
+		probs: []Problem{{"/resolution", "must be a string, not a boolean"}}},
+
+	// option_idx: REQUIRED for option, absent otherwise, non-negative integer.
+	{name: "option_idx/missing", in: `{"envelope_digest":"` + resD + `","resolution":"option"}`,
+		probs: []Problem{{"/option_idx", `required member missing: resolution is "option"`}}},
+	{name: "option_idx/negative", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":-1}`,
+		probs: []Problem{{"/option_idx", "must be a non-negative integer, not -1"}}},
+	{name: "option_idx/string", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":"0"}`,
+		probs: []Problem{{"/option_idx", "must be a non-negative integer, not a string"}}},
+	{name: "option_idx/null", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":null}`,
+		probs: []Problem{{"/option_idx", "must be a non-negative integer, not null"}}},
+	{name: "option_idx/with-answer", in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":"x","option_idx":0}`,
+		probs: []Problem{{"/option_idx", `must be absent when resolution is "answer"`}}},
+	{name: "option_idx/with-question", in: `{"envelope_digest":"` + resD + `","resolution":"question","option_idx":0}`,
+		probs: []Problem{{"/option_idx", `must be absent when resolution is "question"`}}},
+	{name: "option_idx/with-declined", in: `{"envelope_digest":"` + resD + `","resolution":"declined","option_idx":0}`,
+		probs: []Problem{{"/option_idx", `must be absent when resolution is "declined"`}}},
+
+	// answer: REQUIRED for answer, absent otherwise, a string.
+	{name: "answer/missing", in: `{"envelope_digest":"` + resD + `","resolution":"answer"}`,
+		probs: []Problem{{"/answer", `required member missing: resolution is "answer"`}}},
+	{name: "answer/number", in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":42}`,
+		probs: []Problem{{"/answer", "must be a string, not a number"}}},
+	{name: "answer/with-option", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0,"answer":"x"}`,
+		probs: []Problem{{"/answer", `must be absent when resolution is "option"`}}},
+	{name: "answer/with-question", in: `{"envelope_digest":"` + resD + `","resolution":"question","answer":"x"}`,
+		probs: []Problem{{"/answer", `must be absent when resolution is "question"`}}},
+	{name: "answer/with-declined", in: `{"envelope_digest":"` + resD + `","resolution":"declined","answer":""}`,
+		probs: []Problem{{"/answer", `must be absent when resolution is "declined"`}}},
+
+	// Exactly the members of §7.3.
+	{name: "unknown-member", in: `{"envelope_digest":"` + resD + `","resolution":"declined","reason":"no"}`,
+		probs: []Problem{{"/reason", "unknown member"}}},
+	{name: "unknown-member/escaped", in: `{"envelope_digest":"` + resD + `","resolution":"declined","a/b~c":0}`,
+		probs: []Problem{{"/a~1b~0c", "unknown member"}}},
+	{name: "unknown-member/inner-wrapper-name", in: `{"envelope_digest":"` + resD + `","resolution":"declined","signature":"x"}`,
+		probs: []Problem{{"/signature", "unknown member"}}},
+
+	// Every problem is reported, in member order.
+	{name: "many", in: `{"binding_moment_resolution":{"resolution":"question","option_idx":-2,"answer":1,"zz":0,"aa":0}}`,
+		probs: []Problem{
+			{"/envelope_digest", "required member missing"},
+			{"/option_idx", `must be absent when resolution is "question"`},
+			{"/answer", `must be absent when resolution is "question"`},
+			{"/aa", "unknown member"},
+			{"/zz", "unknown member"}}},
+	{name: "many/unknown-kind", in: `{"envelope_digest":"sha256:x","resolution":"maybe","option_idx":-1,"answer":2}`,
+		probs: []Problem{
+			{"/envelope_digest", ""},
+			{"/resolution", `must be "option", "answer", "question" or "declined", not "maybe"`},
+			{"/option_idx", "must be a non-negative integer, not -1"},
+			{"/answer", "must be a string, not a number"}}},
+}
+
+func TestParseResolution(t *testing.T) {
+	for _, tt := range parseResolutionTests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseResolution([]byte(tt.in))
+			switch {
+			case tt.want != nil:
+				if err != nil {
+					t.Fatalf("ParseResolution: %v", err)
+				}
+				if !reflect.DeepEqual(got, tt.want) {
+					t.Fatalf("ParseResolution = %+v, want %+v", got, tt.want)
+				}
+			case tt.canon != nil:
+				if got != nil || !errors.Is(err, tt.canon) {
+					t.Fatalf("ParseResolution = %+v, %v; want %v", got, err, tt.canon)
+				}
+				if _, ok := canon.AsError(err); !ok {
+					t.Fatalf("error %T is not a *canon.Error", err)
+				}
+			default:
+				if got != nil || err == nil {
+					t.Fatalf("ParseResolution = %+v, %v; want malformed", got, err)
+				}
+				if !errors.Is(err, ErrMalformedResolution) {
+					t.Fatalf("error %v does not wrap ErrMalformedResolution", err)
+				}
+				me, ok := errors.AsType[*MalformedResolutionError](err)
+				if !ok {
+					t.Fatalf("error %T is not a *MalformedResolutionError", err)
+				}
+				if len(me.Problems) != len(tt.probs) {
+					t.Fatalf("problems = %q, want %q", me.Problems, tt.probs)
+				}
+				for i, p := range me.Problems {
+					w := tt.probs[i]
+					if p.Pointer != w.Pointer || w.Reason != "" && p.Reason != w.Reason || p.Reason == "" {
+						t.Errorf("problem %d = %q, want %q", i, p, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestMalformedResolutionErrorMessage(t *testing.T) {
+	_, err := ParseResolution([]byte(`{"resolution":"option","x":1}`))
+	want := `envelope: malformed resolution: 3 problems: "/envelope_digest": required member missing; ` +
+		`"/option_idx": required member missing: resolution is "option"; "/x": unknown member`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v\nwant    %s", err, want)
+	}
+	_, err = ParseResolution([]byte(`{"resolution":"declined"}`))
+	want = `envelope: malformed resolution: 1 problem: "/envelope_digest": required member missing`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v\nwant    %s", err, want)
+	}
+	_, err = ParseResolution([]byte(`{"a":1,"b":2,"c":3,"d":4,"e":5}`))
+	if err == nil || err.Error() != `envelope: malformed resolution: 7 problems: "/envelope_digest": required member missing; "/resolution": required member missing; "/a": unknown member; "/b": unknown member; ...` {
+		t.Fatalf("error = %v", err)
+	}
+}

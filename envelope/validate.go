@@ -1,0 +1,692 @@
+package envelope
+
+// The decoder below reads canonical JSON only (the output of the strict
+// canon gate), so it needs no whitespace handling, no duplicate checks and
+// no number parsing beyond plain decimal integers: the gate has settled all
+// of that. It walks the envelope once, writes what it finds into the
+// Envelope, and records every departure from §4 and §5 as a Problem. JSON
+// Pointers are built only when a problem is recorded.
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// MalformedError reports that a binding_moment value is not a well-formed
+// envelope (§4): it keeps every problem found, in document order, with
+// missing members listed after the members of their object.
+type MalformedError struct {
+	Problems []Problem
+}
+
+// maxListed is how many problems Error spells out.
+const maxListed = 3
+
+// Error returns a message such as `envelope: malformed binding_moment: 2
+// problems: "/question/options": want 2 to 4 options, got 1; ...`, listing
+// the first few problems. Problems holds them all.
+func (e *MalformedError) Error() string {
+	var b strings.Builder
+	b.WriteString(ErrMalformed.Error())
+	b.WriteString(": ")
+	b.WriteString(strconv.Itoa(len(e.Problems)))
+	if len(e.Problems) == 1 {
+		b.WriteString(" problem: ")
+	} else {
+		b.WriteString(" problems: ")
+	}
+	for i, p := range e.Problems {
+		if i == maxListed {
+			b.WriteString("; ...")
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(quote(p.Pointer))
+		b.WriteString(": ")
+		b.WriteString(p.Reason)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrMalformed.
+func (e *MalformedError) Unwrap() error { return ErrMalformed }
+
+// Validate reports every problem that stops src from being a well-formed
+// envelope, or nil if there is none. It is Parse without the result:
+// a *canon.Error becomes one Problem at the canon error's pointer (in src,
+// not relative to the envelope) with the class first in the reason, such as
+// "duplicate-name: duplicate object member name ..."; a *PlacementError
+// becomes one Problem at its pointer (in src).
+func Validate(src []byte) []Problem {
+	_, err := Parse(src)
+	return Problems(err)
+}
+
+// Problems turns an error from Parse into Problems, as Validate does; it
+// returns nil for a nil error.
+func Problems(err error) []Problem {
+	if err == nil {
+		return nil
+	}
+	if m, ok := err.(*MalformedError); ok {
+		return m.Problems
+	}
+	if ce, ok := canon.AsError(err); ok {
+		return []Problem{{Pointer: ce.Pointer, Reason: ce.Class.String() + ": " + ce.Msg}}
+	}
+	if pe, ok := err.(*PlacementError); ok {
+		return []Problem{{Pointer: pe.Pointer, Reason: strings.TrimPrefix(pe.Err.Error(), "envelope: ")}}
+	}
+	return []Problem{{Pointer: "", Reason: err.Error()}}
+}
+
+// iter walks the members of a canonical object or the elements of a
+// canonical array, reading each byte once: the end of a container value is
+// found by whoever decodes it (who then sets ve), or by skipValue when the
+// walk moves on and nobody did. For members, [ns, ne) is the raw (still
+// escaped) name; the value starts at vs and ends at ve, which is -1 while
+// the value is a container not yet read.
+type iter struct {
+	b              []byte
+	i              int // the next member or element, or the closing bracket
+	ns, ne, vs, ve int
+	n              int // index of the current element, from 0
+	started        bool
+	end            int // just past the closing bracket, once next or elem returns false
+}
+
+// advance moves past the current value and the comma after it.
+func (it *iter) advance() {
+	if !it.started {
+		it.started = true
+		return
+	}
+	it.n++
+	it.i = it.valueEnd()
+	if it.i < len(it.b) && it.b[it.i] == ',' {
+		it.i++
+	}
+}
+
+// valueEnd returns the end of the current value, finding it if need be.
+func (it *iter) valueEnd() int {
+	if it.ve < 0 {
+		it.ve = skipValue(it.b, it.vs)
+	}
+	return it.ve
+}
+
+// scalar returns the current value when it is a scalar, and its first byte
+// (enough to name its kind) when it is a container.
+func (it *iter) scalar() []byte {
+	if it.ve < 0 {
+		return it.b[it.vs : it.vs+1]
+	}
+	return it.b[it.vs:it.ve]
+}
+
+// at reads the value starting at vs: scalars are delimited at once,
+// containers are left to the caller (ve = -1).
+func (it *iter) at(vs int) bool {
+	if vs >= len(it.b) {
+		return false
+	}
+	it.vs = vs
+	switch it.b[vs] {
+	case '{', '[':
+		it.ve = -1
+	default:
+		it.ve = skipValue(it.b, vs)
+	}
+	return true
+}
+
+// next advances to the next member of an object and reports whether there
+// is one.
+func (it *iter) next() bool {
+	it.advance()
+	if it.i >= len(it.b) || it.b[it.i] == '}' {
+		it.end = it.i + 1
+		return false
+	}
+	it.ns = it.i + 1
+	it.ne = skipString(it.b, it.i) - 1
+	return it.at(it.ne + 2) // past '"' and ':'
+}
+
+// elem advances to the next element of an array.
+func (it *iter) elem() bool {
+	it.advance()
+	if it.i >= len(it.b) || it.b[it.i] == ']' {
+		it.end = it.i + 1
+		return false
+	}
+	return it.at(it.i)
+}
+
+// setEnd records the end of the current container value, as found by the
+// caller that decoded it; -1 (not decoded) leaves it to skipValue.
+func (it *iter) setEnd(end int) {
+	if end >= 0 {
+		it.ve = end
+	}
+}
+
+// skipString returns the index just past the canonical string starting at
+// b[i] == '"'. Canonical strings escape a quote only as \", so the closing
+// quote is the first one preceded by an even number of backslashes;
+// bytes.IndexByte finds the candidates.
+func skipString(b []byte, i int) int {
+	j := i + 1
+	for j < len(b) {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			break
+		}
+		j += k
+		n := 0
+		for m := j - 1; m > i && b[m] == '\\'; m-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
+	return len(b)
+}
+
+// skipValue returns the index just past the canonical value starting at i.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return len(b)
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = skipString(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
+		j++
+	}
+	return j
+}
+
+// kind names the JSON type of the value starting with c.
+func kind(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// Member bits, for the presence checks.
+const (
+	hasSynopsis = 1 << iota
+	hasFindings
+	hasRecommendations
+	hasOffer
+	hasQuestion
+)
+
+// decode fills e from the canonical envelope b, whose text as a string is
+// s, recording problems in p.problems.
+func (p *Parser) decode(e *Envelope, b []byte, s string) {
+	e.Findings = e.Findings[:0]
+	e.Recommendations = e.Recommendations[:0]
+	e.Question.Options = e.Question.Options[:0]
+	if len(b) == 0 || b[0] != '{' {
+		p.typeProblem("", "object", b)
+		return
+	}
+	var seen int
+	var meta bool
+	for it := (iter{b: b, i: 1}); it.next(); {
+		switch string(b[it.ns:it.ne]) {
+		case "synopsis":
+			seen |= hasSynopsis
+			e.Synopsis = p.str(s, &it, "/synopsis", -1, "")
+		case "findings":
+			seen |= hasFindings
+			e.Findings = p.strs(e.Findings, s, &it, "/findings")
+		case "recommendations":
+			seen |= hasRecommendations
+			e.Recommendations = p.strs(e.Recommendations, s, &it, "/recommendations")
+		case "offer":
+			seen |= hasOffer
+			e.Offer = p.str(s, &it, "/offer", -1, "")
+		case "question":
+			seen |= hasQuestion
+			it.setEnd(p.question(&e.Question, b, s, it.vs))
+		case "meta":
+			meta = true
+			it.setEnd(p.meta(e, b, s, it.vs))
+		default:
+			p.unknown("", b[it.ns:it.ne])
+		}
+	}
+	if !meta {
+		e.Meta = nil
+	}
+	p.missing(seen&hasSynopsis != 0, "/synopsis")
+	p.missing(seen&hasFindings != 0, "/findings")
+	p.missing(seen&hasRecommendations != 0, "/recommendations")
+	p.missing(seen&hasOffer != 0, "/offer")
+	p.missing(seen&hasQuestion != 0, "/question")
+}
+
+const (
+	hasStem = 1 << iota
+	hasOptions
+	hasRecommendedIdx
+	hasHatches
+)
+
+// question decodes slot 5 to 8 from the value at vs and returns its end,
+// or -1 when it is not an object.
+func (p *Parser) question(q *Question, b []byte, s string, vs int) int {
+	if b[vs] != '{' {
+		p.typeProblem("/question", "object", b[vs:])
+		return -1
+	}
+	var seen int
+	idxOK := false
+	nOptions := -1 // -1: options is not an array
+	it := iter{b: b, i: vs + 1}
+	for it.next() {
+		switch string(b[it.ns:it.ne]) {
+		case "stem":
+			seen |= hasStem
+			q.Stem = p.str(s, &it, "/question/stem", -1, "")
+		case "options":
+			seen |= hasOptions
+			var end int
+			nOptions, end = p.options(q, b, s, it.vs)
+			it.setEnd(end)
+		case "recommended_idx":
+			seen |= hasRecommendedIdx
+			q.RecommendedIdx, idxOK = p.index(it.scalar())
+		case "hatches":
+			seen |= hasHatches
+			it.setEnd(p.hatches(&q.Hatches, b, it.vs))
+		default:
+			p.unknown("/question", b[it.ns:it.ne])
+		}
+	}
+	// Members are sorted, so options has been read by now.
+	if idxOK && nOptions >= 0 && q.RecommendedIdx >= nOptions {
+		p.add("/question/recommended_idx", "out of range: "+strconv.Itoa(q.RecommendedIdx)+
+			" is not an index of the "+strconv.Itoa(nOptions)+" options")
+	}
+	p.missing(seen&hasStem != 0, "/question/stem")
+	p.missing(seen&hasOptions != 0, "/question/options")
+	p.missing(seen&hasRecommendedIdx != 0, "/question/recommended_idx")
+	p.missing(seen&hasHatches != 0, "/question/hatches")
+	return it.end
+}
+
+// index reads recommended_idx: a canonical integer, so "0" or digits
+// without a leading zero, possibly negative.
+func (p *Parser) index(v []byte) (int, bool) {
+	const ptr = "/question/recommended_idx"
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		p.typeProblem(ptr, "integer", v)
+		return 0, false
+	}
+	if v[0] == '-' {
+		p.add(ptr, "out of range: "+string(v)+" is negative")
+		return 0, false
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' || n > 1<<53 { // the gate allows nothing else
+			p.typeProblem(ptr, "integer", v)
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+const (
+	hasLabel = 1 << iota
+	hasReasoning
+	hasActionDigest
+)
+
+// options decodes slot 6 from the value at vs and returns the number of
+// entries and the value's end, or -1 and -1 when it is not an array.
+func (p *Parser) options(q *Question, b []byte, s string, vs int) (n, end int) {
+	if b[vs] != '[' {
+		p.typeProblem("/question/options", "array", b[vs:])
+		return -1, -1
+	}
+	it := iter{b: b, i: vs + 1}
+	for it.elem() {
+		i := it.n
+		q.Options = append(q.Options, Option{})
+		o := &q.Options[len(q.Options)-1]
+		if b[it.vs] != '{' {
+			p.typeProblem(optPtr(i, ""), "object", b[it.vs:])
+			continue
+		}
+		var seen int
+		m := iter{b: b, i: it.vs + 1}
+		for m.next() {
+			switch string(b[m.ns:m.ne]) {
+			case "label":
+				seen |= hasLabel
+				o.Label = p.str(s, &m, "/question/options", i, "/label")
+			case "reasoning":
+				seen |= hasReasoning
+				o.Reasoning = p.str(s, &m, "/question/options", i, "/reasoning")
+			case "action_digest":
+				seen |= hasActionDigest
+				o.ActionDigest = p.digest(m.scalar(), i)
+			default:
+				p.unknown(optPtr(i, ""), b[m.ns:m.ne])
+			}
+		}
+		it.setEnd(m.end)
+		if seen&hasLabel == 0 {
+			p.add(optPtr(i, "/label"), "missing required member")
+		}
+		if seen&hasReasoning == 0 {
+			p.add(optPtr(i, "/reasoning"), "missing required member")
+		}
+		if seen&hasActionDigest == 0 {
+			p.add(optPtr(i, "/action_digest"), "missing required member")
+		}
+	}
+	n = len(q.Options)
+	if n < minOptions || n > maxOptions {
+		p.add("/question/options", "want "+strconv.Itoa(minOptions)+" to "+strconv.Itoa(maxOptions)+
+			" options, got "+strconv.Itoa(n))
+	}
+	return n, it.end
+}
+
+// The bounds of slot 6 (§5.6).
+const (
+	minOptions = 2
+	maxOptions = 4
+)
+
+func optPtr(i int, suffix string) string {
+	return "/question/options/" + strconv.Itoa(i) + suffix
+}
+
+// digest decodes an action_digest: a JSON string holding "sha256:" and 64
+// lowercase hex digits (§6.2). The common case is decoded here without
+// allocating; anything else goes to hashing.ParseDigest for the reason.
+func (p *Parser) digest(v []byte, i int) hashing.Digest {
+	var d hashing.Digest
+	const prefix = `"sha256:`
+	if len(v) == len(prefix)+2*hashing.Size+1 && string(v[:len(prefix)]) == prefix && v[len(v)-1] == '"' {
+		h := v[len(prefix) : len(v)-1]
+		ok := true
+		for k := range d {
+			hi, ok1 := unhex(h[2*k])
+			lo, ok2 := unhex(h[2*k+1])
+			if !ok1 || !ok2 {
+				ok = false
+				break
+			}
+			d[k] = hi<<4 | lo
+		}
+		if ok {
+			return d
+		}
+	}
+	ptr := optPtr(i, "/action_digest")
+	if v[0] != '"' {
+		p.typeProblem(ptr, "string", v)
+		return d
+	}
+	if _, err := hashing.ParseDigest(unescape(v[1 : len(v)-1])); err != nil {
+		if de, ok := err.(*hashing.DigestError); ok {
+			p.add(ptr, `want "sha256:" and 64 lowercase hex digits: `+de.Reason)
+		} else {
+			p.add(ptr, `want "sha256:" and 64 lowercase hex digits`)
+		}
+	}
+	return d
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}
+
+const (
+	hasFreeText = 1 << iota
+	hasDialogue
+)
+
+// hatches decodes slot 8 from the value at vs and returns its end, or -1
+// when it is not an object.
+func (p *Parser) hatches(h *Hatches, b []byte, vs int) int {
+	if b[vs] != '{' {
+		p.typeProblem("/question/hatches", "object", b[vs:])
+		return -1
+	}
+	var seen int
+	it := iter{b: b, i: vs + 1}
+	for it.next() {
+		switch string(b[it.ns:it.ne]) {
+		case "free_text":
+			seen |= hasFreeText
+			h.FreeText = p.boolean(it.scalar(), "/question/hatches/free_text")
+		case "dialogue":
+			seen |= hasDialogue
+			h.Dialogue = p.boolean(it.scalar(), "/question/hatches/dialogue")
+		default:
+			p.unknown("/question/hatches", b[it.ns:it.ne])
+		}
+	}
+	p.missing(seen&hasFreeText != 0, "/question/hatches/free_text")
+	p.missing(seen&hasDialogue != 0, "/question/hatches/dialogue")
+	return it.end
+}
+
+func (p *Parser) boolean(v []byte, ptr string) bool {
+	switch string(v) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	p.typeProblem(ptr, "boolean", v)
+	return false
+}
+
+// meta decodes the meta slot from the value at vs and returns its end, or
+// -1 when it is not an object.
+func (p *Parser) meta(e *Envelope, b []byte, s string, vs int) int {
+	if b[vs] != '{' {
+		p.typeProblem("/meta", "object", b[vs:])
+		return -1
+	}
+	if e.Meta == nil {
+		e.Meta = new(Meta)
+	}
+	m := e.Meta
+	var dc, cn bool
+	it := iter{b: b, i: vs + 1}
+	for it.next() {
+		switch string(b[it.ns:it.ne]) {
+		case "decision_class":
+			dc = true
+			m.DecisionClass = setStr(m.DecisionClass, p.str(s, &it, "/meta/decision_class", -1, ""))
+		case "calibration_note":
+			cn = true
+			m.CalibrationNote = setStr(m.CalibrationNote, p.str(s, &it, "/meta/calibration_note", -1, ""))
+		default:
+			p.unknown("/meta", b[it.ns:it.ne])
+		}
+	}
+	if !dc {
+		m.DecisionClass = nil
+	}
+	if !cn {
+		m.CalibrationNote = nil
+	}
+	return it.end
+}
+
+// setStr stores v in *ptr, allocating ptr only when it is nil.
+func setStr(ptr *string, v string) *string {
+	if ptr == nil {
+		ptr = new(string) // not &v, which would move v to the heap on every call
+	}
+	*ptr = v
+	return ptr
+}
+
+// str decodes the current value of it as a string. Its pointer is ptr,
+// or, when i >= 0, ptr + "/" + i + suffix (built only on the error path).
+// A string without escapes is a substring of s, which holds the same bytes
+// as it.b.
+func (p *Parser) str(s string, it *iter, ptr string, i int, suffix string) string {
+	v := it.scalar()
+	if v[0] != '"' {
+		if i >= 0 {
+			ptr += "/" + strconv.Itoa(i) + suffix
+		}
+		p.typeProblem(ptr, "string", v)
+		return ""
+	}
+	raw := v[1 : len(v)-1]
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return unescape(raw)
+	}
+	return s[it.vs+1 : it.ve-1]
+}
+
+// strs decodes the current value of it, an array of strings, into dst[:0],
+// and records the array's end in it.
+func (p *Parser) strs(dst []string, s string, it *iter, ptr string) []string {
+	if it.b[it.vs] != '[' {
+		p.typeProblem(ptr, "array", it.scalar())
+		return dst
+	}
+	a := iter{b: it.b, i: it.vs + 1}
+	for a.elem() {
+		dst = append(dst, p.str(s, &a, ptr, a.n, ""))
+	}
+	it.setEnd(a.end)
+	return dst
+}
+
+func (p *Parser) add(ptr, reason string) {
+	p.problems = append(p.problems, Problem{Pointer: ptr, Reason: reason})
+}
+
+func (p *Parser) typeProblem(ptr, want string, v []byte) {
+	got := "nothing"
+	if len(v) > 0 {
+		got = kind(v[0])
+	}
+	p.add(ptr, "want "+want+", got "+got)
+}
+
+func (p *Parser) missing(present bool, ptr string) {
+	if !present {
+		p.add(ptr, "missing required member")
+	}
+}
+
+func (p *Parser) unknown(parent string, rawName []byte) {
+	p.add(parent+"/"+escapePointer(unescape(rawName)), "member not defined by the envelope grammar")
+}
+
+// unescape decodes the body of a canonical JSON string: the only escapes
+// are \" \\ \b \t \n \f \r and \u00XX (RFC 8785 §3.2.2.2).
+func unescape(raw []byte) string {
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' || i+1 >= len(raw) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case 'b':
+			b.WriteByte('\b')
+		case 't':
+			b.WriteByte('\t')
+		case 'n':
+			b.WriteByte('\n')
+		case 'f':
+			b.WriteByte('\f')
+		case 'r':
+			b.WriteByte('\r')
+		case 'u':
+			if i+4 < len(raw) {
+				if n, err := strconv.ParseUint(string(raw[i+1:i+5]), 16, 16); err == nil {
+					b.WriteRune(rune(n))
+					i += 4
+					continue
+				}
+			}
+			b.WriteByte('u')
+		default: // '"' and '\\'
+			b.WriteByte(raw[i])
+		}
+	}
+	return b.String()
+}
+
+// escapePointer escapes a member name for a JSON Pointer (RFC 6901 §3).
+func escapePointer(name string) string {
+	if !strings.ContainsAny(name, "~/") {
+		return name
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+}
+
+// quote quotes a pointer for a message, keeping it on one line.
+func quote(s string) string {
+	if utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	return strconv.QuoteToASCII(s)
+}
