@@ -5,10 +5,11 @@ package canon
 // An object whose members arrive out of order is rearranged in the output
 // buffer when it closes, as long as the bytes moved that way stay within a
 // budget linear in the input (c.sortBudget) and no record (below) lies
-// inside it. Otherwise it is not rearranged: a sortRec records its content span and its members' spans
-// in sorted order, all in output coordinates (the position each byte has in
-// the output as written in input order, see outPos). When the whole value has
-// been read, finish writes the output once, walking the records as a tree:
+// inside it. Otherwise it is not rearranged: a sortRec records its content
+// span and its members' spans in sorted order, all in output coordinates
+// (the position each byte has in the output as written in input order; see
+// state.go). When the whole value has been read, finish writes the output
+// once, walking the records as a tree:
 // a record's members are emitted in sorted order, and records nested in a
 // member are expanded where they occur. Every byte is therefore moved a
 // constant number of times whatever the depth, where rearranging at each

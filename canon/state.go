@@ -11,11 +11,13 @@ package canon
 // append, and the replacement written. Already-canonical input therefore
 // costs one validating scan and one copy (or none, in View).
 //
-// The output position of input offset p is len(c.dst) + p - c.pend
-// (outPos). Object members record their output spans; when an object closes
-// with its members out of order, its content is permuted in place through a
-// scratch copy. Inner objects are final before their parent closes, so every
-// byte is permuted at most once per enclosing unsorted object.
+// The output position of input offset p is len(dst) + p - pend (the
+// "output coordinate"). Object members record where they start; when an
+// object closes with its members out of order, its content is permuted in
+// place through a scratch copy while that stays within a budget linear in
+// the input, and otherwise its order is recorded and applied in one final
+// pass (permute.go), so crafted deep nesting cannot make the work
+// quadratic.
 //
 // Duplicate names are detected as each member is added: while names arrive in
 // strictly increasing UTF-16 order one comparison with the previous name
@@ -82,9 +84,6 @@ func (c *Canonicalizer) end() {
 	c.src, c.dst = nil, nil
 }
 
-// outPos returns the output position of input offset p (p >= c.pend).
-func (c *Canonicalizer) outPos(p int) int { return len(c.dst) + p - c.pend }
-
 // flush copies the pending canonical span up to input offset p.
 func (c *Canonicalizer) flush(p int) {
 	n := p - c.pend
@@ -103,27 +102,6 @@ func (c *Canonicalizer) flush(p int) {
 		c.dst = append(c.dst, c.src[c.pend:p]...)
 	}
 	c.pend = p
-}
-
-// skipWS skips JSON whitespace at pos and drops it from the output.
-func (c *Canonicalizer) skipWS(pos int) int {
-	if pos < len(c.src) && c.src[pos] > ' ' {
-		return pos
-	}
-	return c.skipWSSlow(pos)
-}
-
-func (c *Canonicalizer) skipWSSlow(pos int) int {
-	src := c.src
-	i := pos
-	for i < len(src) && isSpace[src[i]] {
-		i++
-	}
-	if i > pos {
-		c.flush(pos)
-		c.pend = i
-	}
-	return i
 }
 
 // isSpace reports the four whitespace bytes of RFC 8259.
