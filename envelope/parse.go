@@ -213,6 +213,10 @@ type Parser struct {
 	text      string // the last envelope's canonical bytes as a string; Envelope strings are substrings of it
 	problems  []Problem
 	placement Placement
+
+	// probing: decode is reading the whole document as a bare envelope and
+	// stops (setting wrapped) at a top-level member that only a wrapper has.
+	probing, wrapped bool
 }
 
 // Placement returns where the last successful Parse or ParseInto found
@@ -248,6 +252,22 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 	if err != nil {
 		return err
 	}
+	// Most inputs are either a bare envelope or a wrapper whose wrapper
+	// member sorts early; try the bare reading first, which makes locate's
+	// extra pass unnecessary unless a wrapper member turns up (locate would
+	// then choose a wrapper placement, or report that there is no envelope).
+	if len(doc) > 0 && doc[0] == '{' {
+		if p.text != string(doc) { // compared without allocating
+			p.text = string(doc)
+		}
+		p.problems = p.problems[:0]
+		p.probing, p.wrapped = true, false
+		p.decode(e, doc, p.text)
+		p.probing = false
+		if !p.wrapped {
+			return p.finish(e, doc, PlacementBare)
+		}
+	}
 	if err := locate(doc, &p.loc); err != nil {
 		return err
 	}
@@ -257,12 +277,18 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 	}
 	p.problems = p.problems[:0]
 	p.decode(e, span, p.text)
+	return p.finish(e, span, p.loc.placement)
+}
+
+// finish completes ParseInto once decode has read span, the canonical
+// binding_moment value found at placement pl.
+func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
 	if len(p.problems) > 0 {
 		return &MalformedError{Problems: append([]Problem(nil), p.problems...)}
 	}
 	e.canonical = append(e.canonical[:0], span...)
 	e.digest = hashing.Sum(span)
-	p.placement = p.loc.placement
+	p.placement = pl
 	return nil
 }
 

@@ -292,6 +292,12 @@ func (p *Parser) decode(e *Envelope, b []byte, s string) {
 		case "meta":
 			meta = true
 			it.setEnd(p.meta(e, b, s, it.vs))
+		case "binding_moment", "structuredContent", "result", "jsonrpc":
+			if p.probing { // a wrapper, not a bare envelope: see ParseInto
+				p.wrapped = true
+				return
+			}
+			p.unknown("", b[it.ns:it.ne])
 		default:
 			p.unknown("", b[it.ns:it.ne])
 		}
