@@ -42,7 +42,8 @@
 // messages go to crypto/sha256 itself, whose AVX2 kernel this package does
 // not duplicate (Describe reports the single kernel as "stdlib"; New then
 // returns crypto/sha256.New(), whose state format is the same). Elsewhere
-// it is generic, or arm64 where the SHA2 instructions exist. [Describe] reports the features found and the
+// it is generic, or arm64 where the SHA2 instructions exist. [Describe]
+// reports the features found and the
 // kernels in force, as text or as a JSON-ready struct; [Implementations]
 // lists the paths this CPU and build can run.
 //
@@ -74,6 +75,6 @@
 // Sum256, Sum, SumMany and the Digest functions are safe for concurrent
 // use. A hash.Hash from New and a [Batcher] are not; give each goroutine
 // its own. SumMany and Batcher use only the calling goroutine: to use
-// every core, split the work (package batch does). [Select] changes
+// every core, split the work across goroutines. [Select] changes
 // process-wide state and must not run while other goroutines hash.
 package hashing

@@ -114,7 +114,7 @@ func serialBelow(b batchID) int {
 // hashing several messages at once with the batch kernel in force (see
 // [Describe]): the messages may have any lengths and any number of them
 // may be given. It runs on the calling goroutine only; to use every core,
-// split msgs among goroutines (package batch does that). It does not
+// split msgs among goroutines. It does not
 // allocate. It panics if len(out) < len(msgs).
 func SumMany(msgs [][]byte, out []Digest) {
 	if len(out) < len(msgs) {
@@ -273,7 +273,7 @@ func putDigest(out []Digest, idx []int, k int, h *[8]uint32) {
 }
 
 // Batcher hashes a stream of independent messages in batches, for callers
-// that produce messages one at a time (a reader, a parser, package batch)
+// that produce messages one at a time (a reader, a parser, a queue)
 // rather than as one [][]byte. Add queues a message; when enough are
 // queued, or on Flush, the queue is hashed with [SumMany]'s kernels and
 // each digest is written to the slot of the output slice that Add named.
