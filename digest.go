@@ -26,9 +26,9 @@ func Digest(src []byte) (hashing.Digest, error) {
 
 // DigestProfile is [Digest] under profile p.
 func DigestProfile(src []byte, p canon.Profile) (hashing.Digest, error) {
-	c := getCanonicalizer(p)
+	c := getDigester(p)
 	d, err := c.Digest(src)
-	putCanonicalizer(c)
+	putDigester(c)
 	return d, err
 }
 

@@ -8,7 +8,7 @@ import (
 
 var digesters sync.Pool
 
-func getCanonicalizer(p canon.Profile) *Digester {
+func getDigester(p canon.Profile) *Digester {
 	if d, ok := digesters.Get().(*Digester); ok {
 		d.c.Reset(p)
 		return d
@@ -19,7 +19,7 @@ func getCanonicalizer(p canon.Profile) *Digester {
 // maxPooledOutput bounds the scratch memory a pooled Digester keeps.
 const maxPooledOutput = 1 << 20
 
-func putCanonicalizer(d *Digester) {
+func putDigester(d *Digester) {
 	if d.c.ArenaSize() > maxPooledOutput {
 		return
 	}
