@@ -109,3 +109,24 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScanPlainString compares the string scanner in use (SSE2 on amd64)
+// with the generic one on arbitrary bytes at arbitrary offsets.
+func FuzzScanPlainString(f *testing.F) {
+	f.Add([]byte(`"plain ascii, long enough to fill a block" `), 0)
+	f.Add([]byte(`"東京 😀 \u2028 café"`), 0)
+	f.Add([]byte("\"bad \xed\xa0\x80 surrogate in a long string\""), 0)
+	f.Add([]byte(`"escape \n in a string that spans blocks"`), 0)
+	f.Fuzz(func(t *testing.T, src []byte, pos int) {
+		if len(src) == 0 {
+			return
+		}
+		pos = int(uint(pos) % uint(len(src)))
+		src[pos] = '"'
+		gotEnd, gotEsc := scanPlainString(src, pos)
+		wantEnd, wantEsc := scanPlainGeneric(src, pos)
+		if gotEnd != wantEnd || gotEsc != wantEsc {
+			t.Fatalf("%q at %d: scanPlainString = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
+		}
+	})
+}

@@ -28,7 +28,6 @@ package canon
 import (
 	"encoding/binary"
 	"hash/maphash"
-	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -355,48 +354,6 @@ func wsEnd(src []byte, pos int) int {
 		pos++
 	}
 	return pos
-}
-
-// scanPlainString scans the string at src[pos] == '"' as far as it is
-// plain: printable ASCII and well-formed multi-byte UTF-8, no escapes. It
-// returns the offset after the closing quote and false, or the offset where
-// it stopped and true when the string needs the full scanner (an escape, a
-// control byte, ill-formed UTF-8, or the end of input).
-func scanPlainString(src []byte, pos int) (int, bool) {
-	i := pos + 1
-	for {
-		// skipPlain, written out: this is the hottest loop.
-		for i+16 <= len(src) {
-			m := specialBytes(binary.LittleEndian.Uint64(src[i:]))
-			m2 := specialBytes(binary.LittleEndian.Uint64(src[i+8:]))
-			if m|m2 != 0 {
-				if m != 0 {
-					i += bits.TrailingZeros64(m) / 8
-				} else {
-					i += 8 + bits.TrailingZeros64(m2)/8
-				}
-				goto special
-			}
-			i += 16
-		}
-		i = skipPlain(src, i)
-	special:
-		if i >= len(src) {
-			return i, true
-		}
-		b := src[i]
-		if b == '"' {
-			return i + 1, false
-		}
-		if b < utf8.RuneSelf {
-			return i, true
-		}
-		size := utf8Size(src, i)
-		if size == 0 {
-			return i, true
-		}
-		i += size
-	}
 }
 
 // utf8Size returns the length of the well-formed UTF-8 sequence at src[i]
@@ -834,58 +791,6 @@ func appendStringRune(dst []byte, r rune) []byte {
 	}
 	return utf8.AppendRune(dst, r)
 }
-
-// skipPlain returns the offset of the first byte at or after i that needs a
-// closer look inside a string: '"', '\\', a control byte, or a non-ASCII
-// byte. It tests eight bytes at a time (SWAR).
-func skipPlain(s []byte, i int) int {
-	for i+16 <= len(s) {
-		m := specialBytes(binary.LittleEndian.Uint64(s[i:]))
-		m2 := specialBytes(binary.LittleEndian.Uint64(s[i+8:]))
-		if m|m2 != 0 {
-			if m != 0 {
-				return i + bits.TrailingZeros64(m)/8
-			}
-			return i + 8 + bits.TrailingZeros64(m2)/8
-		}
-		i += 16
-	}
-	if i+8 <= len(s) {
-		if m := specialBytes(binary.LittleEndian.Uint64(s[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-		i += 8
-	}
-	for i < len(s) && plainByte[s[i]] {
-		i++
-	}
-	return i
-}
-
-// specialBytes sets bit 7 of the lowest byte of x (little-endian) that is
-// '"', '\\', below 0x20 or at least 0x80, and possibly of higher bytes too;
-// it is zero when there is none. For a byte value v, (v - 1) &^ v has bit 7
-// set exactly when v is zero, for the lowest zero byte (a borrow can flag
-// higher bytes falsely, but only the lowest flagged byte is used). The three
-// tests share the &^ x: '"', '\\' and 0x20 have bit 7 clear, so x ^ '"' and
-// x ^ '\\' have the same bit 7 as x.
-func specialBytes(x uint64) uint64 {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	q := x ^ (ones * '"')
-	b := x ^ (ones * '\\')
-	return ((((x - ones*0x20) | (q - ones) | (b - ones)) &^ x) | x) & highs
-}
-
-// plainByte reports the bytes that skipPlain passes over.
-var plainByte = func() (t [256]bool) {
-	for i := 0x20; i < 0x80; i++ {
-		t[i] = i != '"' && i != '\\'
-	}
-	return t
-}()
 
 // quoteByte describes src[i] for an error message.
 func quoteByte(src []byte, i int) string {

@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package canon
+
+const haveIndexStop = false
+
+var indexStopFunc = func([]byte) (int, bool) { panic("unreachable") }

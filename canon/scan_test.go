@@ -1,0 +1,126 @@
+package canon
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSpecialBytes checks the SWAR test against a byte loop: the lowest
+// flagged byte is the first special byte, on random words built from
+// interesting byte values.
+func TestSpecialBytes(t *testing.T) {
+	vals := []byte{0, 1, 0x1f, 0x20, 0x21, '"', 0x23, '\\', 0x5b, 0x5d, 'a', 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 1_000_000; n++ {
+		var w [8]byte
+		for i := range w {
+			w[i] = vals[r.IntN(len(vals))]
+			if r.IntN(4) == 0 {
+				w[i] = byte(r.Uint32())
+			}
+		}
+		x := uint64(0)
+		for i := 7; i >= 0; i-- {
+			x = x<<8 | uint64(w[i])
+		}
+		want := -1
+		for i, c := range w {
+			if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+				want = i
+				break
+			}
+		}
+		m := specialBytes(x)
+		got := -1
+		if m != 0 {
+			for i := 0; i < 8; i++ {
+				if m>>(8*i+7)&1 != 0 {
+					got = i
+					break
+				}
+			}
+		}
+		if got != want {
+			t.Fatalf("%q: first special byte %d, want %d", w, got, want)
+		}
+	}
+}
+
+// randomStringInput returns bytes that start with a quote and continue with
+// a mix of plain ASCII, stop bytes, valid and ill-formed UTF-8, so that
+// every branch of both string scanners is reached.
+func randomStringInput(r *rand.Rand) []byte {
+	pieces := []string{
+		"a", "abcdefgh", "0123456789abcdef", " ", "\"", "\\", "\\n", "\x00", "\x1f", "\x7f",
+		"é", "東京", "😀", "\u2028", "\ufeff",
+		"\x80", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe6\x9d", "\xf0\x9f\x98", "\xff",
+	}
+	b := []byte{'"'}
+	n := r.IntN(80)
+	for range n {
+		p := pieces[r.IntN(len(pieces))]
+		if r.IntN(3) == 0 {
+			p = pieces[r.IntN(4)] // mostly plain
+		}
+		b = append(b, p...)
+	}
+	return b
+}
+
+// TestScanPlainString compares the scanner in use (the SSE2 one on amd64)
+// with the generic scanner at every offset of random inputs: both must stop
+// at the same offset with the same verdict.
+func TestScanPlainString(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 200_000; n++ {
+		b := randomStringInput(r)
+		// Place the string at a random alignment, with or without input
+		// following it.
+		pad := make([]byte, r.IntN(16))
+		src := append(pad, b...)
+		if r.IntN(2) == 0 {
+			src = append(src, `,"next":1}`...)
+		}
+		pos := len(pad)
+		gotEnd, gotEsc := scanPlainString(src, pos)
+		wantEnd, wantEsc := scanPlainGeneric(src, pos)
+		if gotEnd != wantEnd || gotEsc != wantEsc {
+			t.Fatalf("%q at %d: scanPlainString = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
+		}
+	}
+}
+
+// TestIndexStop checks the vector block scan (where there is one) against a
+// byte loop on random inputs.
+func TestIndexStop(t *testing.T) {
+	if !haveIndexStop {
+		t.Skip("no vector string scanner in this build")
+	}
+	vals := []byte{0, 1, 0x1f, 0x20, 0x21, '"', 0x23, '\\', 0x5b, 'a', 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n < 200_000; n++ {
+		s := make([]byte, r.IntN(100))
+		for i := range s {
+			s[i] = 'a' + byte(r.IntN(26))
+			if r.IntN(20) == 0 {
+				s[i] = vals[r.IntN(len(vals))]
+			}
+		}
+		off := r.IntN(len(s) + 1)
+		s = s[off:]
+		wantIdx, wantHigh := len(s)&^15, false
+		for i, c := range s[:len(s)&^15] {
+			if c == '"' || c == '\\' || c < 0x20 {
+				wantIdx = i
+				break
+			}
+		}
+		for _, c := range s[:wantIdx] {
+			wantHigh = wantHigh || c >= 0x80
+		}
+		idx, high := indexStopFunc(s)
+		if idx != wantIdx || high != wantHigh {
+			t.Fatalf("%q: indexStop = %d, %v; want %d, %v", s, idx, high, wantIdx, wantHigh)
+		}
+	}
+}
