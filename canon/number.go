@@ -49,7 +49,7 @@ func (c *Canonicalizer) number(pos int, strict bool) (int, error) {
 			i++
 		}
 	default:
-		return 0, c.errorf(ClassSyntax, int64(i), "invalid character %s in a number, want a digit", quoteByte(src, i))
+		return 0, c.errorf(ClassSyntax, int64(i), "%s in a number, want a digit", badChar(src, i))
 	}
 	lit.intEnd = i
 	lit.fracStart, lit.fracEnd = i, i
@@ -60,7 +60,7 @@ func (c *Canonicalizer) number(pos int, strict bool) (int, error) {
 			i++
 		}
 		if i == lit.fracStart {
-			return 0, c.errorf(ClassSyntax, int64(i), "invalid character %s in a number, want a digit after '.'", quoteByte(src, i))
+			return 0, c.errorf(ClassSyntax, int64(i), "%s in a number, want a digit after '.'", badChar(src, i))
 		}
 		lit.fracEnd = i
 	}
@@ -80,7 +80,7 @@ func (c *Canonicalizer) number(pos int, strict bool) (int, error) {
 			i++
 		}
 		if i == d0 {
-			return 0, c.errorf(ClassSyntax, int64(i), "invalid character %s in a number, want an exponent digit", quoteByte(src, i))
+			return 0, c.errorf(ClassSyntax, int64(i), "%s in a number, want an exponent digit", badChar(src, i))
 		}
 		lit.exp = min(lit.exp, expSaturate)
 		if eneg {

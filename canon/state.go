@@ -190,7 +190,7 @@ value:
 		pos, err = c.number(pos, strict)
 		dst, pend = c.dst, c.pend
 	default:
-		return c.errorf(ClassSyntax, int64(pos), "invalid character %s looking for the beginning of a value", quoteByte(src, pos))
+		return c.errorf(ClassSyntax, int64(pos), "%s looking for the beginning of a value", badChar(src, pos))
 	}
 	if err != nil {
 		return err
@@ -204,7 +204,7 @@ next:
 			pos = j
 		}
 		if pos != n {
-			return c.errorf(ClassSyntax, int64(pos), "invalid character %s after the top-level value", quoteByte(src, pos))
+			return c.errorf(ClassSyntax, int64(pos), "%s after the top-level value", badChar(src, pos))
 		}
 		// The caller flushes the pending span (or, if c.pend is still 0,
 		// may use src itself: nothing was rewritten).
@@ -252,7 +252,7 @@ next:
 			pos++
 			goto next
 		}
-		return c.errorf(ClassSyntax, int64(pos), "invalid character %s after an object member, want ',' or '}'", quoteByte(src, pos))
+		return c.errorf(ClassSyntax, int64(pos), "%s after an object member, want ',' or '}'", badChar(src, pos))
 	} else {
 		if j := wsEnd(src, pos); j != pos {
 			dst, pend = append(dst, src[pend:pos]...), j
@@ -278,7 +278,7 @@ next:
 			pos++
 			goto next
 		}
-		return c.errorf(ClassSyntax, int64(pos), "invalid character %s after an array element, want ',' or ']'", quoteByte(src, pos))
+		return c.errorf(ClassSyntax, int64(pos), "%s after an array element, want ',' or ']'", badChar(src, pos))
 	}
 
 name:
@@ -287,7 +287,7 @@ name:
 		return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want an object member name")
 	}
 	if src[pos] != '"' {
-		return c.errorf(ClassSyntax, int64(pos), "invalid character %s, want '\"' starting an object member name", quoteByte(src, pos))
+		return c.errorf(ClassSyntax, int64(pos), "%s, want '\"' starting an object member name", badChar(src, pos))
 	}
 	{
 		start := len(dst) + pos - pend
@@ -337,7 +337,7 @@ name:
 			if pos >= n {
 				return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want ':' after an object member name")
 			}
-			return c.errorf(ClassSyntax, int64(pos), "invalid character %s after an object member name, want ':'", quoteByte(src, pos))
+			return c.errorf(ClassSyntax, int64(pos), "%s after an object member name, want ':'", badChar(src, pos))
 		}
 		pos++
 		if j := wsEnd(src, pos); j != pos {
@@ -400,7 +400,7 @@ func (c *Canonicalizer) literal(pos int, lit string) (int, error) {
 	if pos+i >= len(src) {
 		return 0, c.errorf(ClassSyntax, int64(pos+i), "unexpected end of input inside literal %s", lit)
 	}
-	return 0, c.errorf(ClassSyntax, int64(pos+i), "invalid character %s in literal %s", quoteByte(src, pos+i), lit)
+	return 0, c.errorf(ClassSyntax, int64(pos+i), "%s in literal %s", badChar(src, pos+i), lit)
 }
 
 // nameOf returns the decoded name of m.
@@ -790,6 +790,15 @@ func appendStringRune(dst []byte, r rune) []byte {
 		return append(dst, '\\', 'u', '0', '0', hexLower[r>>4], hexLower[r&0xF])
 	}
 	return utf8.AppendRune(dst, r)
+}
+
+// badChar describes the unexpected byte at src[i] (or the end of input) for
+// a syntax error message.
+func badChar(src []byte, i int) string {
+	if i >= len(src) {
+		return "unexpected end of input"
+	}
+	return "invalid character " + quoteByte(src, i)
 }
 
 // quoteByte describes src[i] for an error message.
