@@ -40,10 +40,12 @@ type Canonicalizer struct {
 	recOrder   []int32
 	recStack   []int32
 	emitStack  []emitFrame
-	sortBudget int     // bytes that may still be moved by in-place sorting
-	tables     [][]int // duplicate-name hash tables, one per depth
-	out        []byte  // output buffer of View, Encode and Transcode
-	in         []byte  // input buffer of Transcode
+	sortBudget int          // bytes that may still be moved by in-place sorting
+	tables     [][]int      // duplicate-name hash tables, one per depth
+	quick      []quickFrame // stack of the canonical fast path (quick.go)
+	quickMode  bool         // the fast path is calling the engine's helpers
+	out        []byte       // output buffer of View, Encode and Transcode
+	in         []byte       // input buffer of Transcode
 	numBuf     [40]byte
 	seed       maphash.Seed
 	seeded     bool
@@ -64,6 +66,15 @@ func (c *Canonicalizer) Profile() Profile { return c.profile }
 // the extended buffer. On error it returns dst unchanged in length (bytes
 // beyond len(dst) may have been written) and a *Error.
 func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
+	if c.quickCanonical(src) {
+		c.end()
+		return append(dst, src...), nil
+	}
+	return c.appendEngine(dst, src)
+}
+
+// appendEngine is Append without the canonical fast path.
+func (c *Canonicalizer) appendEngine(dst, src []byte) ([]byte, error) {
 	c.begin(dst, src)
 	err := c.run()
 	if err == nil {
@@ -82,19 +93,30 @@ func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
 // arena that stays valid until the next call on c. The caller must not
 // modify the result.
 func (c *Canonicalizer) View(src []byte) ([]byte, error) {
+	if c.quickCanonical(src) {
+		c.end()
+		return src, nil
+	}
+	out, _, err := c.viewEngine(src)
+	return out, err
+}
+
+// viewEngine is View without the canonical fast path; verbatim reports
+// that the engine found src canonical.
+func (c *Canonicalizer) viewEngine(src []byte) (out []byte, verbatim bool, err error) {
 	c.begin(c.out[:0], src)
-	err := c.run()
-	verbatim := err == nil && c.finish(0, true)
-	out := c.dst
+	err = c.run()
+	verbatim = err == nil && c.finish(0, true)
+	out = c.dst
 	c.end()
 	c.out = out[:0]
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, false, err
 	case verbatim:
-		return src, nil
+		return src, true, nil
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // Encode writes the canonical form of src to w.
@@ -182,7 +204,8 @@ func (c *Canonicalizer) ArenaSize() int {
 	n := cap(c.out) + cap(c.in) + cap(c.scratch) + cap(c.names) +
 		cap(c.members)*int(unsafe.Sizeof(member{})) + cap(c.stack)*int(unsafe.Sizeof(frame{})) +
 		cap(c.recs)*int(unsafe.Sizeof(sortRec{})) + cap(c.spans)*int(unsafe.Sizeof(span{})) +
-		4*(cap(c.order)+cap(c.kids)+cap(c.recOrder)+cap(c.recStack))
+		4*(cap(c.order)+cap(c.kids)+cap(c.recOrder)+cap(c.recStack)) +
+		int(unsafe.Sizeof(quickFrame{}))*cap(c.quick)
 	for _, t := range c.tables {
 		n += 8 * cap(t)
 	}
@@ -233,6 +256,9 @@ func Transform(src []byte) ([]byte, error) {
 // errorf builds the *Error for a rejection at input offset off, with the
 // JSON Pointer of the value being parsed. It runs only on the error path.
 func (c *Canonicalizer) errorf(class Class, off int64, format string, args ...any) error {
+	if c.quickMode {
+		return errQuick // the fast path only needs to know that it must give up
+	}
 	return &Error{Class: class, Offset: off, Pointer: c.pointer(), Msg: fmt.Sprintf(format, args...)}
 }
 

@@ -38,9 +38,12 @@
 // included) with no Unicode normalization; object members are sorted by the
 // UTF-16 code units of their decoded names ([CompareUTF16]).
 //
-// Input that is already canonical is detected in the same pass and passed
-// through: [Canonicalizer.View] returns the input slice itself, and
-// [Canonicalizer.Append] copies it with one append.
+// Input that is already canonical is recognised by a lean validating scan
+// that keeps no per-member records, and passed through:
+// [Canonicalizer.View] returns the input slice itself, and
+// [Canonicalizer.Append] copies it with one append. At the first byte that
+// is not canonical that scan gives up and the full engine runs from the
+// start (pretty-printed input is handed over at its first newline).
 //
 // # Errors
 //

@@ -18,7 +18,7 @@ func seedCorpus(f *testing.F) {
 }
 
 // FuzzCanonicalize checks the invariants that hold for every input: no
-// panic; an accepted input's output is valid JSON, a fixed point, passed
+// panic; the canonical fast path agrees with the engine; an accepted input's output is valid JSON, a fixed point, passed
 // through by View without copying; whatever strict accepts, rfc8785 accepts
 // with the same output; both profiles agree on every rejection that is not
 // about numbers or depth.
@@ -27,6 +27,9 @@ func FuzzCanonicalize(f *testing.F) {
 	var strict, rfc Canonicalizer
 	rfc.Reset(RFC8785)
 	f.Fuzz(func(t *testing.T, in []byte) {
+		// The fast path accepts only what the engine returns unchanged.
+		checkQuick(t, &strict, in)
+		checkQuick(t, &rfc, in)
 		outS, errS := strict.Append(nil, in)
 		outR, errR := rfc.Append(nil, in)
 		if errR != nil {

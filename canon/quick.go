@@ -1,0 +1,208 @@
+package canon
+
+import "errors"
+
+// NOTE: the canonical fast path.
+//
+// Input that is already canonical (a stored envelope, a receipt, a
+// tool call's arguments as signed) is the common case on verification hot
+// paths. quickCanonical recognises it with a lean scan that keeps none of
+// the general engine's records: per open container only whether it is an
+// object and the previous member name, since in canonical input names are
+// strictly increasing in UTF-16 order, which proves them unique too (names
+// with escapes are compared decoded, as the engine compares them). It
+// answers only "canonical" or "not known": at the first byte that is not
+// canonical (whitespace, an out-of-order name, a number or
+// escape that would be rewritten) or not valid, it gives up, and the
+// general engine (state.go) runs from the start and produces the output or
+// the error with its offset and pointer. So every error still comes from
+// one place, and the fast path can only ever accept input that the engine
+// would return unchanged (TestQuickCanonicalAgrees checks this on random
+// and fuzzed documents).
+//
+// Giving up costs the prefix scanned so far: nothing for pretty-printed
+// input (it gives up at the first newline), at most one extra scan for
+// compact input whose first non-canonical byte comes late.
+
+// errQuick is what the engine's helpers return to the fast path instead of
+// an error: the fast path discards it and the engine reports the real one.
+var errQuick = errors.New("canon: not canonical (fast path)")
+
+// quickFrame is an open container of the fast path.
+type quickFrame struct {
+	object      bool
+	prevEsc     bool   // the previous name had escapes: it is c.names[prev:prev2]
+	prevKey     uint64 // nameKey of the previous member's decoded name
+	prev, prev2 int    // the previous member's name: src[prev:prev2] (objects with a member)
+	namesStart  int    // len(c.names) when the object opened
+}
+
+// quickCanonical reports whether src is canonical under c's profile,
+// possibly answering false for canonical input that it does not handle
+// (see the NOTE above).
+func (c *Canonicalizer) quickCanonical(src []byte) bool {
+	if len(src) > c.profile.MaxSize() {
+		return false
+	}
+	c.src = src
+	c.dst = c.out[:0]
+	c.names = c.names[:0]
+	maxDepth := c.profile.MaxDepth()
+	strict := !c.profile.rfc8785
+	st := c.quick[:0]
+	c.quickMode = true
+	defer func() {
+		c.quick, c.quickMode = st[:0], false
+		// A helper that began rewriting (and so made the fast path give up)
+		// wrote into c.dst: keep that memory for next time.
+		if cap(c.dst) > cap(c.out) {
+			c.out = c.dst[:0]
+		}
+	}()
+	n := len(src)
+	pos := 0
+
+value:
+	if pos >= n {
+		return false
+	}
+	switch src[pos] {
+	case '{':
+		if len(st) >= maxDepth {
+			return false
+		}
+		pos++
+		if pos < n && src[pos] == '}' {
+			pos++
+			goto next
+		}
+		st = append(st, quickFrame{object: true, prev: -1, namesStart: len(c.names)})
+		goto name
+	case '[':
+		if len(st) >= maxDepth {
+			return false
+		}
+		pos++
+		if pos < n && src[pos] == ']' {
+			pos++
+			goto next
+		}
+		st = append(st, quickFrame{})
+		goto value
+	case '"':
+		j, esc := scanPlainString(src, pos)
+		if esc {
+			// Escapes may be canonical (\n, \u001f, \"): let the string
+			// scanner judge, and give up if it would rewrite anything.
+			c.pend = pos
+			end, err := c.scanString(pos, j, false)
+			if err != nil || c.pend != pos {
+				return false
+			}
+			j = end
+		}
+		pos = j
+	case 't':
+		if n-pos < 4 || string(src[pos:pos+4]) != "true" {
+			return false
+		}
+		pos += 4
+	case 'f':
+		if n-pos < 5 || string(src[pos:pos+5]) != "false" {
+			return false
+		}
+		pos += 5
+	case 'n':
+		if n-pos < 4 || string(src[pos:pos+4]) != "null" {
+			return false
+		}
+		pos += 4
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		c.pend = pos
+		end, err := c.number(pos, strict)
+		if err != nil || c.pend != pos {
+			return false
+		}
+		pos = end
+	default:
+		return false
+	}
+
+next:
+	if len(st) == 0 {
+		return pos == n
+	}
+	if pos >= n {
+		return false
+	}
+	switch src[pos] {
+	case ',':
+		pos++
+		if st[len(st)-1].object {
+			goto name
+		}
+		goto value
+	case '}':
+		if !st[len(st)-1].object {
+			return false
+		}
+		c.names = c.names[:st[len(st)-1].namesStart]
+	case ']':
+		if st[len(st)-1].object {
+			return false
+		}
+	default:
+		return false
+	}
+	st = st[:len(st)-1]
+	pos++
+	goto next
+
+name:
+	if pos >= n || src[pos] != '"' {
+		return false
+	}
+	{
+		j, esc := scanPlainString(src, pos)
+		nameEsc, ns, ne := false, pos+1, j-1
+		var key uint64
+		if !esc {
+			key = nameKeyAt(src, ns, ne)
+		} else {
+			// Escapes are decoded into c.names, as the engine does.
+			before := len(c.names)
+			c.pend = pos
+			end, err := c.scanString(pos, j, true)
+			if err != nil || c.pend != pos {
+				return false
+			}
+			j = end
+			nameEsc, ns, ne = true, before, len(c.names)
+			key = nameKey(c.names[ns:ne])
+		}
+		f := &st[len(st)-1]
+		if f.prev >= 0 && (key < f.prevKey || key == f.prevKey && c.quickCompare(f, nameEsc, ns, ne) >= 0) {
+			return false
+		}
+		f.prevEsc, f.prevKey, f.prev, f.prev2 = nameEsc, key, ns, ne
+		pos = j
+	}
+	if pos >= n || src[pos] != ':' {
+		return false
+	}
+	pos++
+	goto value
+}
+
+// quickCompare compares the previous member name of f with the name at
+// [ns:ne) (in c.names if esc, else in c.src) in UTF-16 order.
+func (c *Canonicalizer) quickCompare(f *quickFrame, esc bool, ns, ne int) int {
+	a, b := c.src[f.prev:f.prev2], c.src[ns:ne]
+	if f.prevEsc {
+		a = c.names[f.prev:f.prev2]
+	}
+	if esc {
+		b = c.names[ns:ne]
+	}
+	return CompareUTF16(a, b)
+}
