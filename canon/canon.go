@@ -44,6 +44,7 @@ type Canonicalizer struct {
 	tables     [][]int      // duplicate-name hash tables, one per depth
 	quick      []quickFrame // stack of the canonical fast path (quick.go)
 	quickMode  bool         // the fast path is calling the engine's helpers
+	win        classWindow  // string scanning bitmaps (scan_amd64.go)
 	out        []byte       // output buffer of View, Encode and Transcode
 	in         []byte       // input buffer of Transcode
 	numBuf     [40]byte

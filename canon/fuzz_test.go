@@ -113,8 +113,9 @@ func FuzzString(f *testing.F) {
 	})
 }
 
-// FuzzScanPlainString compares the string scanner in use (SSE2 on amd64)
-// with the generic one on arbitrary bytes at arbitrary offsets.
+// FuzzScanPlainString compares the string scanners in use (SSE2 and the
+// bitmap window on amd64) with the generic one on arbitrary bytes at
+// arbitrary offsets.
 func FuzzScanPlainString(f *testing.F) {
 	f.Add([]byte(`"plain ascii, long enough to fill a block" `), 0)
 	f.Add([]byte(`"東京 😀 \u2028 café"`), 0)
@@ -130,6 +131,12 @@ func FuzzScanPlainString(f *testing.F) {
 		wantEnd, wantEsc := scanPlainGeneric(src, pos)
 		if gotEnd != wantEnd || gotEsc != wantEsc {
 			t.Fatalf("%q at %d: scanPlainString = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
+		}
+		var c Canonicalizer
+		c.src = src
+		c.win.reset()
+		if gotEnd, gotEsc = c.scanPlain(pos); gotEnd != wantEnd || gotEsc != wantEsc {
+			t.Fatalf("%q at %d: scanPlain = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
 		}
 	})
 }

@@ -46,6 +46,7 @@ func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	}
 	c.src = src
 	c.dst = c.out[:0]
+	c.win.reset()
 	c.names = c.names[:0]
 	maxDepth := c.profile.MaxDepth()
 	strict := !c.profile.rfc8785
@@ -90,7 +91,7 @@ value:
 		st = append(st, quickFrame{})
 		goto value
 	case '"':
-		j, esc := scanPlainString(src, pos)
+		j, esc := c.scanPlain(pos)
 		if esc {
 			// Escapes may be canonical (\n, \u001f, \"): let the string
 			// scanner judge, and give up if it would rewrite anything.
@@ -163,7 +164,7 @@ name:
 		return false
 	}
 	{
-		j, esc := scanPlainString(src, pos)
+		j, esc := c.scanPlain(pos)
 		nameEsc, ns, ne := false, pos+1, j-1
 		var key uint64
 		if !esc {

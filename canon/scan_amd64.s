@@ -68,3 +68,70 @@ partial:
 	TESTL R10, R10
 	SETNE high+32(FP)
 	RET
+
+// func classifyBlocks(p *byte, n int, stop, high *uint64)
+//
+// For each of the n 64-byte blocks at p, writes two bitmaps (bit k for byte
+// k): stop[i], the bytes that are '"', '\\' or below 0x20, and high[i], the
+// bytes at or above 0x80. Same per-16-byte test as indexStop.
+TEXT ·classifyBlocks(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ stop+16(FP), DI
+	MOVQ high+24(FP), R8
+	MOVQ $0x2222222222222222, AX
+	MOVQ AX, X1
+	PUNPCKLQDQ X1, X1
+	MOVQ $0x5c5c5c5c5c5c5c5c, AX
+	MOVQ AX, X2
+	PUNPCKLQDQ X2, X2
+	MOVQ $0x2020202020202020, AX
+	MOVQ AX, X3
+	PUNPCKLQDQ X3, X3
+	XORQ R9, R9
+
+block:
+	CMPQ R9, CX
+	JGE  done
+
+#define CLASSIFY(off, s, h) \
+	MOVOU off(SI), X0 \
+	MOVO  X0, X4 \
+	PCMPEQB X1, X4 \
+	MOVO  X0, X5 \
+	PCMPEQB X2, X5 \
+	MOVO  X3, X6 \
+	PCMPGTB X0, X6 \
+	POR   X4, X5 \
+	POR   X6, X5 \
+	PMOVMSKB X5, s \
+	PMOVMSKB X0, h
+
+	CLASSIFY(0, AX, BX)
+	CLASSIFY(16, DX, R10)
+	CLASSIFY(32, R11, R12)
+	CLASSIFY(48, R13, R15)
+	SHLQ $16, DX
+	SHLQ $16, R10
+	SHLQ $32, R11
+	SHLQ $32, R12
+	SHLQ $48, R13
+	SHLQ $48, R15
+	ORQ  DX, AX
+	ORQ  R11, AX
+	ORQ  R13, AX
+	ORQ  R10, BX
+	ORQ  R12, BX
+	ORQ  R15, BX
+	// stop = (stop | high) &^ high: no stop byte has bit 7 set.
+	MOVQ BX, DX
+	NOTQ DX
+	ANDQ DX, AX
+	MOVQ AX, (DI)(R9*8)
+	MOVQ BX, (R8)(R9*8)
+	ADDQ $64, SI
+	INCQ R9
+	JMP  block
+
+done:
+	RET

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 )
@@ -122,5 +123,48 @@ func TestIndexStop(t *testing.T) {
 		if idx != wantIdx || high != wantHigh {
 			t.Fatalf("%q: indexStop = %d, %v; want %d, %v", s, idx, high, wantIdx, wantHigh)
 		}
+	}
+}
+
+// TestScanPlainWindow runs the forward string scan of the engine
+// (Canonicalizer.scanPlain, bitmaps over a moving window on amd64) over long
+// inputs made of many random strings, so that strings start and end at
+// every offset of a 64-byte block, cross block and window boundaries and
+// run into the input's last partial block; each result must be the generic
+// scanner's.
+func TestScanPlainWindow(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var c Canonicalizer
+	for n := 0; n < 300; n++ {
+		var src []byte
+		var starts []int
+		size := r.IntN(20_000)
+		for len(src) < size {
+			src = append(src, make([]byte, r.IntN(3))...) // filler, not scanned
+			starts = append(starts, len(src))
+			s := randomStringInput(r)
+			if r.IntN(4) == 0 { // a long plain run, to cross whole blocks
+				s = append(s, bytes.Repeat([]byte("x"), r.IntN(5000))...)
+			}
+			src = append(src, s...)
+			src = append(src, '"', ',')
+		}
+		if r.IntN(2) == 0 && len(src) > 0 { // end inside the last string
+			src = src[:len(src)-2]
+		}
+		c.src = src
+		c.win.reset()
+		for _, pos := range starts {
+			if pos >= len(src) {
+				break
+			}
+			gotEnd, gotEsc := c.scanPlain(pos)
+			wantEnd, wantEsc := scanPlainGeneric(src, pos)
+			if gotEnd != wantEnd || gotEsc != wantEsc {
+				t.Fatalf("input of %d bytes, string at %d (%q): scanPlain = %d, %v; scanPlainGeneric = %d, %v",
+					len(src), pos, src[pos:min(pos+40, len(src))], gotEnd, gotEsc, wantEnd, wantEsc)
+			}
+		}
+		c.src = nil
 	}
 }

@@ -63,6 +63,7 @@ const linearDupMax = 16
 // reset prepares the per-call state.
 func (c *Canonicalizer) begin(dst, src []byte) {
 	c.src, c.dst, c.pend = src, dst, 0
+	c.win.reset()
 	c.stack = c.stack[:0]
 	c.members = c.members[:0]
 	c.names = c.names[:0]
@@ -169,7 +170,7 @@ value:
 		}
 		goto value
 	case '"':
-		j, esc := scanPlainString(src, pos)
+		j, esc := c.scanPlain(pos)
 		if esc {
 			c.dst, c.pend = dst, pend
 			j, err = c.scanString(pos, j, false)
@@ -299,7 +300,7 @@ name:
 		c.members = c.members[:idx+1]
 		m := &c.members[idx]
 		m.start, m.off = start, pos
-		end, esc := scanPlainString(src, pos)
+		end, esc := c.scanPlain(pos)
 		if !esc {
 			m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
 			m.key = nameKeyAt(src, pos+1, end-1)
