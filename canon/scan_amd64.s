@@ -2,6 +2,19 @@
 
 #include "textflag.h"
 
+// STOPCONSTS sets X1, X2 and X3 to '"', '\\' and 0x20 in every byte
+// (clobbers AX).
+#define STOPCONSTS \
+	MOVQ $0x2222222222222222, AX \
+	MOVQ AX, X1 \
+	PUNPCKLQDQ X1, X1 \
+	MOVQ $0x5c5c5c5c5c5c5c5c, AX \
+	MOVQ AX, X2 \
+	PUNPCKLQDQ X2, X2 \
+	MOVQ $0x2020202020202020, AX \
+	MOVQ AX, X3 \
+	PUNPCKLQDQ X3, X3
+
 // func indexStop(s []byte) (idx int, high bool)
 //
 // Per 16-byte block: the stop mask is (x == '"') | (x == '\\') | (0x20 > x)
@@ -11,15 +24,7 @@
 TEXT ·indexStop(SB), NOSPLIT, $0-33
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), BX
-	MOVQ $0x2222222222222222, AX
-	MOVQ AX, X1
-	PUNPCKLQDQ X1, X1
-	MOVQ $0x5c5c5c5c5c5c5c5c, AX
-	MOVQ AX, X2
-	PUNPCKLQDQ X2, X2
-	MOVQ $0x2020202020202020, AX
-	MOVQ AX, X3
-	PUNPCKLQDQ X3, X3
+	STOPCONSTS
 	PXOR X7, X7
 	XORQ DX, DX
 
@@ -79,15 +84,7 @@ TEXT ·classifyBlocks(SB), NOSPLIT, $0-32
 	MOVQ n+8(FP), CX
 	MOVQ stop+16(FP), DI
 	MOVQ high+24(FP), R8
-	MOVQ $0x2222222222222222, AX
-	MOVQ AX, X1
-	PUNPCKLQDQ X1, X1
-	MOVQ $0x5c5c5c5c5c5c5c5c, AX
-	MOVQ AX, X2
-	PUNPCKLQDQ X2, X2
-	MOVQ $0x2020202020202020, AX
-	MOVQ AX, X3
-	PUNPCKLQDQ X3, X3
+	STOPCONSTS
 	XORQ R9, R9
 
 block:
