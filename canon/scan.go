@@ -1,5 +1,23 @@
 package canon
 
+// NOTE: how strings are scanned.
+//
+// Most of a JSON document's bytes are inside strings, and most strings are
+// plain: no escape, no control byte, well-formed UTF-8. Three scanners find
+// where a plain string ends, all with the same contract as
+// scanPlainGeneric, and the tests hold each to that one:
+//
+//   - scanPlainGeneric (this file) reads eight bytes at a time as a word
+//     (SWAR): the purego build and architectures without assembly use it.
+//   - On amd64, Canonicalizer.scanPlain looks the string's end up in two
+//     bitmaps, stop bytes ('"', '\\', controls) and high bytes (>= 0x80),
+//     which SSE2 code computes for a 4 KiB window at a time
+//     (classifyBlocks) as the scan moves forward. A string then costs a
+//     shift and a trailing-zero count, and its UTF-8 is checked by
+//     utf8.Valid only when a high bit lies inside it.
+//   - A string that leaves the window goes to scanPlainString, which calls
+//     the SSE2 indexStop directly on the rest of the input.
+
 import (
 	"encoding/binary"
 	"math/bits"
