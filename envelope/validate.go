@@ -9,6 +9,7 @@ package envelope
 
 import (
 	"bytes"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -328,7 +329,8 @@ func (p *Parser) question(q *Question, b []byte, s string, vs int) int {
 	}
 	var seen int
 	idxOK := false
-	nOptions := -1 // -1: options is not an array
+	var idxLit []byte // recommended_idx as written (canonical: the gate passed it)
+	nOptions := -1    // -1: options is not an array
 	it := iter{b: b, i: vs + 1}
 	for it.next() {
 		switch string(b[it.ns:it.ne]) {
@@ -342,7 +344,8 @@ func (p *Parser) question(q *Question, b []byte, s string, vs int) int {
 			it.setEnd(end)
 		case "recommended_idx":
 			seen |= hasRecommendedIdx
-			q.RecommendedIdx, idxOK = p.index(it.scalar())
+			idxLit = it.scalar()
+			q.RecommendedIdx, idxOK = p.index(idxLit)
 		case "hatches":
 			seen |= hasHatches
 			it.setEnd(p.hatches(&q.Hatches, b, it.vs))
@@ -352,7 +355,7 @@ func (p *Parser) question(q *Question, b []byte, s string, vs int) int {
 	}
 	// Members are sorted, so options has been read by now.
 	if idxOK && nOptions >= 0 && q.RecommendedIdx >= nOptions {
-		p.add("/question/recommended_idx", "out of range: "+strconv.Itoa(q.RecommendedIdx)+
+		p.add("/question/recommended_idx", "out of range: "+string(idxLit)+
 			" is not an index of the "+strconv.Itoa(nOptions)+" options")
 	}
 	p.missing(seen&hasStem != 0, "/question/stem")
@@ -374,15 +377,20 @@ func (p *Parser) index(v []byte) (int, bool) {
 		p.add(ptr, "out of range: "+string(v)+" is negative")
 		return 0, false
 	}
-	n := 0
+	var n int64
 	for _, c := range v {
 		if c < '0' || c > '9' || n > 1<<53 { // the gate allows nothing else
 			p.typeProblem(ptr, "integer", v)
 			return 0, false
 		}
-		n = n*10 + int(c-'0')
+		n = n*10 + int64(c-'0')
 	}
-	return n, true
+	if n > math.MaxInt {
+		// Only where int has 32 bits: no envelope has that many options,
+		// so the caller's range check reports it (quoting the literal).
+		return math.MaxInt, true
+	}
+	return int(n), true
 }
 
 const (

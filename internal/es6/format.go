@@ -236,13 +236,13 @@ func trimZeros(d uint64, e int) (uint64, int) {
 // flog10Pow2 returns floor(log10(2^q)) for |q| <= 2500.
 func flog10Pow2(q int) int {
 	// 661971961083 / 2^41 is log10(2) rounded up to 41 fractional bits.
-	return (q * 661971961083) >> 41
+	return int((int64(q) * 661971961083) >> 41) // int64: 32-bit int would overflow
 }
 
 // flog10ThreeQuartersPow2 returns floor(log10(3/4·2^q)) for |q| <= 2500.
 func flog10ThreeQuartersPow2(q int) int {
 	// -274743187321 / 2^41 is log10(3/4), rounded.
-	return (q*661971961083 - 274743187321) >> 41
+	return int((int64(q)*661971961083 - 274743187321) >> 41)
 }
 
 // flog2Pow10 returns floor(log2(10^e)) for |e| <= 1000.
