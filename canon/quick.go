@@ -10,15 +10,15 @@ import "errors"
 // the general engine's records: per open container only whether it is an
 // object and the previous member name, since in canonical input names are
 // strictly increasing in UTF-16 order, which proves them unique too (names
-// with escapes are compared decoded, as the engine compares them). It
-// answers only "canonical" or "not known": at the first byte that is not
-// canonical (whitespace, an out-of-order name, a number or
-// escape that would be rewritten) or not valid, it gives up, and the
-// general engine (state.go) runs from the start and produces the output or
-// the error with its offset and pointer. So every error still comes from
-// one place, and the fast path can only ever accept input that the engine
-// would return unchanged (TestQuickCanonicalAgrees checks this on random
-// and fuzzed documents).
+// with escapes are compared decoded, as the engine compares them). Strings
+// and numbers go through the engine's own helpers, so their rules live in
+// one place. At the first byte that is not canonical (whitespace, an
+// out-of-order name, a number or escape that would be rewritten) or not
+// valid, it gives up, and the general engine (state.go) runs from the start
+// and produces the output or the error with its offset and pointer. So
+// every error still comes from one place. TestQuickCanonicalAgrees and
+// FuzzCanonicalize check both directions: the fast path accepts only what
+// the engine returns unchanged, and it accepts all of the engine's output.
 //
 // Giving up costs the prefix scanned so far: nothing for pretty-printed
 // input (it gives up at the first newline), at most one extra scan for
@@ -37,9 +37,8 @@ type quickFrame struct {
 	namesStart  int    // len(c.names) when the object opened
 }
 
-// quickCanonical reports whether src is canonical under c's profile,
-// possibly answering false for canonical input that it does not handle
-// (see the NOTE above).
+// quickCanonical reports whether src is valid and canonical under c's
+// profile (see the NOTE above).
 func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	if len(src) > c.profile.MaxSize() {
 		return false
