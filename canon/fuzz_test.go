@@ -68,6 +68,9 @@ func FuzzCanonicalize(f *testing.F) {
 		if errD != nil || !bytes.Equal(deferred, outR) {
 			t.Fatalf("%q: deferred ordering gives %q, %v; want %q", in, deferred, errD, outR)
 		}
+		if !checkQuick(t, &rfc, outR) {
+			t.Fatalf("%q: the fast path gives up on the canonical %q", in, outR)
+		}
 		again, err := rfc.View(outR)
 		if err != nil || !bytes.Equal(again, outR) || (len(outR) > 0 && &again[0] != &outR[0]) {
 			t.Fatalf("%q: output %q is not a fixed point: %q, %v", in, outR, again, err)
