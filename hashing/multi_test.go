@@ -92,6 +92,28 @@ func TestSumManyBatchSizes(t *testing.T) {
 	})
 }
 
+// TestSumManyMillion hashes a batch of a million short messages (0 to 150
+// bytes, so one to three blocks each) on every path: lanes are refilled
+// a million times, and every digest must still be crypto/sha256's. With
+// -short the batch has 100,000 messages.
+func TestSumManyMillion(t *testing.T) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 100_000
+	}
+	r := newRand(t)
+	pool := randBytes(r, 4096)
+	msgs := make([][]byte, n)
+	for i := range msgs {
+		l := r.IntN(151)
+		off := r.IntN(len(pool) - l + 1)
+		msgs[i] = pool[off : off+l]
+	}
+	forEachImpl(t, func(t *testing.T) {
+		checkMany(t, msgs, "a million messages")
+	})
+}
+
 // TestSumManyDoesNotModifyInput checks that messages are only read, even
 // when the same buffer backs several of them.
 func TestSumManyDoesNotModifyInput(t *testing.T) {
