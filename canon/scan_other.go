@@ -2,10 +2,6 @@
 
 package canon
 
-// scanPlainString is scanPlainGeneric on architectures without a vector
-// scanner (and under the purego tag).
-func scanPlainString(src []byte, pos int) (int, bool) { return scanPlainGeneric(src, pos) }
-
 // classWindow is empty without a vector classifier.
 type classWindow struct{}
 

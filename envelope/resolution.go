@@ -101,27 +101,7 @@ type MalformedResolutionError struct {
 // "/extra": unknown member`, listing the first few problems (the format of
 // MalformedError). Problems holds them all.
 func (e *MalformedResolutionError) Error() string {
-	const listed = 4
-	var b strings.Builder
-	b.WriteString(ErrMalformedResolution.Error())
-	fmt.Fprintf(&b, ": %d problem", len(e.Problems))
-	if len(e.Problems) != 1 {
-		b.WriteString("s")
-	}
-	b.WriteString(": ")
-	for i, p := range e.Problems {
-		if i == listed {
-			b.WriteString("; ...")
-			break
-		}
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(strconv.Quote(p.Pointer))
-		b.WriteString(": ")
-		b.WriteString(p.Reason)
-	}
-	return b.String()
+	return problemsMessage(ErrMalformedResolution.Error(), e.Problems, 4)
 }
 
 // Unwrap returns ErrMalformedResolution.

@@ -32,17 +32,24 @@ const maxListed = 3
 // problems: "/question/options": want 2 to 4 options, got 1; ...`, listing
 // the first few problems. Problems holds them all.
 func (e *MalformedError) Error() string {
+	return problemsMessage(ErrMalformed.Error(), e.Problems, maxListed)
+}
+
+// problemsMessage formats `<head>: N problem(s): "<pointer>": <reason>;
+// ...`, spelling out the first listed problems: the message of
+// MalformedError and MalformedResolutionError.
+func problemsMessage(head string, problems []Problem, listed int) string {
 	var b strings.Builder
-	b.WriteString(ErrMalformed.Error())
+	b.WriteString(head)
 	b.WriteString(": ")
-	b.WriteString(strconv.Itoa(len(e.Problems)))
-	if len(e.Problems) == 1 {
+	b.WriteString(strconv.Itoa(len(problems)))
+	if len(problems) == 1 {
 		b.WriteString(" problem: ")
 	} else {
 		b.WriteString(" problems: ")
 	}
-	for i, p := range e.Problems {
-		if i == maxListed {
+	for i, p := range problems {
+		if i == listed {
 			b.WriteString("; ...")
 			break
 		}
@@ -462,26 +469,13 @@ func optPtr(i int, suffix string) string {
 }
 
 // digest decodes an action_digest: a JSON string holding "sha256:" and 64
-// lowercase hex digits (§6.2). The common case is decoded here without
-// allocating; anything else goes to hashing.ParseDigest for the reason.
+// lowercase hex digits (§6.2). A string of the right length without escapes
+// is decoded where it lies, without allocating; anything else goes through
+// unescaping to hashing.ParseDigest for the reason.
 func (p *Parser) digest(v []byte, i int) hashing.Digest {
 	var d hashing.Digest
-	const prefix = `"sha256:`
-	if len(v) == len(prefix)+2*hashing.Size+1 && string(v[:len(prefix)]) == prefix && v[len(v)-1] == '"' {
-		h := v[len(prefix) : len(v)-1]
-		ok := true
-		for k := range d {
-			hi, ok1 := unhex(h[2*k])
-			lo, ok2 := unhex(h[2*k+1])
-			if !ok1 || !ok2 {
-				ok = false
-				break
-			}
-			d[k] = hi<<4 | lo
-		}
-		if ok {
-			return d
-		}
+	if len(v) == hashing.DigestTextLen+2 && v[0] == '"' && v[len(v)-1] == '"' && d.UnmarshalText(v[1:len(v)-1]) == nil {
+		return d
 	}
 	ptr := optPtr(i, "/action_digest")
 	if v[0] != '"' {
@@ -496,16 +490,6 @@ func (p *Parser) digest(v []byte, i int) hashing.Digest {
 		}
 	}
 	return d
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	}
-	return 0, false
 }
 
 const (
