@@ -86,21 +86,7 @@ func (c *Canonicalizer) end() {
 
 // flush copies the pending canonical span up to input offset p.
 func (c *Canonicalizer) flush(p int) {
-	n := p - c.pend
-	w := len(c.dst)
-	// Short spans (most tokens) are copied eight bytes at a time, without a
-	// call to memmove; this may write up to seven bytes of spare capacity
-	// past the span and read past it within src, both harmless.
-	if n <= 32 && cap(c.dst)-w >= 40 && len(c.src)-c.pend >= 40 {
-		d := c.dst[w : w+40]
-		s := c.src[c.pend : c.pend+40]
-		for k := 0; k < n; k += 8 {
-			binary.LittleEndian.PutUint64(d[k:k+8], binary.LittleEndian.Uint64(s[k:k+8]))
-		}
-		c.dst = c.dst[:w+n]
-	} else {
-		c.dst = append(c.dst, c.src[c.pend:p]...)
-	}
+	c.dst = appendSpan(c.dst, c.src, c.pend, p)
 	c.pend = p
 }
 
@@ -144,7 +130,7 @@ value:
 		pos++
 		c.stack = append(c.stack, frame{contentStart: len(dst) + pos - pend, first: len(c.members), namesStart: len(c.names), cur: -1, object: true})
 		if j := wsEnd(src, pos); j != pos {
-			dst, pend = append(dst, src[pend:pos]...), j
+			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
 		}
 		if pos < n && src[pos] == '}' {
@@ -160,7 +146,7 @@ value:
 		pos++
 		c.stack = append(c.stack, frame{contentStart: len(dst) + pos - pend})
 		if j := wsEnd(src, pos); j != pos {
-			dst, pend = append(dst, src[pend:pos]...), j
+			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
 		}
 		if pos < n && src[pos] == ']' {
@@ -201,7 +187,7 @@ next:
 	// A value has just ended at pos.
 	if len(c.stack) == 0 {
 		if j := wsEnd(src, pos); j != pos {
-			dst, pend = append(dst, src[pend:pos]...), j
+			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
 		}
 		if pos != n {
@@ -213,7 +199,7 @@ next:
 	}
 	if f := &c.stack[len(c.stack)-1]; f.object {
 		if j := wsEnd(src, pos); j != pos {
-			dst, pend = append(dst, src[pend:pos]...), j
+			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
 		}
 		if pos >= n {
@@ -223,7 +209,7 @@ next:
 		case ',':
 			pos++
 			if j := wsEnd(src, pos); j != pos {
-				dst, pend = append(dst, src[pend:pos]...), j
+				dst, pend = appendSpan(dst, src, pend, pos), j
 				pos = j
 			}
 			goto name
@@ -256,7 +242,7 @@ next:
 		return c.errorf(ClassSyntax, int64(pos), "%s after an object member, want ',' or '}'", badChar(src, pos))
 	} else {
 		if j := wsEnd(src, pos); j != pos {
-			dst, pend = append(dst, src[pend:pos]...), j
+			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
 		}
 		if pos >= n {
@@ -267,7 +253,7 @@ next:
 			f.cur++
 			pos++
 			if j := wsEnd(src, pos); j != pos {
-				dst, pend = append(dst, src[pend:pos]...), j
+				dst, pend = appendSpan(dst, src, pend, pos), j
 				pos = j
 			}
 			goto value
@@ -331,7 +317,7 @@ name:
 		}
 		pos = end
 		if j := wsEnd(src, pos); j != pos {
-			dst, pend = append(dst, src[pend:pos]...), j
+			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
 		}
 		if pos >= n || src[pos] != ':' {
@@ -342,7 +328,7 @@ name:
 		}
 		pos++
 		if j := wsEnd(src, pos); j != pos {
-			dst, pend = append(dst, src[pend:pos]...), j
+			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
 		}
 	}
@@ -816,4 +802,20 @@ func quoteByte(src []byte, i int) string {
 		return "byte " + strconv.Quote(string(src[i:i+1]))
 	}
 	return strconv.QuoteRune(r)
+}
+
+// appendSpan appends src[a:b] to dst. Spans of up to 16 bytes (most of
+// those between two runs of whitespace in pretty-printed input) are copied
+// as two eight-byte words, without a call to memmove, when dst has the
+// spare capacity and src the bytes to read past the span; the bytes written
+// past the span lie in dst's spare capacity, so they are harmless.
+func appendSpan(dst, src []byte, a, b int) []byte {
+	w := len(dst)
+	if b-a <= 16 && cap(dst)-w >= 16 && len(src)-a >= 16 {
+		d, s := dst[w:w+16], src[a:a+16]
+		binary.LittleEndian.PutUint64(d, binary.LittleEndian.Uint64(s))
+		binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
+		return dst[:w+b-a]
+	}
+	return append(dst, src[a:b]...)
 }
