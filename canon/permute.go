@@ -59,10 +59,20 @@ func (c *Canonicalizer) sortMembers(f *frame) {
 	}
 	if o := c.order; len(o) <= 12 {
 		// Insertion sort: no indirect calls, and most objects are small.
+		// The prefix keys decide almost every comparison inline.
+		ms := c.members
 		for i := 1; i < len(o); i++ {
-			for j := i; j > 0 && c.compareMembers(&c.members[o[j-1]], &c.members[o[j]]) > 0; j-- {
-				o[j-1], o[j] = o[j], o[j-1]
+			m := o[i]
+			km := ms[m].key
+			j := i
+			for ; j > 0; j-- {
+				p := o[j-1]
+				if kp := ms[p].key; kp < km || kp == km && c.compareMembers(&ms[p], &ms[m]) < 0 {
+					break
+				}
+				o[j] = p
 			}
+			o[j] = m
 		}
 	} else {
 		slices.SortFunc(o, func(a, b int32) int {
