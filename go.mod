@@ -10,9 +10,7 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/valyala/fastjson v1.6.10
 	go.etcd.io/bbolt v1.4.3
+	golang.org/x/sys v0.41.0
 )
 
-require (
-	golang.org/x/sys v0.41.0 // indirect
-	golang.org/x/tools v0.26.0 // indirect
-)
+require golang.org/x/tools v0.26.0 // indirect

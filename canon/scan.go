@@ -13,8 +13,11 @@ package canon
 //     bitmaps, stop bytes ('"', '\\', controls) and high bytes (>= 0x80),
 //     which SSE2 code computes for a 4 KiB window at a time
 //     (classifyBlocks) as the scan moves forward. A string then costs a
-//     shift and a trailing-zero count, and its UTF-8 is checked by
-//     utf8.Valid only when a high bit lies inside it.
+//     shift and a trailing-zero count. Its UTF-8 needs checking only when
+//     a high bit lies inside it, and then a third bitmap answers: the
+//     bytes that show a UTF-8 error, computed with SSSE3 for windows that
+//     hold a high byte (utf8Blocks, the lookup method of utf8_lookup.go);
+//     without SSSE3, utf8.Valid checks the string.
 //   - A string that leaves the window goes to scanPlainString, which calls
 //     the SSE2 indexStop directly on the rest of the input.
 

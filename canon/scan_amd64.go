@@ -5,7 +5,14 @@ package canon
 import (
 	"math/bits"
 	"unicode/utf8"
+
+	"golang.org/x/sys/cpu"
 )
+
+// useUTF8Lookup selects the UTF-8 check of strings inside the window: the
+// window's error bitmap (utf8Blocks, SSSE3) or, without SSSE3, one call to
+// utf8.Valid per string. Tests switch it to cover both.
+var useUTF8Lookup = cpu.X86.HasSSSE3
 
 // indexStop returns the offset of the first byte of s that is '"', '\\' or
 // below 0x20, looking only at whole 16-byte blocks from the start of s; if
@@ -54,6 +61,15 @@ func scanPlainString(src []byte, pos int) (int, bool) {
 //go:noescape
 func classifyBlocks(p *byte, n int, stop, high *uint64)
 
+// utf8Blocks writes, for each of the n 64-byte blocks at p, the bitmap of
+// the bytes that show a UTF-8 error by the lookup method (utf8_lookup.go)
+// to bad[i], given the 16 bytes before p at prev. Blocks with no high byte
+// (high[i] == 0) after three ASCII bytes are not examined. Implemented in
+// scan_amd64.s; it needs SSSE3.
+//
+//go:noescape
+func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
+
 // winWords is the number of 64-byte blocks a classWindow covers (4 KiB).
 const winWords = 64
 
@@ -62,7 +78,8 @@ const winWords = 64
 // forward: stop marks '"', '\\' and the bytes below 0x20, high the bytes at
 // or above 0x80. With them the end of a string (or its first escape) is a
 // trailing-zero count away, with no call per string; and a string's UTF-8
-// needs checking only when a high bit lies inside it. The final partial
+// needs checking only when a high bit lies inside it, in the third bitmap,
+// bad (see fillBad and validBody). The final partial
 // block is classified from a copy padded with zero bytes, which count as
 // stops, so no search runs past the end of the input unnoticed.
 type classWindow struct {
@@ -71,27 +88,16 @@ type classWindow struct {
 	stop  [winWords]uint64
 	high  [winWords]uint64
 	pad   [64]byte
+	bad   [winWords]uint64 // bytes that show a UTF-8 error (if useUTF8Lookup and badReady)
+	// badReady reports that bad is computed for this window (fillBad).
+	badReady bool
 }
+
+// zero16 stands for the bytes before the start of the input.
+var zero16 [16]byte
 
 // reset empties the window, for a scan that starts again at offset 0.
 func (w *classWindow) reset() { w.lo, w.words = 0, 0 }
-
-// fill classifies the window of src that starts with the block holding
-// offset i (i < len(src)).
-func (w *classWindow) fill(src []byte, i int) {
-	lo := i &^ 63
-	full := min((len(src)-lo)/64, winWords)
-	if full > 0 {
-		classifyBlocks(&src[lo], full, &w.stop[0], &w.high[0])
-	}
-	w.lo, w.words = lo, full
-	if tail := src[lo+64*full:]; full < winWords && len(tail) > 0 {
-		n := copy(w.pad[:], tail)
-		clear(w.pad[n:])
-		classifyBlocks(&w.pad[0], 1, &w.stop[full], &w.high[full])
-		w.words++
-	}
-}
 
 // scanPlain is scanPlainString(c.src, pos) for a scan that moves forward
 // through c.src: the string is found in the classification window, and only
@@ -130,11 +136,101 @@ func (c *Canonicalizer) scanPlain(pos int) (int, bool) {
 	if j >= len(src) {
 		return scanPlainGeneric(src, pos) // unterminated
 	}
-	if h != 0 && !utf8.Valid(src[i:j]) {
+	if h != 0 {
+		return c.scanPlainHigh(pos, j)
+	}
+	if src[j] == '"' {
+		return j + 1, false
+	}
+	return j, true
+}
+
+// scanPlainHigh ends scanPlain for a string with a high byte before its
+// stop byte at j: its UTF-8 is checked first. (Out of line, it keeps the
+// common path of scanPlain short, measured.)
+func (c *Canonicalizer) scanPlainHigh(pos, j int) (int, bool) {
+	src := c.src
+	if !c.win.validBody(src, pos+1, j) {
 		return scanPlainGeneric(src, pos)
 	}
 	if src[j] == '"' {
 		return j + 1, false
 	}
 	return j, true
+}
+
+// fill classifies the window of src that starts with the block holding
+// offset i (i < len(src)).
+func (w *classWindow) fill(src []byte, i int) {
+	lo := i &^ 63
+	full := min((len(src)-lo)/64, winWords)
+	if full > 0 {
+		classifyBlocks(&src[lo], full, &w.stop[0], &w.high[0])
+	}
+	w.lo, w.words, w.badReady = lo, full, false
+	if tail := src[lo+64*full:]; full < winWords && len(tail) > 0 {
+		n := copy(w.pad[:], tail)
+		clear(w.pad[n:])
+		classifyBlocks(&w.pad[0], 1, &w.stop[full], &w.high[full])
+		w.words++
+	}
+}
+
+// fillBad computes the error bitmap of the window, padded block included (a
+// sequence cut short at the last full block shows its error there). It runs
+// at the first string with a high byte, so ASCII input never pays for it.
+func (w *classWindow) fillBad(src []byte) {
+	full := w.words
+	if w.lo+64*full > len(src) {
+		full-- // the last block is the padded copy
+	}
+	if full > 0 {
+		utf8Blocks(&src[w.lo], full, before(src, w.lo), &w.high[0], &w.bad[0])
+	}
+	if full < w.words {
+		t := w.lo + 64*full
+		utf8Blocks(&w.pad[0], 1, before(src, t), &w.high[full], &w.bad[full])
+	}
+	w.badReady = true
+}
+
+// before returns the 16 bytes before offset t of src (t is 0 or at least
+// 64), as utf8Blocks takes them.
+func before(src []byte, t int) *byte {
+	if t < 16 {
+		return &zero16[0]
+	}
+	return &src[t-16]
+}
+
+// validBody reports whether the string body src[i:j] (j in the window: the
+// byte that ends the body) is well-formed UTF-8. With
+// the lookup bitmap it answers from the errors at the body's bytes and the
+// byte after it: an ill-formed body always shows one there (utf8_lookup.go),
+// while an error caused only by bytes before i is a false alarm, which costs
+// the caller a slow scan, never a wrong result.
+func (w *classWindow) validBody(src []byte, i, j int) bool {
+	s := src[i:j]
+	if !useUTF8Lookup {
+		return utf8.Valid(s)
+	}
+	if !w.badReady {
+		w.fillBad(src)
+	}
+	a := i - w.lo
+	b := a + len(s)
+	ka, kb := a>>6, b>>6
+	m := w.bad[ka] >> (a & 63)
+	if ka == kb {
+		return m&(2<<(b-a)-1) == 0
+	}
+	if m != 0 {
+		return false
+	}
+	for k := ka + 1; k < kb; k++ {
+		if w.bad[k] != 0 {
+			return false
+		}
+	}
+	return w.bad[kb]&(2<<(b&63)-1) == 0
 }

@@ -132,3 +132,99 @@ block:
 
 done:
 	RET
+
+// UTF8CHUNK computes the error bitmap of the 16 bytes at off(SI), with the
+// 16 bytes before them in X1, ORs it into R9 at bit off, and leaves the
+// chunk in X1 for the next one. Constants: X8-X10 the tables, X11 the
+// nibble mask, X12 0x60, X13 0x70, X14 0x80, X7 zero (see utf8_lookup.go).
+#define UTF8CHUNK(off) \
+	MOVOU off(SI), X0 \
+	MOVO  X0, X2 \
+	PALIGNR $15, X1, X2 \
+	MOVO  X0, X3 \
+	PALIGNR $14, X1, X3 \
+	MOVO  X0, X4 \
+	PALIGNR $13, X1, X4 \
+	PSUBUSB X12, X3 \
+	PSUBUSB X13, X4 \
+	POR   X4, X3 \
+	PAND  X14, X3 \
+	MOVO  X2, X4 \
+	PSRLW $4, X4 \
+	PAND  X11, X4 \
+	MOVO  X8, X5 \
+	PSHUFB X4, X5 \
+	PAND  X11, X2 \
+	MOVO  X9, X6 \
+	PSHUFB X2, X6 \
+	PAND  X6, X5 \
+	MOVO  X0, X4 \
+	PSRLW $4, X4 \
+	PAND  X11, X4 \
+	MOVO  X10, X6 \
+	PSHUFB X4, X6 \
+	PAND  X6, X5 \
+	PXOR  X3, X5 \
+	PCMPEQB X7, X5 \
+	PMOVMSKB X5, AX \
+	XORQ  $0xFFFF, AX \
+	SHLQ  $off, AX \
+	ORQ   AX, R9 \
+	MOVO  X0, X1
+
+// func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
+//
+// For each of the n 64-byte blocks at p, writes bad[i]: bit k set where
+// byte k shows a UTF-8 error by the lookup method (utf8_lookup.go), given
+// the 16 bytes before p at prev. A block whose high[i] is zero, after a
+// block whose last three bytes are ASCII, cannot show an error and is
+// skipped. Needs SSSE3 (PSHUFB, PALIGNR).
+TEXT ·utf8Blocks(SB), NOSPLIT, $0-40
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ prev+16(FP), DI
+	MOVQ high+24(FP), DX
+	MOVQ bad+32(FP), BX
+	LEAQ ·utf8Lookup(SB), R8
+	MOVOU 0(R8), X8
+	MOVOU 16(R8), X9
+	MOVOU 32(R8), X10
+	MOVOU 48(R8), X11
+	MOVOU 64(R8), X12
+	MOVOU 80(R8), X13
+	MOVOU 96(R8), X14
+	PXOR  X7, X7
+	MOVOU (DI), X1
+	PMOVMSKB X1, R10
+	SHRL  $13, R10 // high bits of the three bytes before p
+
+block:
+	TESTQ CX, CX
+	JZ    done
+	MOVQ  (DX), R11
+	MOVQ  R11, AX
+	ORQ   R10, AX
+	JNZ   check
+	MOVQ  $0, (BX)
+	MOVOU 48(SI), X1
+	JMP   next
+
+check:
+	XORQ  R9, R9
+	UTF8CHUNK(0)
+	UTF8CHUNK(16)
+	UTF8CHUNK(32)
+	UTF8CHUNK(48)
+	MOVQ  R9, (BX)
+
+next:
+	MOVQ  R11, R10
+	SHRQ  $61, R10
+	ADDQ  $64, SI
+	ADDQ  $8, DX
+	ADDQ  $8, BX
+	DECQ  CX
+	JMP   block
+
+done:
+	RET

@@ -2,7 +2,138 @@
 
 package canon
 
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/sys/cpu"
+)
+
 // haveIndexStop and indexStopFunc let the tests reach indexStop where it exists.
 const haveIndexStop = true
 
 var indexStopFunc = indexStop
+
+// TestUTF8Blocks compares utf8Blocks with the Go model of the lookup method
+// on random runs of blocks: mostly well-formed text with damage, pure ASCII
+// blocks (which it may skip), and sequences cut at every block boundary.
+func TestUTF8Blocks(t *testing.T) {
+	if !cpu.X86.HasSSSE3 {
+		t.Skip("no SSSE3")
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for iter := range 3000 {
+		n := 1 + r.IntN(8)
+		buf := make([]byte, 16+64*n)
+		switch iter % 3 {
+		case 0:
+			copy(buf, randomUTF8ish(r, len(buf)))
+		case 1: // ASCII with a few runes: most blocks skippable
+			for i := range buf {
+				buf[i] = byte(0x20 + r.IntN(0x5F))
+			}
+			for range r.IntN(4) {
+				at := r.IntN(len(buf) - 4)
+				copy(buf[at:], utf8.AppendRune(nil, rune(0x80+r.IntN(0x10FF00))))
+			}
+		default: // anything
+			for i := range buf {
+				buf[i] = byte(r.IntN(256))
+			}
+		}
+		prev, p := buf[:16], buf[16:]
+		high := make([]uint64, n)
+		for k := range n {
+			for b := range 64 {
+				if p[64*k+b] >= 0x80 {
+					high[k] |= 1 << b
+				}
+			}
+		}
+		bad := make([]uint64, n)
+		for k := range bad {
+			bad[k] = 0xdeadbeef // every word must be written
+		}
+		utf8Blocks(&p[0], n, &prev[0], &high[0], &bad[0])
+		for k := range n {
+			var pv []byte
+			if k == 0 {
+				pv = prev
+			} else {
+				pv = p[64*k-16 : 64*k]
+			}
+			if want := utf8LookupModel(p[64*k:64*k+64], pv); bad[k] != want {
+				t.Fatalf("iteration %d, block %d of %d: utf8Blocks = %064b, model = %064b\nblock: % x", iter, k, n, bad[k], want, p[64*k:64*k+64])
+			}
+		}
+	}
+}
+
+// withUTF8Lookup runs f with the window's UTF-8 check set to on.
+func withUTF8Lookup(t *testing.T, on bool, f func(t *testing.T)) {
+	if on && !cpu.X86.HasSSSE3 {
+		t.Skip("no SSSE3")
+	}
+	saved := useUTF8Lookup
+	useUTF8Lookup = on
+	defer func() { useUTF8Lookup = saved }()
+	f(t)
+}
+
+// TestScanPlainWindowUTF8Paths runs the window tests with each UTF-8 check.
+func TestScanPlainWindowUTF8Paths(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lookup=%v", on), func(t *testing.T) {
+			withUTF8Lookup(t, on, TestScanPlainWindow)
+		})
+	}
+}
+
+// TestQuickCanonicalUTF8Paths runs the fast-path agreement test with each
+// UTF-8 check.
+func TestQuickCanonicalUTF8Paths(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lookup=%v", on), func(t *testing.T) {
+			withUTF8Lookup(t, on, TestQuickCanonicalAgrees)
+		})
+	}
+}
+
+// TestScanPlainWindowCutSequence puts a multi-byte sequence, whole or cut
+// short, against every block boundary of a window, with the string's end in
+// a later block, the padded tail or past the window: the window's UTF-8
+// check must agree with the generic scanner each time.
+func TestScanPlainWindowCutSequence(t *testing.T) {
+	withUTF8Lookup(t, true, func(t *testing.T) {
+		var c Canonicalizer
+		seqs := [][]byte{{0xE3}, {0xE3, 0x81}, {0xE3, 0x81, 0x82}, {0xF0, 0x9F}, {0xF0, 0x9F, 0x98, 0x80}, {0xC3}, {0xC3, 0xA9}, {0x80}, {0xED, 0xA0, 0x80}}
+		for _, blockEnd := range []int{64, 128, 4096, 4160} {
+			for _, seq := range seqs {
+				for shift := -len(seq); shift <= 2; shift++ {
+					for _, after := range []int{0, 1, 5, 70} {
+						// src: ',' ... '"' body '"' x*after: the sequence ends at blockEnd+shift.
+						start := blockEnd + shift - len(seq) - 3
+						src := bytes.Repeat([]byte{','}, start)
+						src = append(src, '"', 'a', 'b')
+						src = append(src, seq...)
+						src = append(src, '"')
+						src = append(src, bytes.Repeat([]byte{'x'}, after)...)
+						c.src = src
+						c.win.reset()
+						c.win.fill(src, 0) // the window starts at the input's start
+						gotEnd, gotEsc := c.scanPlain(start)
+						wantEnd, wantEsc := scanPlainGeneric(src, start)
+						if gotEnd != wantEnd || gotEsc != wantEsc {
+							t.Fatalf("sequence % x ending at %d of %d bytes: scanPlain = %d, %v; generic = %d, %v",
+								seq, blockEnd+shift, len(src), gotEnd, gotEsc, wantEnd, wantEsc)
+						}
+					}
+				}
+			}
+		}
+		c.src = nil
+	})
+}
