@@ -92,14 +92,9 @@ value:
 	case '"':
 		j, esc := c.scanPlain(pos)
 		if esc {
-			// Escapes may be canonical (\n, \u001f, \"): let the string
-			// scanner judge, and give up if it would rewrite anything.
-			c.pend = pos
-			end, err := c.scanString(pos, j, false)
-			if err != nil || c.pend != pos {
+			if j = c.quickEscaped(pos, j); j < 0 {
 				return false
 			}
-			j = end
 		}
 		pos = j
 	case 't':
@@ -169,16 +164,10 @@ name:
 		if !esc {
 			key = nameKeyAt(src, ns, ne)
 		} else {
-			// Escapes are decoded into c.names, as the engine does.
-			before := len(c.names)
-			c.pend = pos
-			end, err := c.scanString(pos, j, true)
-			if err != nil || c.pend != pos {
+			if j, ns, ne, key = c.quickEscapedName(pos, j); j < 0 {
 				return false
 			}
-			j = end
-			nameEsc, ns, ne = true, before, len(c.names)
-			key = nameKey(c.names[ns:ne])
+			nameEsc = true
 		}
 		f := &st[len(st)-1]
 		if f.prev >= 0 && (key < f.prevKey || key == f.prevKey && c.quickCompare(f, nameEsc, ns, ne) >= 0) {
@@ -192,6 +181,35 @@ name:
 	}
 	pos++
 	goto value
+}
+
+// quickEscaped finishes the string value at pos, whose plain prefix ends
+// at j with an escape or a byte that needs the full scanner: escapes may be
+// canonical (\n, \u001f, \"), so the engine's string scanner judges. It
+// returns the offset after the string, or -1 if the string is invalid or
+// would be rewritten. (Out of line, it keeps the fast path's loop free of
+// the registers it needs.)
+func (c *Canonicalizer) quickEscaped(pos, j int) int {
+	c.pend = pos
+	end, err := c.scanString(pos, j, false)
+	if err != nil || c.pend != pos {
+		return -1
+	}
+	return end
+}
+
+// quickEscapedName is quickEscaped for a member name: the decoded name is
+// appended to c.names as the engine does, and returned as c.names[ns:ne]
+// with its nameKey.
+func (c *Canonicalizer) quickEscapedName(pos, j int) (end, ns, ne int, key uint64) {
+	ns = len(c.names)
+	c.pend = pos
+	end, err := c.scanString(pos, j, true)
+	if err != nil || c.pend != pos {
+		return -1, 0, 0, 0
+	}
+	ne = len(c.names)
+	return end, ns, ne, nameKey(c.names[ns:ne])
 }
 
 // quickCompare compares the previous member name of f with the name at
