@@ -291,22 +291,13 @@ name:
 			m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
 			m.key = nameKeyAt(src, pos+1, end-1)
 		} else {
-			namesBefore := len(c.names)
 			c.dst, c.pend = dst, pend
-			end, err = c.scanString(pos, end, true)
+			end, err = c.escapedName(idx, pos, end)
 			dst, pend = c.dst, c.pend
 			if err != nil {
-				c.members = c.members[:idx] // the name is not known
 				return err
 			}
 			m = &c.members[idx]
-			if len(c.names) != namesBefore {
-				m.esc, m.nameStart, m.nameEnd = true, namesBefore, len(c.names)
-				m.key = nameKey(c.names[namesBefore:])
-			} else {
-				m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
-				m.key = nameKeyAt(src, pos+1, end-1)
-			}
 		}
 		// Names in strictly increasing order are unique: the common case
 		// is decided here by the prefix keys alone.
@@ -333,6 +324,29 @@ name:
 		}
 	}
 	goto value
+}
+
+// escapedName finishes the member name at pos (member idx), whose plain
+// prefix ends at j with an escape or a byte that needs the full scanner:
+// the name is decoded into c.names if it has escapes, and the member's name
+// fields are set. It returns the offset after the name. (Out of line, it
+// keeps run's loop free of the registers it needs.)
+func (c *Canonicalizer) escapedName(idx, pos, j int) (int, error) {
+	namesBefore := len(c.names)
+	end, err := c.scanString(pos, j, true)
+	if err != nil {
+		c.members = c.members[:idx] // the name is not known
+		return 0, err
+	}
+	m := &c.members[idx]
+	if len(c.names) != namesBefore {
+		m.esc, m.nameStart, m.nameEnd = true, namesBefore, len(c.names)
+		m.key = nameKey(c.names[namesBefore:])
+	} else {
+		m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
+		m.key = nameKeyAt(c.src, pos+1, end-1)
+	}
+	return end, nil
 }
 
 // wsEnd returns the offset of the first non-whitespace byte at or after pos.
