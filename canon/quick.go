@@ -92,7 +92,7 @@ value:
 	case '"':
 		j, esc := c.scanPlain(pos)
 		if esc {
-			if j = c.quickEscaped(pos, j); j < 0 {
+			if j = c.quickEscaped(j); j < 0 {
 				return false
 			}
 		}
@@ -183,19 +183,49 @@ name:
 	goto value
 }
 
-// quickEscaped finishes the string value at pos, whose plain prefix ends
-// at j with an escape or a byte that needs the full scanner: escapes may be
-// canonical (\n, \u001f, \"), so the engine's string scanner judges. It
-// returns the offset after the string, or -1 if the string is invalid or
-// would be rewritten. (Out of line, it keeps the fast path's loop free of
-// the registers it needs.)
-func (c *Canonicalizer) quickEscaped(pos, j int) int {
-	c.pend = pos
-	end, err := c.scanString(pos, j, false)
-	if err != nil || c.pend != pos {
-		return -1
+// quickEscaped finishes a string value whose plain prefix ends at j, with a
+// backslash, a control byte or the end of the input. Escapes may be canonical (\n,
+// \u001f, \"): each one is checked here, and the plain run after it is
+// found with scanPlain, as the string's first run was. It returns the offset
+// after the string, or -1 at the first byte that the engine would reject or
+// rewrite (so that the engine, which explains errors, takes over). (Out of
+// line, it keeps the fast path's loop free of the registers it needs.)
+func (c *Canonicalizer) quickEscaped(j int) int {
+	src := c.src
+	for {
+		if j+1 >= len(src) || src[j] != '\\' {
+			return -1 // the input ends, or a control byte
+		}
+		switch src[j+1] {
+		case '"', '\\', 'b', 'f', 'n', 'r', 't':
+			j += 2
+		case 'u':
+			// Canonical only as \u00xx in lowercase hex, for a control
+			// character without a two-character escape.
+			if j+5 >= len(src) || src[j+2] != '0' || src[j+3] != '0' {
+				return -1
+			}
+			hi, lo := src[j+4], src[j+5]
+			if hi != '0' && hi != '1' || !(lo >= '0' && lo <= '9' || lo >= 'a' && lo <= 'f') {
+				return -1
+			}
+			if hi == '0' && (lo == '8' || lo == '9' || lo == 'a' || lo == 'c' || lo == 'd') {
+				return -1 // \b \t \n \f \r
+			}
+			j += 6
+		default:
+			return -1 // \/ is rewritten; anything else is an error
+		}
+		if j >= len(src) {
+			return -1 // unterminated
+		}
+		// scanPlain(j-1) scans from j: the plain run after the escape.
+		end, esc := c.scanPlain(j - 1)
+		if !esc {
+			return end
+		}
+		j = end
 	}
-	return end
 }
 
 // quickEscapedName is quickEscaped for a member name: the decoded name is
