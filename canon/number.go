@@ -195,6 +195,17 @@ func (c *Canonicalizer) shortDecimal(lit numLit) ([]byte, bool) {
 	// D is the integer digits followed by the fraction digits; find its
 	// first and last nonzero digit (indexes into D).
 	intLen, fracLen := lit.intEnd-lit.intStart, lit.fracEnd-lit.fracStart
+	if intLen+fracLen > 15 && src[lit.intStart] != '0' {
+		// D starts with a nonzero digit: if it also ends with one, all its
+		// digits are significant, and there are too many.
+		last := lit.intEnd - 1
+		if fracLen > 0 {
+			last = lit.fracEnd - 1
+		}
+		if src[last] != '0' {
+			return nil, false
+		}
+	}
 	first := 0
 	for first < intLen && src[lit.intStart+first] == '0' {
 		first++
