@@ -1,7 +1,9 @@
 package canon
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"strconv"
 
 	"github.com/bbdigest/bbdigest/internal/es6"
@@ -44,10 +46,7 @@ func (c *Canonicalizer) number(pos int, strict bool) (int, error) {
 			return 0, c.errorf(ClassSyntax, int64(lit.intStart), "number with a leading zero")
 		}
 	case i < n && src[i] >= '1' && src[i] <= '9':
-		i++
-		for i < n && isDigit(src[i]) {
-			i++
-		}
+		i = skipDigits(src, i+1)
 	default:
 		return 0, c.errorf(ClassSyntax, int64(i), "%s in a number, want a digit", badChar(src, i))
 	}
@@ -56,9 +55,7 @@ func (c *Canonicalizer) number(pos int, strict bool) (int, error) {
 	if i < n && src[i] == '.' {
 		i++
 		lit.fracStart = i
-		for i < n && isDigit(src[i]) {
-			i++
-		}
+		i = skipDigits(src, i)
 		if i == lit.fracStart {
 			return 0, c.errorf(ClassSyntax, int64(i), "%s in a number, want a digit after '.'", badChar(src, i))
 		}
@@ -258,6 +255,25 @@ func (c *Canonicalizer) replaceNumber(lit numLit, out []byte) (int, error) {
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// skipDigits returns the end of the run of ASCII digits at src[i:]. Eight
+// bytes are tested at a time: a byte is a digit iff its high nibble is 3 and
+// adding 6 leaves it so; no digit carries into the next byte, so the first
+// byte flagged is the first that is not a digit.
+func skipDigits(src []byte, i int) int {
+	const nib, three, six = 0xF0F0F0F0F0F0F0F0, 0x3030303030303030, 0x0606060606060606
+	for i+8 <= len(src) {
+		x := binary.LittleEndian.Uint64(src[i:])
+		if nd := (x&nib ^ three) | ((x+six)&nib ^ three); nd != 0 {
+			return i + bits.TrailingZeros64(nd)/8
+		}
+		i += 8
+	}
+	for i < len(src) && isDigit(src[i]) {
+		i++
+	}
+	return i
+}
 
 // abbrev quotes a literal for an error message, shortening long ones.
 func abbrev(b []byte) string {
