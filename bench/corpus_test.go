@@ -36,6 +36,7 @@ const (
 	inDoubles           = "doubles-100k"
 	inStrict            = "strict-1M"
 	inCanonicalInts     = "canonical-ints"
+	inEnvelopes         = "canonical-envelopes-1M"
 )
 
 const mib = 1 << 20
@@ -73,6 +74,9 @@ var corpus = sync.OnceValue(func() []input {
 		{name: inStrict, data: strict, strict: true},
 		// The strict records in canonical form (0.62 MiB): strings and integers only.
 		{name: inCanonicalInts, data: peerCanonical(strict), strict: true, canonical: true},
+		// An archive of stored envelopes: the §6.4 shape with varied text
+		// and digests, canonical, in one array (the audit workload).
+		{name: inEnvelopes, data: peerCanonical(envelopesDoc(newRand(9), mib)), strict: true, canonical: true},
 	}
 })
 
@@ -171,6 +175,80 @@ func envelopeExample() *node {
 			"hatches", obj("free_text", boolean(true), "dialogue", boolean(true)),
 		),
 	)
+}
+
+// prose is the vocabulary of envelopesDoc: English, with the odd
+// non-ASCII word as real text has.
+var prose = []string{
+	"the", "booking", "service", "asks", "for", "dates", "and", "passport", "number",
+	"share", "withhold", "until", "check-in", "reservation", "hold", "release", "travel",
+	"is", "only", "needed", "at", "a", "second", "request", "avoids", "keeps", "private",
+	"what", "should", "be", "shared", "with", "agent", "tool", "result", "approve", "deny",
+	"café", "Zürich", "naïve", "€", "—",
+}
+
+// sentence returns n words of prose, capitalised, with a full stop.
+func sentence(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for i := range n {
+		w := prose[r.IntN(len(prose))]
+		if i == 0 {
+			w = strings.ToUpper(w[:1]) + w[1:]
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	b.WriteByte('.')
+	return b.String()
+}
+
+// envelopesDoc returns a JSON array of envelopes in the §6.4 shape, with
+// random text, options and action digests, at least size bytes long.
+func envelopesDoc(r *rand.Rand, size int) []byte {
+	hex := func() string {
+		const digits = "0123456789abcdef"
+		b := []byte("sha256:")
+		for range 64 {
+			b = append(b, digits[r.IntN(16)])
+		}
+		return string(b)
+	}
+	sentences := func(lo, hi, words int) *node {
+		a := arr()
+		for range lo + r.IntN(hi-lo+1) {
+			a.kids = append(a.kids, str(sentence(r, words+r.IntN(words))))
+		}
+		return a
+	}
+	var envs []*node
+	total := 0
+	for total < size {
+		options := arr()
+		nopt := 2 + r.IntN(2)
+		for range nopt {
+			options.kids = append(options.kids, obj(
+				"label", str(sentence(r, 3+r.IntN(3))),
+				"reasoning", str(sentence(r, 6+r.IntN(8))),
+				"action_digest", str(hex()),
+			))
+		}
+		env := obj(
+			"synopsis", str(sentence(r, 8+r.IntN(8))),
+			"findings", sentences(1, 4, 6),
+			"recommendations", sentences(1, 3, 5),
+			"offer", str(sentence(r, 5+r.IntN(4))),
+			"question", obj(
+				"stem", str(sentence(r, 6+r.IntN(6))),
+				"options", options,
+				"recommended_idx", num(strconv.Itoa(r.IntN(nopt))),
+				"hatches", obj("free_text", boolean(r.IntN(2) == 0), "dialogue", boolean(r.IntN(2) == 0)),
+			),
+		)
+		envs = append(envs, env)
+		total += len(writeDoc(env, r, writeOptions{}))
+	}
+	return writeDoc(arr(envs...), r, writeOptions{})
 }
 
 // sizedDoc generates a document of nested records and returns the shortest
