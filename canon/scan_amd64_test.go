@@ -19,7 +19,8 @@ var indexStopFunc = indexStop
 
 // TestUTF8Blocks compares utf8Blocks with the Go model of the lookup method
 // on random runs of blocks: mostly well-formed text with damage, pure ASCII
-// blocks (which it may skip), and sequences cut at every block boundary.
+// blocks (which it skips), and sequences cut short just before a 16-byte
+// boundary, where its chunks meet.
 func TestUTF8Blocks(t *testing.T) {
 	if !cpu.X86.HasSSSE3 {
 		t.Skip("no SSSE3")
@@ -28,7 +29,7 @@ func TestUTF8Blocks(t *testing.T) {
 	for iter := range 3000 {
 		n := 1 + r.IntN(8)
 		buf := make([]byte, 16+64*n)
-		switch iter % 3 {
+		switch iter % 4 {
 		case 0:
 			copy(buf, randomUTF8ish(r, len(buf)))
 		case 1: // ASCII with a few runes: most blocks skippable
@@ -39,9 +40,19 @@ func TestUTF8Blocks(t *testing.T) {
 				at := r.IntN(len(buf) - 4)
 				copy(buf[at:], utf8.AppendRune(nil, rune(0x80+r.IntN(0x10FF00))))
 			}
-		default: // anything
+		case 2: // anything
 			for i := range buf {
 				buf[i] = byte(r.IntN(256))
+			}
+		default: // ASCII with a rune cut short, or whole, just before a 16-byte boundary
+			for i := range buf {
+				buf[i] = byte(0x20 + r.IntN(0x5F))
+			}
+			for range 1 + r.IntN(3) {
+				rn := utf8.AppendRune(nil, rune(0x80+r.IntN(0x10FF00)))
+				cut := rn[:1+r.IntN(len(rn))]
+				end := 16 * (1 + r.IntN(len(buf)/16-1)) // a chunk boundary, prev included
+				copy(buf[end-len(cut):], cut)
 			}
 		}
 		prev, p := buf[:16], buf[16:]
