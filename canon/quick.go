@@ -200,17 +200,8 @@ func (c *Canonicalizer) quickEscaped(j int) int {
 		case '"', '\\', 'b', 'f', 'n', 'r', 't':
 			j += 2
 		case 'u':
-			// Canonical only as \u00xx in lowercase hex, for a control
-			// character without a two-character escape.
-			if j+5 >= len(src) || src[j+2] != '0' || src[j+3] != '0' {
+			if v, ok := c.hex4(j + 2); !ok || !canonicalUEscape(src, j, v) {
 				return -1
-			}
-			hi, lo := src[j+4], src[j+5]
-			if hi != '0' && hi != '1' || !(lo >= '0' && lo <= '9' || lo >= 'a' && lo <= 'f') {
-				return -1
-			}
-			if hi == '0' && (lo == '8' || lo == '9' || lo == 'a' || lo == 'c' || lo == 'd') {
-				return -1 // \b \t \n \f \r
 			}
 			j += 6
 		default:

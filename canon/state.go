@@ -722,12 +722,18 @@ func (c *Canonicalizer) decodeEscape(i int) (r rune, size int, canonical bool, e
 		case v >= 0xDC00 && v < 0xE000:
 			return 0, 0, false, c.errorf(ClassUnpairedSurrogate, int64(i), "low surrogate escape \\u%04x without a preceding high surrogate", v)
 		}
-		canonical = v < 0x20 && src[i+2] == '0' && src[i+3] == '0' &&
-			v != '\b' && v != '\f' && v != '\n' && v != '\r' && v != '\t' &&
-			src[i+4] == hexLower[v>>4] && src[i+5] == hexLower[v&0xF]
-		return v, 6, canonical, nil
+		return v, 6, canonicalUEscape(src, i, v), nil
 	}
 	return 0, 0, false, c.errorf(ClassSyntax, int64(i), "invalid escape sequence %s in a string", strconv.Quote(string(src[i:i+2])))
+}
+
+// canonicalUEscape reports whether the escape src[i:i+6] == `\uXXXX`, whose
+// value is v, is how RFC 8785 §3.2.2.2 writes v: only a control character
+// without a two-character escape is written \u00xx, in lowercase hex.
+func canonicalUEscape(src []byte, i int, v rune) bool {
+	return v < 0x20 && src[i+2] == '0' && src[i+3] == '0' &&
+		v != '\b' && v != '\f' && v != '\n' && v != '\r' && v != '\t' &&
+		src[i+4] == hexLower[v>>4] && src[i+5] == hexLower[v&0xF]
 }
 
 func (c *Canonicalizer) badHex(i int) error {
