@@ -47,6 +47,7 @@ type Canonicalizer struct {
 	win        classWindow  // string scanning bitmaps (scan_amd64.go)
 	out        []byte       // output buffer of View, Encode and Transcode
 	in         []byte       // input buffer of Transcode
+	mini       []byte       // the input with its whitespace removed (minify.go)
 	numBuf     [40]byte
 	seed       maphash.Seed
 	seeded     bool
@@ -70,6 +71,12 @@ func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
 	if c.quickCanonical(src) {
 		c.end()
 		return append(dst, src...), nil
+	}
+	if compact, ok := c.minify(src); ok {
+		if out, err := c.appendEngine(dst, compact); err == nil {
+			return out, nil
+		}
+		// Errors are reported against src (minify.go).
 	}
 	return c.appendEngine(dst, src)
 }
@@ -97,6 +104,12 @@ func (c *Canonicalizer) View(src []byte) ([]byte, error) {
 	if c.quickCanonical(src) {
 		c.end()
 		return src, nil
+	}
+	if compact, ok := c.minify(src); ok {
+		if out, _, err := c.viewEngine(compact); err == nil {
+			return out, nil
+		}
+		// Errors are reported against src (minify.go).
 	}
 	out, _, err := c.viewEngine(src)
 	return out, err
@@ -202,7 +215,7 @@ func putCanonicalizer(c *Canonicalizer) {
 // calls. Pools use it to drop Canonicalizers that one huge input has grown,
 // rather than pin that memory.
 func (c *Canonicalizer) ArenaSize() int {
-	n := cap(c.out) + cap(c.in) + cap(c.scratch) + cap(c.names) +
+	n := cap(c.out) + cap(c.in) + cap(c.mini) + cap(c.scratch) + cap(c.names) +
 		cap(c.members)*int(unsafe.Sizeof(member{})) + cap(c.stack)*int(unsafe.Sizeof(frame{})) +
 		cap(c.recs)*int(unsafe.Sizeof(sortRec{})) + cap(c.spans)*int(unsafe.Sizeof(span{})) +
 		4*(cap(c.order)+cap(c.kids)+cap(c.recOrder)+cap(c.recStack)) +

@@ -45,6 +45,13 @@
 // is not canonical that scan gives up and the full engine runs from the
 // start (pretty-printed input is handed over at its first newline).
 //
+// On CPUs with AVX-512 VBMI2, input with whitespace to drop is first
+// compressed sixty-four bytes at a time (VPCOMPRESSB), outside strings,
+// and the engine runs on the compact text; an input that this rejects is
+// run again as it is, so errors always carry offsets and pointers into the
+// caller's input. Elsewhere the engine drops whitespace itself (see
+// minify.go for why both give the same result).
+//
 // # Errors
 //
 // Every rejection is a *[Error] carrying a [Class], the byte offset in the
