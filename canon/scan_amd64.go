@@ -61,6 +61,25 @@ func scanPlainString(src []byte, pos int) (int, bool) {
 //go:noescape
 func classifyBlocks(p *byte, n int, stop, high *uint64)
 
+// classifyBlocksAVX512 is classifyBlocks with AVX-512 BW, one block per
+// iteration (scan_amd64.s).
+//
+//go:noescape
+func classifyBlocksAVX512(p *byte, n int, stop, high *uint64)
+
+// useClassifyAVX512 selects classifyBlocksAVX512 for the window bitmaps;
+// tests switch it to cover both kernels.
+var useClassifyAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+
+// classify is classifyBlocks or classifyBlocksAVX512, as selected.
+func classify(p *byte, n int, stop, high *uint64) {
+	if useClassifyAVX512 {
+		classifyBlocksAVX512(p, n, stop, high)
+		return
+	}
+	classifyBlocks(p, n, stop, high)
+}
+
 // utf8Blocks writes, for each of the n 64-byte blocks at p, the bitmap of
 // the bytes that show a UTF-8 error by the lookup method (utf8_lookup.go)
 // to bad[i], given the 16 bytes before p at prev. Blocks with no high byte
@@ -165,13 +184,13 @@ func (w *classWindow) fill(src []byte, i int) {
 	lo := i &^ 63
 	full := min((len(src)-lo)/64, winWords)
 	if full > 0 {
-		classifyBlocks(&src[lo], full, &w.stop[0], &w.high[0])
+		classify(&src[lo], full, &w.stop[0], &w.high[0])
 	}
 	w.lo, w.words, w.badReady = lo, full, false
 	if tail := src[lo+64*full:]; full < winWords && len(tail) > 0 {
 		n := copy(w.pad[:], tail)
 		clear(w.pad[n:])
-		classifyBlocks(&w.pad[0], 1, &w.stop[full], &w.high[full])
+		classify(&w.pad[0], 1, &w.stop[full], &w.high[full])
 		w.words++
 	}
 }

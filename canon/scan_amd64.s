@@ -228,3 +228,42 @@ next:
 
 done:
 	RET
+
+// func classifyBlocksAVX512(p *byte, n int, stop, high *uint64)
+//
+// classifyBlocks with AVX-512 BW: one 64-byte block per iteration, each
+// bitmap from byte compares into mask registers. Below 0x20 is "no bit of
+// 0xE0 set" (VPTESTNMB); high is the sign bits (VPMOVB2M).
+TEXT ·classifyBlocksAVX512(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ stop+16(FP), DI
+	MOVQ high+24(FP), R8
+	MOVQ $0x22, AX
+	VPBROADCASTB AX, Z1 // '"'
+	MOVQ $0x5c, AX
+	VPBROADCASTB AX, Z2 // '\\'
+	MOVQ $0xe0, AX
+	VPBROADCASTB AX, Z3 // the bits of 0x20 and up
+	XORQ R9, R9
+	TESTQ CX, CX
+	JLE  avxdone
+
+avxblock:
+	VMOVDQU8  (SI), Z0
+	VPCMPEQB  Z1, Z0, K1
+	VPCMPEQB  Z2, Z0, K2
+	VPTESTNMB Z3, Z0, K3
+	VPMOVB2M  Z0, K4
+	KORQ      K2, K1, K1
+	KORQ      K3, K1, K1
+	KMOVQ     K1, (DI)(R9*8)
+	KMOVQ     K4, (R8)(R9*8)
+	ADDQ      $64, SI
+	INCQ      R9
+	CMPQ      R9, CX
+	JLT       avxblock
+
+avxdone:
+	VZEROUPPER
+	RET

@@ -148,3 +148,69 @@ func TestScanPlainWindowCutSequence(t *testing.T) {
 		c.src = nil
 	})
 }
+
+// TestClassifyBlocksAVX512 compares the AVX-512 classification kernel with
+// the SSE2 one on random blocks dense in the classified bytes, at every
+// alignment.
+func TestClassifyBlocksAVX512(t *testing.T) {
+	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW {
+		requireImpl(t, "minify-avx512") // a machine with VBMI2 has BW too
+		t.Skip("no AVX-512 BW")
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	alpha := []byte{'"', '\\', 0x00, 0x1f, 0x20, 0x21, 0x7f, 0x80, 0xbf, 0xc3, 0xff, 'a', 0x5b, 0xe0}
+	for iter := range 2000 {
+		n := 1 + r.IntN(70)
+		off := r.IntN(64)
+		buf := make([]byte, off+64*n)
+		for i := range buf {
+			if r.IntN(3) == 0 {
+				buf[i] = byte(r.Uint32())
+			} else {
+				buf[i] = alpha[r.IntN(len(alpha))]
+			}
+		}
+		p := buf[off:]
+		s1, h1 := make([]uint64, n), make([]uint64, n)
+		s2, h2 := make([]uint64, n), make([]uint64, n)
+		classifyBlocks(&p[0], n, &s1[0], &h1[0])
+		classifyBlocksAVX512(&p[0], n, &s2[0], &h2[0])
+		for k := range n {
+			if s1[k] != s2[k] || h1[k] != h2[k] {
+				t.Fatalf("iteration %d, block %d: AVX-512 stop %064b high %064b, SSE2 stop %064b high %064b\nblock: % x",
+					iter, k, s2[k], h2[k], s1[k], h1[k], p[64*k:64*k+64])
+			}
+		}
+	}
+	// Every byte value, at every position of a block.
+	var blk [64]byte
+	for v := range 256 {
+		for i := range blk {
+			blk[i] = byte(v + i)
+		}
+		var s1, h1, s2, h2 uint64
+		classifyBlocks(&blk[0], 1, &s1, &h1)
+		classifyBlocksAVX512(&blk[0], 1, &s2, &h2)
+		if s1 != s2 || h1 != h2 {
+			t.Fatalf("bytes %d..: AVX-512 %064b %064b, SSE2 %064b %064b", v, s2, h2, s1, h1)
+		}
+	}
+}
+
+// TestScanPlainWindowClassifyPaths runs the window and fast-path tests
+// with each classification kernel.
+func TestScanPlainWindowClassifyPaths(t *testing.T) {
+	for _, avx := range []bool{false, true} {
+		t.Run(fmt.Sprintf("avx512=%v", avx), func(t *testing.T) {
+			if avx && (!cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW) {
+				t.Skip("no AVX-512 BW")
+			}
+			saved := useClassifyAVX512
+			useClassifyAVX512 = avx
+			defer func() { useClassifyAVX512 = saved }()
+			TestScanPlainWindow(t)
+			TestScanPlainWindowCutSequence(t)
+			TestQuickCanonicalAgrees(t)
+		})
+	}
+}
