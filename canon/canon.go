@@ -3,7 +3,6 @@ package canon
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"strconv"
 	"sync"
@@ -41,7 +40,6 @@ type Canonicalizer struct {
 	recStack   []int32
 	emitStack  []emitFrame
 	sortBudget int          // bytes that may still be moved by in-place sorting
-	tables     [][]int      // duplicate-name hash tables, one per depth
 	quick      []quickFrame // stack of the canonical fast path (quick.go)
 	quickMode  bool         // the fast path is calling the engine's helpers
 	win        classWindow  // string scanning bitmaps (scan_amd64.go)
@@ -49,8 +47,6 @@ type Canonicalizer struct {
 	in         []byte       // input buffer of Transcode
 	mini       []byte       // the input with its whitespace removed (minify.go)
 	numBuf     [40]byte
-	seed       maphash.Seed
-	seeded     bool
 }
 
 // New returns a Canonicalizer for profile p.
@@ -220,9 +216,6 @@ func (c *Canonicalizer) ArenaSize() int {
 		cap(c.recs)*int(unsafe.Sizeof(sortRec{})) + cap(c.spans)*int(unsafe.Sizeof(span{})) +
 		4*(cap(c.order)+cap(c.kids)+cap(c.recOrder)+cap(c.recStack)) +
 		int(unsafe.Sizeof(quickFrame{}))*cap(c.quick)
-	for _, t := range c.tables {
-		n += 8 * cap(t)
-	}
 	return n
 }
 

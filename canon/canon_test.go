@@ -348,8 +348,8 @@ func (b repeatReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestLargeObjects exercises the hash-table duplicate check: objects far
-// above the linear-search size, in and out of order, with and without a
+// TestLargeObjects exercises the duplicate check of both sorts: objects far
+// above the insertion-sort size, in and out of order, with and without a
 // late duplicate, nested at several depths.
 func TestLargeObjects(t *testing.T) {
 	t.Run("sort=default", testLargeObjects)
@@ -361,7 +361,7 @@ func TestLargeObjects(t *testing.T) {
 }
 
 func testLargeObjects(t *testing.T) {
-	for _, n := range []int{linearDupMax - 1, linearDupMax, linearDupMax + 1, 100, 5000} {
+	for _, n := range []int{insertionSortMax - 1, insertionSortMax, insertionSortMax + 1, 100, 5000} {
 		for _, reverse := range []bool{false, true} {
 			var in, want bytes.Buffer
 			keys := make([]string, n)

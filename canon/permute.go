@@ -31,8 +31,8 @@ type span struct{ start, end int }
 
 // recordSort sorts the members of the object f, whose content ends at output
 // coordinate end, and records their order.
+// c.order already holds the sorted members (sortMembers).
 func (c *Canonicalizer) recordSort(f *frame, end int) {
-	c.sortMembers(f)
 	r := sortRec{start: f.contentStart, end: end, spans: len(c.spans), nspans: len(c.order)}
 	for _, j := range c.order {
 		ms, me := c.memberSpan(int(j), end)
@@ -51,34 +51,70 @@ func (c *Canonicalizer) memberSpan(j, end int) (int, int) {
 	return c.members[j].start, end
 }
 
-// sortMembers sets c.order to the indexes of f's members in name order.
-func (c *Canonicalizer) sortMembers(f *frame) {
+// insertionSortMax is the member count up to which sortMembers sorts by
+// insertion.
+const insertionSortMax = 16
+
+// sortMembers sets c.order to the indexes first..end-1 of c.members (one
+// object's members, in input order) sorted by name, and returns the
+// duplicate to report, or -1: of the members whose name an earlier member
+// has, the first in input order. Equal names end up next to each other, in
+// input order (the sort is stable), so each but the first of a run is such
+// a member.
+func (c *Canonicalizer) sortMembers(first, end int) (dup int) {
 	c.order = c.order[:0]
-	for i := f.first; i < len(c.members); i++ {
+	for i := first; i < end; i++ {
 		c.order = append(c.order, int32(i))
 	}
-	if o := c.order; len(o) <= 12 {
+	dup = -1
+	o := c.order
+	ms := c.members
+	if len(o) <= insertionSortMax {
 		// Insertion sort: no indirect calls, and most objects are small.
 		// The prefix keys decide almost every comparison inline.
-		ms := c.members
 		for i := 1; i < len(o); i++ {
 			m := o[i]
 			km := ms[m].key
 			j := i
 			for ; j > 0; j-- {
 				p := o[j-1]
-				if kp := ms[p].key; kp < km || kp == km && c.compareMembers(&ms[p], &ms[m]) < 0 {
+				kp := ms[p].key
+				if kp < km {
 					break
+				}
+				if kp == km {
+					r := c.compareMembers(&ms[p], &ms[m])
+					if r < 0 {
+						break
+					}
+					if r == 0 {
+						// m follows its equal, earlier p. Members are
+						// inserted in input order, so the first such m
+						// is the one to report.
+						if dup < 0 {
+							dup = int(m)
+						}
+						break
+					}
 				}
 				o[j] = p
 			}
 			o[j] = m
 		}
-	} else {
-		slices.SortFunc(o, func(a, b int32) int {
-			return c.compareMembers(&c.members[a], &c.members[b])
-		})
+		return dup
 	}
+	slices.SortFunc(o, func(a, b int32) int {
+		if r := c.compareMembers(&ms[a], &ms[b]); r != 0 {
+			return r
+		}
+		return int(a - b) // stable: equal names in input order
+	})
+	for i := 1; i < len(o); i++ {
+		if ms[o[i-1]].key == ms[o[i]].key && c.compareMembers(&ms[o[i-1]], &ms[o[i]]) == 0 && (dup < 0 || int(o[i]) < dup) {
+			dup = int(o[i])
+		}
+	}
+	return dup
 }
 
 // finish completes the output after a successful run: it copies the pending

@@ -19,15 +19,17 @@ package canon
 // pass (permute.go), so crafted deep nesting cannot make the work
 // quadratic.
 //
-// Duplicate names are detected as each member is added: while names arrive in
-// strictly increasing UTF-16 order one comparison with the previous name
-// proves uniqueness (the common, canonical case); once an object is out of
-// order every new name is searched for among the earlier ones, linearly for
-// small objects and through a hash table (one per depth, reused) for large.
+// Duplicate names: while names arrive in strictly increasing UTF-16 order,
+// one comparison with the previous name proves each unique (the common,
+// canonical case). Once an object is out of order, its names are checked
+// when it closes, by the sort that orders them, which finds equal names
+// next to each other. The error reported is still the first one in input
+// order: when any error stops the scan, the open out-of-order objects are
+// searched for a duplicate that comes before it (earlierDuplicate), so the
+// result is what checking each name on arrival would give.
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -40,8 +42,7 @@ type frame struct {
 	namesStart   int  // objects: len(c.names) when the object opened
 	cur          int  // objects: index of the current member (-1: none); arrays: element index
 	object       bool // object or array
-	unsorted     bool // objects: some member arrived out of order
-	hashed       bool // objects: c.tables[depth] indexes the members
+	unsorted     bool // objects: some member arrived out of order (names not yet checked for duplicates)
 	deferred     bool // a record of deferred ordering lies within (permute.go)
 }
 
@@ -55,10 +56,6 @@ type member struct {
 	start              int    // output coordinate of the name's opening quote
 	off                int    // input offset of the name's opening quote
 }
-
-// linearDupMax is the member count up to which an out-of-order object is
-// searched linearly for duplicates before switching to a hash table.
-const linearDupMax = 16
 
 // reset prepares the per-call state.
 func (c *Canonicalizer) begin(dst, src []byte) {
@@ -93,7 +90,8 @@ func (c *Canonicalizer) flush(p int) {
 // isSpace reports the four whitespace bytes of RFC 8259.
 var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
-// run canonicalizes c.src, appending to c.dst.
+// run canonicalizes c.src, appending to c.dst, and returns the first error
+// in input order.
 //
 // The hot state (input position, output buffer, pending span) lives in
 // locals so that it stays in registers; c.dst and c.pend are synchronised
@@ -105,7 +103,16 @@ var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 // whitespace bytes, which drops the run and dispatches again. Compact input
 // (and the compact text of minify.go) so pays nothing for whitespace
 // between its tokens.
-func (c *Canonicalizer) run() (err error) {
+func (c *Canonicalizer) run() error {
+	err := c.scan()
+	if err != nil {
+		err = c.earlierDuplicate(err)
+	}
+	return err
+}
+
+// scan is run's single pass.
+func (c *Canonicalizer) scan() (err error) {
 	src := c.src
 	n := len(src)
 	if n > c.profile.MaxSize() {
@@ -228,6 +235,9 @@ next:
 				// move bytes under recorded spans); record the order of the
 				// rest (see permute.go).
 				end := len(dst) + pos - pend
+				if dup := c.sortMembers(f.first, len(c.members)); dup >= 0 {
+					return c.dupError(dup)
+				}
 				if size := end - f.contentStart; !f.deferred && size <= c.sortBudget {
 					c.sortBudget -= size
 					c.dst, c.pend = dst, pend
@@ -422,94 +432,66 @@ func (c *Canonicalizer) nameOf(m *member) []byte {
 }
 
 // addMember makes c.members[idx], just appended, the current member of the
-// innermost (object) frame and rejects it if its name duplicates an earlier
-// member's. On error the member stays recorded, so the error's JSON Pointer
-// names it.
+// innermost (object) frame. While the object's names are in increasing
+// order it rejects a name equal to the previous one; once they are not,
+// duplicates are left to the sort at the close (see the NOTE above). On
+// error the member stays recorded, so the error's JSON Pointer names it.
 func (c *Canonicalizer) addMember(idx int) error {
 	f := &c.stack[len(c.stack)-1]
 	f.cur = idx
-	if idx == f.first {
+	if idx == f.first || f.unsorted {
 		return nil
 	}
-	name := c.nameOf(&c.members[idx])
-	if !f.unsorted {
-		switch c.compareMembers(&c.members[idx-1], &c.members[idx]) {
-		case -1:
-			return nil // strictly increasing so far: unique
-		case 0:
-			return c.dupError(idx)
-		}
-		f.unsorted = true
+	switch c.compareMembers(&c.members[idx-1], &c.members[idx]) {
+	case -1:
+		return nil // strictly increasing so far: unique
+	case 0:
+		return c.dupError(idx)
 	}
-	if idx-f.first < linearDupMax && !f.hashed {
-		key := c.members[idx].key
-		for j := f.first; j < idx; j++ {
-			if c.members[j].key == key && string(c.nameOf(&c.members[j])) == string(name) {
-				return c.dupError(idx)
-			}
-		}
-		return nil
-	}
-	return c.hashInsert(f, idx)
+	f.unsorted = true
+	return nil
 }
 
+// dupError is the error for member idx, whose name an earlier member of the
+// innermost object has.
 func (c *Canonicalizer) dupError(idx int) error {
+	c.stack[len(c.stack)-1].cur = idx
 	m := &c.members[idx]
 	return c.errorf(ClassDuplicateName, int64(m.off), "duplicate object member name %s", abbrev(c.nameOf(m)))
 }
 
-// hashInsert adds member idx of object f to the frame's hash table, building
-// or growing the table as needed, and reports a duplicate name.
-func (c *Canonicalizer) hashInsert(f *frame, idx int) error {
-	d := len(c.stack) - 1
-	for len(c.tables) <= d {
-		c.tables = append(c.tables, nil)
+// earlierDuplicate returns the error the scan should report in place of
+// err: a duplicate member name in an open out-of-order object that comes
+// before err in the input (its names are checked only when it closes), or
+// err itself.
+func (c *Canonicalizer) earlierDuplicate(err error) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
 	}
-	count := idx - f.first + 1
-	if !f.hashed || 2*count > len(c.tables[d]) {
-		size := 64
-		for size < 4*count {
-			size <<= 1
+	best, bestDepth := -1, -1
+	for d := range c.stack {
+		f := &c.stack[d]
+		if !f.object || !f.unsorted {
+			continue
 		}
-		t := c.tables[d]
-		if cap(t) >= size {
-			t = t[:size]
-			clear(t)
-		} else {
-			t = make([]int, size)
+		end := len(c.members)
+		for k := d + 1; k < len(c.stack); k++ {
+			if c.stack[k].object {
+				end = c.stack[k].first
+				break
+			}
 		}
-		c.tables[d] = t
-		if !c.seeded {
-			c.seed, c.seeded = maphash.MakeSeed(), true
-		}
-		f.hashed = true
-		for j := f.first; j < idx; j++ {
-			c.hashLookup(t, j, true) // earlier names are known to be unique
+		if dup := c.sortMembers(f.first, end); dup >= 0 && int64(c.members[dup].off) < e.Offset &&
+			(best < 0 || c.members[dup].off < c.members[best].off) {
+			best, bestDepth = dup, d
 		}
 	}
-	if c.hashLookup(c.tables[d], idx, false) {
-		return c.dupError(idx)
+	if best < 0 {
+		return err
 	}
-	return nil
-}
-
-// hashLookup inserts member idx into table t (entries are member index + 1)
-// unless an equal name is present, which it reports instead.
-func (c *Canonicalizer) hashLookup(t []int, idx int, known bool) bool {
-	name := c.nameOf(&c.members[idx])
-	mask := len(t) - 1
-	h := int(maphash.Bytes(c.seed, name)) & mask
-	for {
-		e := t[h]
-		if e == 0 {
-			t[h] = idx + 1
-			return false
-		}
-		if !known && string(c.nameOf(&c.members[e-1])) == string(name) {
-			return true
-		}
-		h = (h + 1) & mask
-	}
+	c.stack = c.stack[:bestDepth+1] // the pointer names the duplicate
+	return c.dupError(best)
 }
 
 // compareMembers compares the names of two members in UTF-16 order,
@@ -566,7 +548,7 @@ func nameKeyAt(src []byte, start, end int) uint64 {
 }
 
 // sortInPlace reorders the members of f, whose closing brace is at input
-// offset pos, into UTF-16 name order, in the output buffer. Member spans are separated by exactly
+// offset pos, into the order of c.order (sortMembers), in the output buffer. Member spans are separated by exactly
 // one comma in the output, so the permuted content has the same length.
 func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 	if first := c.members[f.first].off; c.pend <= first {
@@ -574,7 +556,6 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 		// src[first:pos] as it stands, members separated by single commas,
 		// so the members are copied in order straight from the input.
 		c.flush(first)
-		c.sortMembers(f)
 		for i, j := range c.order {
 			if i > 0 {
 				c.dst = append(c.dst, ',')
@@ -590,7 +571,6 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 	}
 	c.flush(pos)
 	start, end := f.contentStart, len(c.dst)
-	c.sortMembers(f)
 	c.scratch = append(c.scratch[:0], c.dst[start:end]...)
 	w := start
 	for i, j := range c.order {
