@@ -64,7 +64,7 @@ func (c *Canonicalizer) Profile() Profile { return c.profile }
 // the extended buffer. On error it returns dst unchanged in length (bytes
 // beyond len(dst) may have been written) and a *Error.
 func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
-	if c.quickCanonical(src) {
+	if !indented(src) && c.quickCanonical(src) {
 		c.end()
 		return append(dst, src...), nil
 	}
@@ -75,6 +75,13 @@ func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
 		// Errors are reported against src (minify.go).
 	}
 	return c.appendEngine(dst, src)
+}
+
+// indented reports input that starts like pretty-printed JSON (whitespace
+// in its first two bytes), which the canonical fast path would give up on
+// at once: it is not tried.
+func indented(src []byte) bool {
+	return len(src) >= 2 && (isSpace[src[0]] || isSpace[src[1]])
 }
 
 // appendEngine is Append without the canonical fast path.
@@ -97,7 +104,7 @@ func (c *Canonicalizer) appendEngine(dst, src []byte) ([]byte, error) {
 // arena that stays valid until the next call on c. The caller must not
 // modify the result.
 func (c *Canonicalizer) View(src []byte) ([]byte, error) {
-	if c.quickCanonical(src) {
+	if !indented(src) && c.quickCanonical(src) {
 		c.end()
 		return src, nil
 	}

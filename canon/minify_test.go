@@ -142,6 +142,24 @@ func TestMinifyAVX512AgainstModel(t *testing.T) {
 	for range 30000 {
 		check(randomMinifyInput(r))
 	}
+	// Every byte value, at every position of a block, outside and inside
+	// strings (a quote at the front of some rounds), next to spaces.
+	for rot := range 64 {
+		for _, lead := range []string{"", `"`, "1 ", `\`} {
+			src := []byte(lead)
+			for v := range 256 {
+				src = append(src, byte(v+rot), ' ')
+			}
+			check(src)
+		}
+	}
+	for range 3000 {
+		b := make([]byte, r.IntN(300))
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		check(b)
+	}
 	// Unaligned source and destination.
 	for off := range 64 {
 		src := randomMinifyInput(r)
