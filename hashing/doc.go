@@ -32,13 +32,15 @@
 //	generic  pure Go (blockGeneric in block.go), the reference for all others
 //	shani    x86 SHA extensions; batches run two interleaved SHA-NI streams
 //	avx2     batches on 8 AVX2 lanes; single messages use shani if present, else crypto/sha256
-//	avx512   16 AVX-512 lanes: reserved name, not in this build (never available)
+//	avx512   batches on 16 AVX-512 lanes; single messages as for avx2
 //	arm64    Armv8.0 SHA2 instructions; batches are hashed one message at a time
 //
 // Detection uses github.com/klauspost/cpuid/v2, which also checks that the
-// OS saves the vector state. On amd64 with SHA-NI the default is shani for
-// both single messages and batches (two SHA-NI streams beat eight AVX2
-// lanes there). With AVX2 but no SHA-NI it is avx2 for batches, and single
+// OS saves the vector state. On Intel CPUs with AVX-512 (F and BW) the
+// default is avx512: SHA-NI (if present) for single messages, sixteen
+// AVX-512 lanes for batches. Otherwise, on amd64 with SHA-NI, the default is
+// shani for both single messages and batches (two SHA-NI streams beat
+// eight AVX2 lanes there). With AVX2 but no SHA-NI it is avx2 for batches, and single
 // messages go to crypto/sha256 itself, whose AVX2 kernel this package does
 // not duplicate (Describe reports the single kernel as "stdlib"; New then
 // returns crypto/sha256.New(), whose state format is the same). Elsewhere

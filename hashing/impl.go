@@ -19,7 +19,7 @@ const (
 	pathGeneric pathID = iota // blockGeneric, pure Go
 	pathSHANI                 // x86 SHA extensions; batches: 2 interleaved streams
 	pathAVX2                  // batches: 8 AVX2 lanes
-	pathAVX512                // batches: 16 AVX-512 lanes (not in this build)
+	pathAVX512                // batches: 16 AVX-512 lanes
 	pathARM64                 // Armv8 SHA2 instructions
 	numPaths
 )
@@ -43,9 +43,10 @@ func (p pathID) String() string {
 type batchID uint8
 
 const (
-	batchSerial  batchID = iota // one message after another through block
-	batchSHANIx2                // blockSHANIx2
-	batchAVX2x8                 // blockAVX2x8
+	batchSerial    batchID = iota // one message after another through block
+	batchSHANIx2                  // blockSHANIx2
+	batchAVX2x8                   // blockAVX2x8
+	batchAVX512x16                // blockAVX512x16
 )
 
 func (b batchID) String() string {
@@ -54,6 +55,8 @@ func (b batchID) String() string {
 		return "shani-x2"
 	case batchAVX2x8:
 		return "avx2-x8"
+	case batchAVX512x16:
+		return "avx512-x16"
 	}
 	return "serial"
 }
@@ -65,6 +68,8 @@ func (b batchID) lanes() int {
 		return 2
 	case batchAVX2x8:
 		return 8
+	case batchAVX512x16:
+		return 16
 	}
 	return 1
 }
@@ -167,10 +172,10 @@ func Implementations() []string {
 // a no-op.
 //
 // "shani" uses SHA-NI for single messages and two interleaved SHA-NI
-// streams for batches; "avx2" uses eight AVX2 lanes for batches and the
-// best single-message kernel (shani if present, else crypto/sha256's own,
-// reported as "stdlib"); "generic" and "arm64" hash batches one message at
-// a time.
+// streams for batches; "avx2" and "avx512" use eight AVX2 or sixteen
+// AVX-512 lanes for batches and the best single-message kernel (shani if
+// present, else crypto/sha256's own, reported as "stdlib"); "generic" and
+// "arm64" hash batches one message at a time.
 func Select(name string) (restore func(), err error) {
 	p, err := lookupPath(name)
 	if err != nil {
@@ -197,7 +202,7 @@ type Description struct {
 	Implementations []string `json:"implementations"` // paths available, see Implementations
 	Path            string   `json:"path"`            // the path in force
 	Single          string   `json:"single"`          // kernel for one message: generic, shani, arm64, stdlib
-	Batch           string   `json:"batch"`           // kernel for SumMany: serial, shani-x2, avx2-x8
+	Batch           string   `json:"batch"`           // kernel for SumMany: serial, shani-x2, avx2-x8, avx512-x16
 	Lanes           int      `json:"lanes"`           // messages the batch kernel hashes at once
 	Forced          string   `json:"forced,omitempty"`
 	Warning         string   `json:"warning,omitempty"`

@@ -11,6 +11,9 @@
 //     extensions, to fill the pipeline that one dependency chain leaves idle.
 //   - blockAVX2x8: eight independent messages, one per 32-bit lane of the
 //     YMM registers, rounds in plain AVX2 integer arithmetic.
+//   - blockAVX512x16: sixteen independent messages, one per 32-bit lane of
+//     the ZMM registers, with AVX-512 rotates (VPRORD) and three-input
+//     logic (VPTERNLOGD) for Σ, σ, Ch and Maj.
 package main
 
 import (
@@ -67,6 +70,7 @@ func main() {
 	shani()
 	shaniX2()
 	avx2x8()
+	avx512x16()
 
 	if err := os.WriteFile(*outPath, out.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
@@ -469,6 +473,136 @@ func avx2x8() {
 	p("\tJNZ avx2_loop")
 	p("")
 	p("avx2_done:")
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// avx512x16 emits the 16-lane AVX-512 kernel. Lane j of a ZMM register
+// holds message j; word w of the 16 chaining values is one row of
+// laneState.h, so it loads and stores as one register. The working
+// variables a..h live in Z0..Z7, their names rotating by one register each
+// round as in avx2x8. With 32 registers the whole 16-word schedule window
+// stays in Z16..Z31 (W[t] in Z(16+t%16)), and Z8..Z15 are temporaries.
+//
+// Each block of the 16 lanes is loaded as 16 rows (lane j's 16 words in
+// Z(16+j)) and transposed so that Z(16+t) holds word t of every lane: two
+// unpack stages transpose the 4x4 blocks of dwords inside each 128-bit
+// chunk, and two VSHUFI32X4 stages the 4x4 blocks of chunks.
+func avx512x16() {
+	z := func(i int) string { return fmt.Sprintf("Z%d", i) }
+	p("// func blockAVX512x16(st *laneState, n int)")
+	p("// Requires: AVX512F, AVX512BW.")
+	p("// Compresses n blocks of each of lanes 0..15 into st.h (lane j reads")
+	p("// st.cnt[j] blocks from st.ptr[j], then from st.next[j]; st.cnt is")
+	p("// consumed); each lane works like blockGeneric.")
+	p("TEXT ·blockAVX512x16(SB), NOSPLIT, $0-16")
+	p("\tMOVQ st+0(FP), DI")
+	p("\tMOVQ n+8(FP), CX")
+	p("\tTESTQ CX, CX")
+	p("\tJZ avx512_done")
+	p("")
+	p("avx512_loop:")
+	p("\t// one block of each lane as rows: lane j in Z(16+j)")
+	for j := 0; j < 16; j++ {
+		p("\tMOVQ %d(DI), AX", ptrOff+8*j)
+		p("\tVMOVDQU32 (AX), %s", z(16+j))
+	}
+	p("\t// next block of each lane: the following one, or next[j] after cnt[j] blocks")
+	for j := 0; j < 16; j++ {
+		p("\tADDQ $64, %d(DI)", ptrOff+8*j)
+		p("\tDECQ %d(DI)", cntOff+8*j)
+		p("\tJNZ avx512_next%d", j)
+		p("\tMOVQ %d(DI), AX", nextOff+8*j)
+		p("\tMOVQ AX, %d(DI)", ptrOff+8*j)
+		p("avx512_next%d:", j)
+	}
+	p("\t// transpose: dwords within 128-bit chunks, rows 4g..4g+3 at a time")
+	for g := 0; g < 4; g++ {
+		r := 16 + 4*g
+		t := 4 * g
+		p("\tVPUNPCKLDQ %s, %s, %s", z(r+1), z(r), z(t))
+		p("\tVPUNPCKHDQ %s, %s, %s", z(r+1), z(r), z(t+1))
+		p("\tVPUNPCKLDQ %s, %s, %s", z(r+3), z(r+2), z(t+2))
+		p("\tVPUNPCKHDQ %s, %s, %s", z(r+3), z(r+2), z(t+3))
+		// chunk q of Z(r+k) = column 4q+k, rows 4g..4g+3
+		p("\tVPUNPCKLQDQ %s, %s, %s", z(t+2), z(t), z(r))
+		p("\tVPUNPCKHQDQ %s, %s, %s", z(t+2), z(t), z(r+1))
+		p("\tVPUNPCKLQDQ %s, %s, %s", z(t+3), z(t+1), z(r+2))
+		p("\tVPUNPCKHQDQ %s, %s, %s", z(t+3), z(t+1), z(r+3))
+	}
+	p("\t// transpose: 128-bit chunks; then byte-swap each word")
+	for k := 0; k < 4; k++ {
+		a, b, c, d := z(16+k), z(20+k), z(24+k), z(28+k)
+		p("\tVSHUFI32X4 $0x44, %s, %s, Z0", b, a)
+		p("\tVSHUFI32X4 $0xee, %s, %s, Z1", b, a)
+		p("\tVSHUFI32X4 $0x44, %s, %s, Z2", d, c)
+		p("\tVSHUFI32X4 $0xee, %s, %s, Z3", d, c)
+		p("\tVSHUFI32X4 $0x88, Z2, Z0, %s", z(16+k))
+		p("\tVSHUFI32X4 $0xdd, Z2, Z0, %s", z(20+k))
+		p("\tVSHUFI32X4 $0x88, Z3, Z1, %s", z(24+k))
+		p("\tVSHUFI32X4 $0xdd, Z3, Z1, %s", z(28+k))
+	}
+	p("\tVBROADCASTI32X4 bswap32<>(SB), Z8")
+	for t := 0; t < 16; t++ {
+		p("\tVPSHUFB Z8, %s, %s", z(16+t), z(16+t))
+	}
+	p("")
+	p("\t// a..h of the 16 lanes")
+	for w := 0; w < 8; w++ {
+		p("\tVMOVDQU32 %d(DI), Z%d", wordStride*w, w)
+	}
+	for t := 0; t < 64; t++ {
+		reg := func(i int) string { return z(((i-t)%8 + 8) % 8) }
+		a, b, c, d, e, f, g, h := reg(0), reg(1), reg(2), reg(3), reg(4), reg(5), reg(6), reg(7)
+		w := z(16 + t%16)
+		p("\t// round %d", t)
+		if t >= 16 {
+			// W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], in place of W[t-16].
+			w15, w2, w7 := z(16+(t-15)%16), z(16+(t-2)%16), z(16+(t-7)%16)
+			p("\tVPRORD $7, %s, Z8", w15)
+			p("\tVPRORD $18, %s, Z9", w15)
+			p("\tVPSRLD $3, %s, Z10", w15)
+			p("\tVPTERNLOGD $0x96, Z10, Z9, Z8") // σ0
+			p("\tVPRORD $17, %s, Z11", w2)
+			p("\tVPRORD $19, %s, Z12", w2)
+			p("\tVPSRLD $10, %s, Z13", w2)
+			p("\tVPTERNLOGD $0x96, Z13, Z12, Z11") // σ1
+			p("\tVPADDD Z8, %s, %s", w, w)
+			p("\tVPADDD %s, %s, %s", w7, w, w)
+			p("\tVPADDD Z11, %s, %s", w, w)
+		}
+		// T1 = h + Σ1(e) + Ch(e,f,g) + K[t] + W[t], accumulated in h.
+		p("\tVPADDD.BCST k256<>+%d(SB), %s, %s", 4*t, h, h)
+		p("\tVPADDD %s, %s, %s", w, h, h)
+		p("\tVPRORD $6, %s, Z8", e)
+		p("\tVPRORD $11, %s, Z9", e)
+		p("\tVPRORD $25, %s, Z10", e)
+		p("\tVPTERNLOGD $0x96, Z10, Z9, Z8") // Σ1
+		p("\tVMOVDQA32 %s, Z11", e)
+		p("\tVPTERNLOGD $0xca, %s, %s, Z11", g, f) // Ch: e ? f : g
+		p("\tVPADDD Z8, %s, %s", h, h)
+		p("\tVPADDD Z11, %s, %s", h, h)
+		// e' = d + T1
+		p("\tVPADDD %s, %s, %s", h, d, d)
+		// a' = T1 + Σ0(a) + Maj(a,b,c)
+		p("\tVPRORD $2, %s, Z12", a)
+		p("\tVPRORD $13, %s, Z13", a)
+		p("\tVPRORD $22, %s, Z14", a)
+		p("\tVPTERNLOGD $0x96, Z14, Z13, Z12") // Σ0
+		p("\tVMOVDQA32 %s, Z15", a)
+		p("\tVPTERNLOGD $0xe8, %s, %s, Z15", c, b) // Maj
+		p("\tVPADDD Z12, %s, %s", h, h)
+		p("\tVPADDD Z15, %s, %s", h, h)
+	}
+	p("\t// add the chaining value and store")
+	for w := 0; w < 8; w++ {
+		p("\tVPADDD %d(DI), Z%d, Z%d", wordStride*w, w, w)
+		p("\tVMOVDQU32 Z%d, %d(DI)", w, wordStride*w)
+	}
+	p("\tDECQ CX")
+	p("\tJNZ avx512_loop")
+	p("")
+	p("avx512_done:")
 	p("\tVZEROUPPER")
 	p("\tRET")
 }
