@@ -53,10 +53,9 @@ type minState struct {
 
 // Minification implementations (minifyImpl).
 const (
-	minifyOff     = iota // the engine handles whitespace itself
-	minifyGo             // minifyGeneric: the reference, for tests
-	minifyAVX512         // minifyBlocksAVX512
-	minifyImplMax        // one past the last
+	minifyOff    = iota // the engine handles whitespace itself
+	minifyGo            // minifyGeneric: the reference, for tests
+	minifyAVX512        // minifyBlocksAVX512
 )
 
 // minifyImpl selects the implementation; tests switch it. Its default is
@@ -80,10 +79,16 @@ const minifyMinLen = 64
 const oddBits = 0xAAAAAAAAAAAAAAAA
 
 // minify removes the whitespace outside strings from src into c's arena and
-// returns the compact text, or ok false when it must not be used: no
-// compression implementation is selected, the input is short or has no
-// whitespace to remove, a whitespace run separated two scalar bytes, or the
-// input ends inside a string.
+// returns the compact text, or ok false when it is not used: no compression
+// implementation is selected, the input is short, its first 64 bytes have
+// no whitespace to remove, a whitespace run separated two scalar bytes, or
+// the input ends inside a string.
+//
+// The first block decides whether compression is worth a pass at all:
+// pretty-printed text has whitespace there, while compact input (which
+// reaches minify when the fast path finds it unsorted or otherwise not
+// canonical) would pay a whole pass to remove nothing. Either way the
+// result is the same; only the cost differs.
 func (c *Canonicalizer) minify(src []byte) (compact []byte, ok bool) {
 	impl := minifyImpl.Load()
 	if impl == minifyOff || len(src) < minifyMinLen || len(src) > c.profile.MaxSize() {
@@ -93,12 +98,29 @@ func (c *Canonicalizer) minify(src []byte) (compact []byte, ok bool) {
 	if cap(c.mini) < need {
 		c.mini = make([]byte, need)
 	}
+	dst := c.mini[:need]
 	var st minState
-	w := compress(impl, c.mini[:need], src, &st)
-	if st.inString != 0 || st.merged != 0 || w == len(src) {
+	w := compressBlocks(impl, dst, src[:64], &st)
+	if w == 64 {
 		return nil, false
 	}
-	return c.mini[:w], true
+	w += compress(impl, dst[w:], src[64:], &st)
+	if st.inString != 0 || st.merged != 0 {
+		return nil, false
+	}
+	return dst[:w], true
+}
+
+// compressBlocks runs implementation impl over the whole 64-byte blocks of
+// src (len(src) a multiple of 64); dst has room for len(src)+64 bytes.
+func compressBlocks(impl int32, dst, src []byte, st *minState) int {
+	if len(src) == 0 {
+		return 0
+	}
+	if impl == minifyAVX512 {
+		return minifyBlocksAVX512(&dst[0], &src[0], len(src)/64, st)
+	}
+	return minifyGeneric(dst, src, st)
 }
 
 // compress runs implementation impl over src: its whole 64-byte blocks,
@@ -114,19 +136,9 @@ func compress(impl int32, dst, src []byte, st *minState) int {
 	for i := len(tail); i < 64; i++ {
 		pad[i] = ' '
 	}
-	w := 0
-	if impl == minifyAVX512 {
-		if full > 0 {
-			w = minifyBlocksAVX512(&dst[0], &src[0], full, st)
-		}
-		if len(tail) > 0 {
-			w += minifyBlocksAVX512(&dst[w], &pad[0], 1, st)
-		}
-		return w
-	}
-	w = minifyGeneric(dst, src[:64*full], st)
+	w := compressBlocks(impl, dst, src[:64*full], st)
 	if len(tail) > 0 {
-		w += minifyGeneric(dst[w:], pad[:], st)
+		w += compressBlocks(impl, dst[w:], pad[:], st)
 	}
 	return w
 }

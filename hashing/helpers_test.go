@@ -5,9 +5,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/bbdigest/bbdigest/internal/implreq"
 )
 
 var seedFlag = flag.Uint64("hashing.seed", 0, "seed for the random tests (0: from the clock)")
@@ -16,15 +17,7 @@ var seedFlag = flag.Uint64("hashing.seed", 0, "seed for the random tests (0: fro
 // machine declared to have them fails instead of skipping them.
 const requireEnv = "BBDIGEST_REQUIRE_IMPL"
 
-func requiredImpls() []string {
-	var s []string
-	for _, n := range strings.Split(os.Getenv(requireEnv), ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			s = append(s, n)
-		}
-	}
-	return s
-}
+func requiredImpls() []string { return implreq.Names(requireEnv) }
 
 // forEachImpl runs f once per path, each forced with Select, as a subtest
 // named impl=NAME. A path this CPU lacks is skipped, unless it is named in
