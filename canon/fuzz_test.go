@@ -141,5 +141,14 @@ func FuzzScanPlainString(f *testing.F) {
 		if gotEnd, gotEsc = c.scanPlain(pos); gotEnd != wantEnd || gotEsc != wantEsc {
 			t.Fatalf("%q at %d: scanPlain = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
 		}
+		// The run scanner of strings with escapes, from the string's start
+		// (the window is where scanPlain put it).
+		wantJ, wantOK := refStopRun(src, pos+1)
+		if j, ok := stopRunGeneric(src, pos+1); j != wantJ || ok != wantOK {
+			t.Fatalf("%q at %d: stopRunGeneric = %d, %v; want %d, %v", src, pos+1, j, ok, wantJ, wantOK)
+		}
+		if j, ok := c.stopRun(pos + 1); j != wantJ || ok && !wantOK {
+			t.Fatalf("%q at %d: stopRun = %d, %v; want %d, %v", src, pos+1, j, ok, wantJ, wantOK)
+		}
 	})
 }

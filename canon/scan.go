@@ -129,3 +129,39 @@ var plainByte = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// stopRunGeneric returns the offset j of the first byte at or after i that
+// ends a run of string content: '"', '\\' or a control byte (len(src) if
+// there is none), and whether src[i:j] is well-formed UTF-8. It is the run
+// scanner of strings with escapes (Canonicalizer.stopRun), where a stop at
+// every non-ASCII byte would cost a call per character of non-Latin text.
+// Eight bytes are tested at a time; as in specialBytes, only the lowest
+// flagged byte of a word is exact, and only it is used.
+func stopRunGeneric(src []byte, i int) (int, bool) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	start, high := i, uint64(0)
+	for i+8 <= len(src) {
+		x := binary.LittleEndian.Uint64(src[i:])
+		q := x ^ (ones * '"')
+		b := x ^ (ones * '\\')
+		if m := ((x - ones*0x20) | (q - ones) | (b - ones)) &^ x & highs; m != 0 {
+			t := uint(bits.TrailingZeros64(m)) // bit 7 of the stop byte
+			high |= x & highs & (1<<t - 1)
+			i += int(t / 8)
+			return i, high == 0 || utf8.Valid(src[start:i])
+		}
+		high |= x & highs
+		i += 8
+	}
+	for ; i < len(src); i++ {
+		if b := src[i]; b == '"' || b == '\\' || b < 0x20 {
+			break
+		} else if b >= utf8.RuneSelf {
+			high = 1
+		}
+	}
+	return i, high == 0 || utf8.Valid(src[start:i])
+}

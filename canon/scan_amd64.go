@@ -253,3 +253,55 @@ func (w *classWindow) validBody(src []byte, i, j int) bool {
 	}
 	return w.bad[kb]&(2<<(b&63)-1) == 0
 }
+
+// stopRun is stopRunGeneric(c.src, i) for a run that starts after an ASCII
+// byte (the string's quote or the last byte of an escape), except that ok
+// may be false for a well-formed run (a false alarm of validBody, which the
+// caller resolves by checking the run rune by rune). Inside the classification window the run
+// is read off the stop and high bitmaps, and its UTF-8 off the error
+// bitmap; a run that is not in the window, or leaves it, is scanned by
+// indexStop.
+func (c *Canonicalizer) stopRun(i int) (int, bool) {
+	src, w := c.src, &c.win
+	off := i - w.lo
+	if off >= 0 && off < 64*w.words {
+		k := off >> 6
+		m := w.stop[k] >> (off & 63)
+		h := w.high[k] >> (off & 63)
+		if m == 0 {
+			for {
+				k++
+				if k >= w.words {
+					goto leaves
+				}
+				if m = w.stop[k]; m != 0 {
+					break
+				}
+				h |= w.high[k]
+			}
+			h |= w.high[k] & (m ^ (m - 1))
+			off = 64 * k
+		} else {
+			h &= m ^ (m - 1)
+		}
+		j := w.lo + off + bits.TrailingZeros64(m)
+		if j >= len(src) { // a stop in the zero padding: the input ends
+			return len(src), h == 0 || utf8.Valid(src[i:])
+		}
+		return j, h == 0 || w.validBody(src, i, j)
+	}
+leaves:
+	if i >= len(src) {
+		return i, true
+	}
+	n, high := indexStop(src[i:])
+	j := i + n
+	if j < len(src) {
+		if b := src[j]; b == '"' || b == '\\' || b < 0x20 {
+			return j, !high || utf8.Valid(src[i:j])
+		}
+	}
+	// The run reaches the input's last partial block.
+	end, ok := stopRunGeneric(src, j)
+	return end, ok && (!high || utf8.Valid(src[i:j]))
+}

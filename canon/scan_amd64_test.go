@@ -99,6 +99,7 @@ func TestScanPlainWindowUTF8Paths(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		t.Run(fmt.Sprintf("lookup=%v", on), func(t *testing.T) {
 			withUTF8Lookup(t, on, TestScanPlainWindow)
+			withUTF8Lookup(t, on, TestStopRun)
 		})
 	}
 }
@@ -210,6 +211,7 @@ func TestScanPlainWindowClassifyPaths(t *testing.T) {
 			defer func() { useClassifyAVX512 = saved }()
 			TestScanPlainWindow(t)
 			TestScanPlainWindowCutSequence(t)
+			TestStopRun(t)
 			TestQuickCanonicalAgrees(t)
 		})
 	}

@@ -9,3 +9,6 @@ func (w *classWindow) reset() {}
 
 // scanPlain is scanPlainGeneric(c.src, pos).
 func (c *Canonicalizer) scanPlain(pos int) (int, bool) { return scanPlainGeneric(c.src, pos) }
+
+// stopRun is stopRunGeneric(c.src, i).
+func (c *Canonicalizer) stopRun(i int) (int, bool) { return stopRunGeneric(c.src, i) }

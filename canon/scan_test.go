@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestSpecialBytes checks the SWAR test against a byte loop: the lowest
@@ -168,5 +169,97 @@ func TestScanPlainWindow(t *testing.T) {
 			}
 		}
 		c.src = nil
+	}
+}
+
+// refStopRun is the obvious byte loop that stopRun and stopRunGeneric
+// must agree with: the first '"', '\\' or control byte at or after i (or
+// len(src)), and whether the bytes before it are well-formed UTF-8.
+func refStopRun(src []byte, i int) (int, bool) {
+	j := i
+	for j < len(src) && src[j] != '"' && src[j] != '\\' && src[j] >= 0x20 {
+		j++
+	}
+	return j, utf8.Valid(src[i:j])
+}
+
+// TestStopRunGeneric compares stopRunGeneric with refStopRun at every
+// offset of random string inputs, at random alignments.
+func TestStopRunGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for n := 0; n < 50_000; n++ {
+		src := append(make([]byte, r.IntN(16)), randomStringInput(r)...)
+		for i := 0; i <= len(src); i++ {
+			gotJ, gotOK := stopRunGeneric(src, i)
+			wantJ, wantOK := refStopRun(src, i)
+			if gotJ != wantJ || gotOK != wantOK {
+				t.Fatalf("%q at %d: stopRunGeneric = %d, %v; want %d, %v", src, i, gotJ, gotOK, wantJ, wantOK)
+			}
+		}
+	}
+}
+
+// TestStopRun runs the engine's run scanner (Canonicalizer.stopRun: the
+// bitmap window on amd64) as the engine does, after scanPlain has placed
+// the window at a string, from offsets inside the string that follow an
+// ASCII byte (as runs do: they start after the quote or an escape), over long
+// inputs whose strings cross block and window boundaries and the input's
+// end. The stop must be refStopRun's; the UTF-8 verdict too, except that a
+// well-formed run may be reported as needing a check (a false alarm, which
+// costs a slow scan and is counted: it must stay rare).
+func TestStopRun(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var c Canonicalizer
+	runs, alarms := 0, 0
+	for n := 0; n < 200; n++ {
+		var src []byte
+		var starts []int
+		size := r.IntN(20_000)
+		for len(src) < size {
+			for range r.IntN(4) {
+				src = append(src, []byte{0, ',', 0xE0, 0xF0, 0xF4, 0xC2, 0x80, 0xBF}[r.IntN(8)])
+			}
+			starts = append(starts, len(src))
+			s := randomStringInput(r)
+			if r.IntN(4) == 0 {
+				s = append(s, bytes.Repeat([]byte("x"), r.IntN(5000))...)
+			}
+			src = append(src, s...)
+			src = append(src, '"', ',')
+		}
+		if r.IntN(2) == 0 && len(src) > 0 {
+			src = src[:len(src)-2]
+		}
+		c.src = src
+		c.win.reset()
+		for k, pos := range starts {
+			if pos >= len(src) {
+				break
+			}
+			c.scanPlain(pos)
+			end := len(src)
+			if k+1 < len(starts) {
+				end = starts[k+1]
+			}
+			for i := pos + 1; i <= end; i += 1 + r.IntN(8) {
+				if src[i-1] >= utf8.RuneSelf {
+					continue // runs start after ASCII: a quote or an escape
+				}
+				gotJ, gotOK := c.stopRun(i)
+				wantJ, wantOK := refStopRun(src, i)
+				if gotJ != wantJ || gotOK && !wantOK {
+					t.Fatalf("input of %d bytes, run at %d (%q): stopRun = %d, %v; want %d, %v",
+						len(src), i, src[i:min(i+40, len(src))], gotJ, gotOK, wantJ, wantOK)
+				}
+				runs++
+				if wantOK && !gotOK {
+					alarms++
+				}
+			}
+		}
+		c.src = nil
+	}
+	if alarms*100 > runs {
+		t.Fatalf("%d false alarms in %d runs", alarms, runs)
 	}
 }

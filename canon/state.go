@@ -595,38 +595,46 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 // The bytes from pos+1 up to i are known to be plain (scanPlainString).
 func (c *Canonicalizer) scanString(pos, i int, name bool) (int, error) {
 	src := c.src
-	for {
-		i = skipPlain(src, i)
-		if i >= len(src) {
-			return 0, c.errorf(ClassSyntax, int64(len(src)), "unexpected end of input inside a string starting at offset %d", pos)
-		}
-		switch b := src[i]; {
-		case b == '"':
-			return i + 1, nil
-		case b == '\\':
-			return c.scanEscaped(pos, i, name)
-		case b < 0x20:
-			return 0, c.errorf(ClassSyntax, int64(i), "unescaped control character %s in a string", quoteByte(src, i))
-		default:
-			size, err := c.validRune(i)
-			if err != nil {
-				return 0, err
-			}
-			i += size
+	j, ok := c.stopRun(i)
+	if !ok {
+		if err := c.checkRun(i, j); err != nil {
+			return 0, err
 		}
 	}
+	if j >= len(src) {
+		return 0, c.errorf(ClassSyntax, int64(len(src)), "unexpected end of input inside a string starting at offset %d", pos)
+	}
+	switch src[j] {
+	case '"':
+		return j + 1, nil
+	case '\\':
+		return c.scanEscaped(pos, j, name)
+	}
+	return 0, c.errorf(ClassSyntax, int64(j), "unescaped control character %s in a string", quoteByte(src, j))
 }
 
-// validRune checks the multi-byte UTF-8 sequence at src[i] and returns its size.
-func (c *Canonicalizer) validRune(i int) (int, error) {
-	r, size := utf8.DecodeRune(c.src[i:])
-	if r == utf8.RuneError && size <= 1 {
-		return 0, c.errorf(ClassInvalidUTF8, int64(i), "invalid UTF-8 byte %#02x in a string", c.src[i])
+// checkRun returns the error of the first ill-formed UTF-8 sequence in the
+// string content src[i:j], which holds no stop byte, or nil if it is
+// well-formed.
+func (c *Canonicalizer) checkRun(i, j int) error {
+	src := c.src
+	for i < j {
+		if src[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(src[i:j])
+		if r == utf8.RuneError && size <= 1 {
+			return c.errorf(ClassInvalidUTF8, int64(i), "invalid UTF-8 byte %#02x in a string", src[i])
+		}
+		i += size
 	}
-	return size, nil
+	return nil
 }
 
 // scanEscaped is the slow path of scanString, from the first backslash at i.
+// The string is taken as runs of content between escapes (stopRun), each
+// copied whole.
 func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 	src := c.src
 	rewriting := false
@@ -634,7 +642,12 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 		c.names = append(c.names, src[pos+1:i]...)
 	}
 	for {
-		j := skipPlain(src, i)
+		j, ok := c.stopRun(i)
+		if !ok {
+			if err := c.checkRun(i, j); err != nil {
+				return 0, err
+			}
+		}
 		if name {
 			c.names = append(c.names, src[i:j]...)
 		}
@@ -654,18 +667,6 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 			return i + 1, nil
 		case b < 0x20:
 			return 0, c.errorf(ClassSyntax, int64(i), "unescaped control character %s in a string", quoteByte(src, i))
-		case b >= utf8.RuneSelf:
-			size, err := c.validRune(i)
-			if err != nil {
-				return 0, err
-			}
-			if name {
-				c.names = append(c.names, src[i:i+size]...)
-			}
-			if rewriting {
-				c.dst = append(c.dst, src[i:i+size]...)
-			}
-			i += size
 		default: // backslash
 			r, size, canonical, err := c.decodeEscape(i)
 			if err != nil {
