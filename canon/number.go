@@ -165,6 +165,19 @@ func (c *Canonicalizer) numberStrict(lit numLit) (int, error) {
 // numberIEEE handles a literal under the rfc8785 profile: the correctly
 // rounded double, written as ECMAScript's Number.prototype.toString.
 func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
+	if k := c.plainLayout(lit); k != 0 && k <= 17 {
+		if k <= 15 {
+			return lit.end, nil
+		}
+		// 16 or 17 digits: canonical iff they are the double's digits.
+		// The literal has no trailing zeros, so w is exactly them.
+		f, w, exp, _, _ := es6.ParseFloatDigits(c.src[lit.start:lit.end]) // in [1e-6, 1e21): finite, nonzero
+		sd, se := es6.Shortest(f)
+		if sd == w && se == exp {
+			return lit.end, nil
+		}
+		return c.replaceNumber(lit, es6.AppendDecimal(c.numBuf[:0], lit.neg, sd, se))
+	}
 	if out, ok := c.shortDecimal(lit); ok {
 		return c.replaceNumber(lit, out)
 	}
@@ -174,6 +187,45 @@ func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
 		return 0, c.errorf(ClassNumberRange, int64(lit.start), "number %s overflows an IEEE-754 double", abbrev(text))
 	}
 	return c.replaceNumber(lit, es6.AppendFloat(c.numBuf[:0], f))
+}
+
+// plainLayout returns the number of significant digits of a literal that
+// is laid out as ECMAScript writes non-integers in [1e-6, 1e21): "ddd.ddd"
+// or "0.000ddd" (at most five zeros after the point), no exponent, the
+// last fraction digit nonzero, optionally negative; otherwise 0. Such a
+// text is exactly the ES6 layout of its own significant digits S and
+// decimal exponent, so it is canonical iff S are the digits ES6 prints for
+// the double nearest to it (numberIEEE):
+//   - with at most 15 digits, they are (see shortDecimal: the value is
+//     well inside the normal range);
+//   - with 16 or 17, iff es6.Shortest of the double is S itself (same
+//     digits, same exponent: minus the fraction's length);
+//   - with more, never (ES6 prints at most 17).
+//
+// Canonical input's numbers are mostly in these layouts, and so cost no
+// formatting at all.
+func (c *Canonicalizer) plainLayout(lit numLit) int {
+	src := c.src
+	intLen, fracLen := lit.intEnd-lit.intStart, lit.fracEnd-lit.fracStart
+	if lit.hasExp || fracLen == 0 || src[lit.fracEnd-1] == '0' {
+		return 0
+	}
+	if src[lit.intStart] != '0' {
+		if intLen > 21 {
+			return 0 // 1e21 and above: exponential form
+		}
+		return intLen + fracLen // JSON has no leading zeros
+	}
+	// "0.ddd" (JSON allows a lone integer zero only): skip the zeros after
+	// the point; the last digit is nonzero, so some digit is.
+	z := 0
+	for src[lit.fracStart+z] == '0' {
+		z++
+	}
+	if z > 5 {
+		return 0 // below 1e-6: exponential form
+	}
+	return fracLen - z
 }
 
 // shortDecimal writes the ES6 form of a literal with at most 15 significant

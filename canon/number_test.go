@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -81,5 +82,86 @@ func TestNumbersVsReference(t *testing.T) {
 		if gerr != nil || string(got) != string(want) {
 			t.Fatalf("%s: got %q, %v; want %q", lit, got, gerr, want)
 		}
+	}
+}
+
+// TestPlainLayoutNumbers canonicalizes literals in and around the plain
+// layouts that numberIEEE accepts without formatting (plainLayout): the
+// ES6 forms of doubles from 1e-7 to 1e22, and the same values spelled with
+// 16 to 18 digits, one digit changed, one dropped or added, trailing or
+// leading zeros, each positive and negative. The output must be the
+// reference's (strconv.ParseFloat, then the slow ES6 formatter), and View
+// must return the input itself exactly when it is that.
+func TestPlainLayoutNumbers(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	var c Canonicalizer
+	c.Reset(RFC8785)
+	check := func(lit string) {
+		f, err := strconv.ParseFloat(lit, 64)
+		if err != nil {
+			t.Fatalf("%s: bad test literal: %v", lit, err)
+		}
+		want := es6.AppendFloatSlow(nil, f)
+		got, gerr := c.Append(nil, []byte(lit))
+		if gerr != nil || string(got) != string(want) {
+			t.Fatalf("%s: got %q, %v; want %q", lit, got, gerr, want)
+		}
+		src := []byte(lit)
+		view, err := c.View(src)
+		if err != nil || string(view) != string(want) {
+			t.Fatalf("%s: View = %q, %v; want %q", lit, view, err, want)
+		}
+		if verbatim := &view[0] == &src[0]; verbatim != (lit == string(want)) {
+			t.Fatalf("%s: View returned the input itself: %v; the input is canonical: %v", lit, verbatim, lit == string(want))
+		}
+	}
+	canonical := 0
+	for i := 0; i < 200_000; i++ {
+		x := math.Float64frombits(r.Uint64()>>12|0x3FF0000000000000) - 1 // [0, 1): 52 random bits
+		x *= math.Pow(10, float64(r.IntN(30)-8))
+		if x == 0 {
+			continue
+		}
+		if r.IntN(2) == 0 {
+			x = -x
+		}
+		es := string(es6.AppendFloatSlow(nil, x))
+		if !strings.ContainsAny(es, "e") && strings.Contains(es, ".") {
+			canonical++
+		}
+		lits := []string{
+			es,
+			strconv.FormatFloat(x, 'f', -1, 64),
+			strconv.FormatFloat(x, 'f', 16+r.IntN(3), 64),
+			strconv.FormatFloat(x, 'g', 16+r.IntN(3), 64),
+			es + "0",
+		}
+		if strings.Contains(es, ".") && !strings.Contains(es, "e") {
+			b := []byte(es)
+			k := len(b) - 1 - r.IntN(3)
+			if b[k] >= '0' && b[k] <= '9' {
+				b[k] = '0' + (b[k]-'0'+byte(1+r.IntN(9)))%10
+				lits = append(lits, string(b))
+			}
+			lits = append(lits, es[:len(es)-1]+strconv.Itoa(1+r.IntN(9)), es+strconv.Itoa(1+r.IntN(9)))
+			if len(es) > 3 && es[len(es)-2] != '.' {
+				lits = append(lits, es[:len(es)-1])
+			}
+		}
+		for _, lit := range lits {
+			check(lit)
+		}
+	}
+	// The "0.000ddd" boundary: five zeros after the point stay plain, six
+	// do not; 15, 16, 17 and 18 significant digits.
+	for z := 4; z <= 7; z++ {
+		for _, d := range []string{"1", "123456789012345", "1234567890123456", "12345678901234567", "123456789012345678", "30000000000000004", "9007199254740993"} {
+			for _, sign := range []string{"", "-"} {
+				check(sign + "0." + strings.Repeat("0", z) + d)
+			}
+		}
+	}
+	if canonical < 50_000 {
+		t.Fatalf("only %d canonical plain literals generated", canonical)
 	}
 }

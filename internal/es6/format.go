@@ -82,6 +82,35 @@ func AppendFloat(dst []byte, f float64) []byte {
 	return appendDecimal(dst, neg, d, e)
 }
 
+// Shortest returns the digits that AppendFloat prints for the finite,
+// nonzero f, as |f| ≈ d·10^e with d < 10^17 free of trailing zeros: the
+// shortest decimal that rounds to f (the closest such, then the even one).
+// Callers that hold a literal's own digits compare them with these to learn
+// whether the literal is already in ECMAScript's form, without formatting
+// it (canon does, for literals of 16 or 17 significant digits). It panics
+// on zero, NaN and infinities, which have no digits.
+func Shortest(f float64) (d uint64, e int) {
+	b := math.Float64bits(f)
+	bq := int(b>>mantBits) & expMask
+	if bq == expMask || b<<1 == 0 {
+		panic("BUG: es6: Shortest of zero or a non-finite value")
+	}
+	var c uint64
+	var q int
+	if bq != 0 {
+		c = b&fracMask | hiddenC
+		// As in AppendFloat: integers below 2^53 are their own digits.
+		if sh := uint(qBias - bq); sh <= mantBits && c&(1<<sh-1) == 0 {
+			return trimZeros(c>>sh, 0)
+		}
+		q = bq - qBias
+	} else {
+		c = b & fracMask
+		q = qMin
+	}
+	return shortest(c, q)
+}
+
 // appendNonFinite handles the bit patterns with an all-ones exponent.
 func appendNonFinite(dst []byte, b uint64) []byte {
 	switch {

@@ -244,3 +244,42 @@ func longLiteral(n int) []byte {
 	}
 	return append(b, '1')
 }
+
+// TestShortest checks that Shortest gives the digits AppendFloat prints:
+// written out by AppendDecimal they must be the slow oracle's bytes, on
+// the same doubles of every kind as TestAppendFloatVsSlow (zeros, which
+// have no digits, excepted).
+func TestShortest(t *testing.T) {
+	t.Parallel()
+	n := 300_000
+	if testing.Short() {
+		n = 50_000
+	}
+	bad := 0
+	for _, x := range genDoubles(8, n) {
+		if x == 0 {
+			continue
+		}
+		d, e := Shortest(x)
+		if d == 0 || d >= 1e17 || d%10 == 0 {
+			t.Fatalf("Shortest(%v) = %d, %d: not 0 < d < 10^17 without trailing zeros", x, d, e)
+		}
+		got := AppendDecimal(nil, x < 0, d, e)
+		if want := AppendFloatSlow(nil, x); string(got) != string(want) {
+			t.Errorf("Shortest(%v) = %d·10^%d, written %q; want %q", x, d, e, got, want)
+			if bad++; bad == 20 {
+				t.Fatal("too many failures")
+			}
+		}
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), math.Inf(1), math.NaN()} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Shortest(%v) did not panic", x)
+				}
+			}()
+			Shortest(x)
+		}()
+	}
+}

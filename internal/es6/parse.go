@@ -29,6 +29,17 @@ const maxExp = 1e8
 //
 // ParseFloat does not allocate.
 func ParseFloat(lit []byte) (f float64, ok bool) {
+	f, _, _, _, ok = ParseFloatDigits(lit)
+	return f, ok
+}
+
+// ParseFloatDigits is ParseFloat, and also returns the literal's value as
+// it read it: w is its first 19 significant digits (all of them if it has
+// fewer: leading zeros do not count, trailing zeros do), and the value is
+// exactly w·10^exp when exact, that is unless a nonzero digit came after
+// those 19. A caller that compares w and exp with Shortest(f) learns
+// whether the literal's digits are the ones ECMAScript prints for f.
+func ParseFloatDigits(lit []byte) (f float64, w uint64, exp int, exact, ok bool) {
 	i := 0
 	neg := false
 	if len(lit) > 0 && lit[0] == '-' {
@@ -41,8 +52,6 @@ func ParseFloat(lit []byte) (f float64, ok bool) {
 	// w < 10^18 means that w has fewer than 19 significant digits and can
 	// take one more; leading zeros leave w at 0 and so do not count. Runs
 	// of eight digits are taken at once while w < 10^11.
-	var w uint64
-	exp := 0
 	trunc := false
 	for w < 1e11 && i+8 <= len(lit) {
 		x, ok := eightDigits(lit[i:])
@@ -122,7 +131,7 @@ func ParseFloat(lit []byte) (f float64, ok bool) {
 	if neg {
 		f = -f
 	}
-	return f, !math.IsInf(f, 0)
+	return f, w, exp, !trunc, !math.IsInf(f, 0)
 }
 
 // eightDigits returns the value of b[:8] if those are eight ASCII digits.

@@ -445,3 +445,53 @@ func TestSlowParse(t *testing.T) {
 		}
 	}
 }
+
+// TestParseFloatDigits checks the digits ParseFloatDigits reports against
+// the literal's text: w is its first 19 significant digits (trailing zeros
+// included), exp the literal's exponent less the fraction's length plus the
+// digits dropped, and exact whether those dropped were all zeros. f and ok
+// must be ParseFloat's.
+func TestParseFloatDigits(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	var b []byte
+	for range 500_000 {
+		b = randomLiteral(r, b)
+		lit := string(b)
+		f, w, exp, exact, ok := ParseFloatDigits(b)
+		if f2, ok2 := ParseFloat(b); math.Float64bits(f) != math.Float64bits(f2) || ok != ok2 {
+			t.Fatalf("%s: ParseFloatDigits = %v, %v; ParseFloat = %v, %v", lit, f, ok, f2, ok2)
+		}
+		mant, e10 := lit, 0
+		if k := strings.IndexAny(lit, "eE"); k >= 0 {
+			mant = lit[:k]
+			x, err := strconv.Atoi(strings.TrimPrefix(lit[k+1:], "+"))
+			if err != nil || x > 1e8 || x < -1e8 {
+				continue // exponents beyond ParseFloat's cap
+			}
+			e10 = x
+		}
+		mant = strings.TrimPrefix(mant, "-")
+		if k := strings.IndexByte(mant, '.'); k >= 0 {
+			e10 -= len(mant) - k - 1
+			mant = mant[:k] + mant[k+1:]
+		}
+		sig := strings.TrimLeft(mant, "0")
+		if len(sig) > 19 {
+			wantExact := strings.Trim(sig[19:], "0") == ""
+			if exact != wantExact {
+				t.Fatalf("%s: exact = %v, want %v", lit, exact, wantExact)
+			}
+			e10 += len(sig) - 19
+			sig = sig[:19]
+		} else if !exact {
+			t.Fatalf("%s: %d significant digits, not reported exact", lit, len(sig))
+		}
+		var want uint64
+		for _, c := range sig {
+			want = want*10 + uint64(c-'0')
+		}
+		if w != want || exp != e10 {
+			t.Fatalf("%s: ParseFloatDigits = %d·10^%d; want %d·10^%d", lit, w, exp, want, e10)
+		}
+	}
+}
