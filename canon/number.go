@@ -92,7 +92,7 @@ func (c *Canonicalizer) number(pos int, strict bool) (int, error) {
 		digits := lit.intEnd - lit.intStart
 		if digits <= 15 {
 			if lit.neg && src[lit.intStart] == '0' {
-				return c.replaceNumber(lit, append(c.numBuf[:0], '0'))
+				return c.replaceNumber(lit.start, lit.end, append(c.numBuf[:0], '0'))
 			}
 			return i, nil
 		}
@@ -104,15 +104,15 @@ func (c *Canonicalizer) number(pos int, strict bool) (int, error) {
 		}
 	}
 	if strict {
-		return c.numberStrict(lit)
+		return c.numberStrict(&lit)
 	}
-	return c.numberIEEE(lit)
+	return c.numberIEEE(&lit)
 }
 
 // numberStrict handles a literal with a fraction or an exponent (or a long
 // integer) under the strict profile: it is accepted only if its exact decimal
 // value is an integer of magnitude at most 2^53-1, decided from its digits.
-func (c *Canonicalizer) numberStrict(lit numLit) (int, error) {
+func (c *Canonicalizer) numberStrict(lit *numLit) (int, error) {
 	src := c.src
 	// The literal's value is D × 10^(exp - fracLen), D the concatenation of
 	// the integer and fraction digits. Find D's first and last nonzero digit.
@@ -129,7 +129,7 @@ func (c *Canonicalizer) numberStrict(lit numLit) (int, error) {
 		first++
 	}
 	if first == nd { // zero, however spelled
-		return c.replaceNumber(lit, append(c.numBuf[:0], '0'))
+		return c.replaceNumber(lit.start, lit.end, append(c.numBuf[:0], '0'))
 	}
 	last := nd - 1
 	for digit(last) == '0' {
@@ -159,12 +159,12 @@ func (c *Canonicalizer) numberStrict(lit numLit) (int, error) {
 		out = append(out, '-')
 	}
 	out = strconv.AppendUint(out, v, 10)
-	return c.replaceNumber(lit, out)
+	return c.replaceNumber(lit.start, lit.end, out)
 }
 
 // numberIEEE handles a literal under the rfc8785 profile: the correctly
 // rounded double, written as ECMAScript's Number.prototype.toString.
-func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
+func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
 	if k := c.plainLayout(lit); k != 0 && k <= 17 {
 		if k <= 15 {
 			return lit.end, nil
@@ -176,17 +176,17 @@ func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
 		if sd == w && se == exp {
 			return lit.end, nil
 		}
-		return c.replaceNumber(lit, es6.AppendDecimal(c.numBuf[:0], lit.neg, sd, se))
+		return c.replaceNumber(lit.start, lit.end, es6.AppendDecimal(c.numBuf[:0], lit.neg, sd, se))
 	}
 	if out, ok := c.shortDecimal(lit); ok {
-		return c.replaceNumber(lit, out)
+		return c.replaceNumber(lit.start, lit.end, out)
 	}
 	text := c.src[lit.start:lit.end]
 	f, ok := es6.ParseFloat(text)
 	if !ok || math.IsInf(f, 0) {
 		return 0, c.errorf(ClassNumberRange, int64(lit.start), "number %s overflows an IEEE-754 double", abbrev(text))
 	}
-	return c.replaceNumber(lit, es6.AppendFloat(c.numBuf[:0], f))
+	return c.replaceNumber(lit.start, lit.end, es6.AppendFloat(c.numBuf[:0], f))
 }
 
 // plainLayout returns the number of significant digits of a literal that
@@ -204,7 +204,7 @@ func (c *Canonicalizer) numberIEEE(lit numLit) (int, error) {
 //
 // Canonical input's numbers are mostly in these layouts, and so cost no
 // formatting at all.
-func (c *Canonicalizer) plainLayout(lit numLit) int {
+func (c *Canonicalizer) plainLayout(lit *numLit) int {
 	src := c.src
 	intLen, fracLen := lit.intEnd-lit.intStart, lit.fracEnd-lit.fracStart
 	if lit.hasExp || fracLen == 0 || src[lit.fracEnd-1] == '0' {
@@ -239,7 +239,7 @@ func (c *Canonicalizer) plainLayout(lit numLit) int {
 // shortest round-trip digits of x, which ES6 prints, are exactly S. The
 // decimal exponent is the literal's own, so ES6's layout rules apply to
 // (S, n) directly.
-func (c *Canonicalizer) shortDecimal(lit numLit) ([]byte, bool) {
+func (c *Canonicalizer) shortDecimal(lit *numLit) ([]byte, bool) {
 	src := c.src
 	// D is the integer digits followed by the fraction digits; find its
 	// first and last nonzero digit (indexes into D).
@@ -297,13 +297,13 @@ func (c *Canonicalizer) shortDecimal(lit numLit) ([]byte, bool) {
 }
 
 // replaceNumber makes out the output of lit, unless the literal already is.
-func (c *Canonicalizer) replaceNumber(lit numLit, out []byte) (int, error) {
-	if string(out) != string(c.src[lit.start:lit.end]) {
-		c.flush(lit.start)
+func (c *Canonicalizer) replaceNumber(start, end int, out []byte) (int, error) {
+	if string(out) != string(c.src[start:end]) {
+		c.flush(start)
 		c.dst = append(c.dst, out...)
-		c.pend = lit.end
+		c.pend = end
 	}
-	return lit.end, nil
+	return end, nil
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
