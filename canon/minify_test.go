@@ -244,7 +244,7 @@ func minifyImplName(impl int32) string {
 }
 
 // requireEnv names the canon implementations that must be available
-// (comma-separated; "minify-avx512" is the only one): a test run on a
+// (comma-separated: "minify-avx512", "rank-avx512"): a test run on a
 // machine declared to have them fails instead of skipping them.
 const requireEnv = "BBDIGEST_REQUIRE_CANON"
 
@@ -268,8 +268,12 @@ func TestRequiredImplementations(t *testing.T) {
 			if !haveMinifyAVX512 {
 				t.Errorf("%s is required by %s but not available here", name, requireEnv)
 			}
+		case "rank-avx512":
+			if !haveRankAVX512 {
+				t.Errorf("%s is required by %s but not available here", name, requireEnv)
+			}
 		default:
-			t.Errorf("%s names unknown implementation %q (known: minify-avx512)", requireEnv, name)
+			t.Errorf("%s names unknown implementation %q (known: minify-avx512, rank-avx512)", requireEnv, name)
 		}
 	}
 }

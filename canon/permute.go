@@ -62,13 +62,18 @@ const insertionSortMax = 16
 // input order (the sort is stable), so each but the first of a run is such
 // a member.
 func (c *Canonicalizer) sortMembers(first, end int) (dup int) {
-	c.order = c.order[:0]
-	for i := first; i < end; i++ {
-		c.order = append(c.order, int32(i))
+	// Filled through a local slice: appending to c.order itself would
+	// store its length to memory and load it back for every member.
+	o := slices.Grow(c.order[:0], end-first)[:end-first]
+	for k := range o {
+		o[k] = int32(first + k)
 	}
+	c.order = o
 	dup = -1
-	o := c.order
 	ms := c.members
+	if useRankAVX512 && len(o) >= rankMin && len(o) <= 16 && rankSort(o, ms[first:end], first) {
+		return -1 // all prefix keys differ: no duplicate (rank.go)
+	}
 	if len(o) <= insertionSortMax {
 		// Insertion sort: no indirect calls, and most objects are small.
 		// The prefix keys decide almost every comparison inline.
