@@ -165,23 +165,29 @@ func (c *Canonicalizer) numberStrict(lit *numLit) (int, error) {
 // numberIEEE handles a literal under the rfc8785 profile: the correctly
 // rounded double, written as ECMAScript's Number.prototype.toString.
 func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
-	if k := c.plainLayout(lit); k != 0 && k <= 17 {
-		if k <= 15 {
+	text := c.src[lit.start:lit.end]
+	if k, sure := c.es6Layout(lit); k != 0 && k <= 17 {
+		if k <= 15 && sure {
 			return lit.end, nil
 		}
-		// 16 or 17 digits: canonical iff they are the double's digits.
-		// The literal has no trailing zeros, so w is exactly them.
-		f, w, exp, _, _ := es6.ParseFloatDigits(c.src[lit.start:lit.end]) // in [1e-6, 1e21): finite, nonzero
-		sd, se := es6.Shortest(f)
-		if sd == w && se == exp {
-			return lit.end, nil
+		// Canonical iff its digits are the double's: parse, and compare
+		// with the shortest digits (w without its trailing zeros).
+		f, w, exp, exact, ok := es6.ParseFloatDigits(text)
+		if ok && f != 0 && exact {
+			for w%10 == 0 {
+				w, exp = w/10, exp+1
+			}
+			sd, se := es6.Shortest(f)
+			if sd == w && se == exp {
+				return lit.end, nil
+			}
+			return c.replaceNumber(lit.start, lit.end, es6.AppendDecimal(c.numBuf[:0], lit.neg, sd, se))
 		}
-		return c.replaceNumber(lit.start, lit.end, es6.AppendDecimal(c.numBuf[:0], lit.neg, sd, se))
+		// Overflow or underflow: the general path reports or writes it.
 	}
 	if out, ok := c.shortDecimal(lit); ok {
 		return c.replaceNumber(lit.start, lit.end, out)
 	}
-	text := c.src[lit.start:lit.end]
 	f, ok := es6.ParseFloat(text)
 	if !ok || math.IsInf(f, 0) {
 		return 0, c.errorf(ClassNumberRange, int64(lit.start), "number %s overflows an IEEE-754 double", abbrev(text))
@@ -189,32 +195,59 @@ func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
 	return c.replaceNumber(lit.start, lit.end, es6.AppendFloat(c.numBuf[:0], f))
 }
 
-// plainLayout returns the number of significant digits of a literal that
-// is laid out as ECMAScript writes non-integers in [1e-6, 1e21): "ddd.ddd"
-// or "0.000ddd" (at most five zeros after the point), no exponent, the
-// last fraction digit nonzero, optionally negative; otherwise 0. Such a
-// text is exactly the ES6 layout of its own significant digits S and
-// decimal exponent, so it is canonical iff S are the digits ES6 prints for
-// the double nearest to it (numberIEEE):
-//   - with at most 15 digits, they are (see shortDecimal: the value is
-//     well inside the normal range);
-//   - with 16 or 17, iff es6.Shortest of the double is S itself (same
-//     digits, same exponent: minus the fraction's length);
-//   - with more, never (ES6 prints at most 17).
+// es6Layout reports whether the literal is spelled exactly as ECMAScript
+// lays out a nonzero number with its own significant digits S and decimal
+// point: it returns the number of digits in S, or 0 if the spelling is not
+// such a layout. The layouts (Number::toString, n the point's position):
+//   - "ddd000" (k <= n <= 21): an integer, as the literals of more than 15
+//     digits that reach numberIEEE are (shorter ones never do);
+//   - "ddd.ddd" (0 < n < k, n <= 21) and "0.000ddd" (-6 < n <= 0, so at
+//     most five zeros after the point): no exponent, no trailing zero;
+//   - "d.ddde±x" or "de±x" (n > 21 or n <= -6): one nonzero integer digit,
+//     no trailing zero in the fraction, a lowercase 'e', the exponent's
+//     sign always, its digits without leading zeros.
 //
-// Canonical input's numbers are mostly in these layouts, and so cost no
-// formatting at all.
-func (c *Canonicalizer) plainLayout(lit *numLit) int {
+// Such a literal is canonical iff S are the digits ES6 prints for the double
+// nearest to it (numberIEEE checks): with at most 15 digits they are when
+// sure is true, that is when the value is well inside the normal range (see
+// shortDecimal); with 16 or 17, iff es6.Shortest of the double is S; with
+// more, never (ES6 prints at most 17). Canonical input's numbers are in
+// these layouts, and those of at most 15 digits cost no floating point.
+func (c *Canonicalizer) es6Layout(lit *numLit) (k int, sure bool) {
 	src := c.src
 	intLen, fracLen := lit.intEnd-lit.intStart, lit.fracEnd-lit.fracStart
-	if lit.hasExp || fracLen == 0 || src[lit.fracEnd-1] == '0' {
-		return 0
+	if fracLen > 0 && src[lit.fracEnd-1] == '0' {
+		return 0, false // a trailing zero in the fraction
 	}
-	if src[lit.intStart] != '0' {
-		if intLen > 21 {
-			return 0 // 1e21 and above: exponential form
+	lead := src[lit.intStart]
+	if lit.hasExp {
+		// "d[.ddd]e±x", x = n-1 >= 21 or <= -7.
+		e := lit.fracEnd // the 'e'; an exponent digit follows it, or a sign and a digit
+		if intLen != 1 || lead == '0' || src[e] != 'e' {
+			return 0, false
 		}
-		return intLen + fracLen // JSON has no leading zeros
+		// (The sign, when there is one, is the exponent's: lit.exp has it.)
+		if sign := src[e+1]; sign != '+' && sign != '-' || src[e+2] == '0' || lit.exp > -7 && lit.exp < 21 {
+			return 0, false
+		}
+		return 1 + fracLen, lit.exp >= -290 && lit.exp < 300
+	}
+	if fracLen == 0 {
+		// "ddd000": more than 15 digits here, at most 21.
+		if intLen > 21 || lead == '0' {
+			return 0, false
+		}
+		t := lit.intEnd
+		for src[t-1] == '0' {
+			t--
+		}
+		return t - lit.intStart, true
+	}
+	if lead != '0' {
+		if intLen > 21 {
+			return 0, false // 1e21 and above: exponential form
+		}
+		return intLen + fracLen, true // "ddd.ddd": JSON has no leading zeros
 	}
 	// "0.ddd" (JSON allows a lone integer zero only): skip the zeros after
 	// the point; the last digit is nonzero, so some digit is.
@@ -223,9 +256,9 @@ func (c *Canonicalizer) plainLayout(lit *numLit) int {
 		z++
 	}
 	if z > 5 {
-		return 0 // below 1e-6: exponential form
+		return 0, false // below 1e-6: exponential form
 	}
-	return fracLen - z
+	return fracLen - z, true
 }
 
 // shortDecimal writes the ES6 form of a literal with at most 15 significant

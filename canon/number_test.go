@@ -85,14 +85,15 @@ func TestNumbersVsReference(t *testing.T) {
 	}
 }
 
-// TestPlainLayoutNumbers canonicalizes literals in and around the plain
-// layouts that numberIEEE accepts without formatting (plainLayout): the
-// ES6 forms of doubles from 1e-7 to 1e22, and the same values spelled with
-// 16 to 18 digits, one digit changed, one dropped or added, trailing or
-// leading zeros, each positive and negative. The output must be the
-// reference's (strconv.ParseFloat, then the slow ES6 formatter), and View
-// must return the input itself exactly when it is that.
-func TestPlainLayoutNumbers(t *testing.T) {
+// TestES6LayoutNumbers canonicalizes literals in and around the layouts
+// that numberIEEE recognises as canonical without formatting (es6Layout):
+// the ES6 forms of doubles from 1e-7 to 1e22 and of every magnitude, and
+// the same values spelled with 16 to 18 digits, one digit changed, one
+// dropped or added, trailing or leading zeros, respelled exponents, each
+// positive and negative. The output must be the reference's
+// (strconv.ParseFloat, then the slow ES6 formatter), and View must return
+// the input itself exactly when it is that.
+func TestES6LayoutNumbers(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	var c Canonicalizer
 	c.Reset(RFC8785)
@@ -163,5 +164,76 @@ func TestPlainLayoutNumbers(t *testing.T) {
 	}
 	if canonical < 50_000 {
 		t.Fatalf("only %d canonical plain literals generated", canonical)
+	}
+
+	// The exponential and long-integer layouts: ES6 forms of doubles of
+	// every magnitude (random bit patterns, integers beyond 2^53 up to and
+	// past 1e21, the layout boundaries), and respellings of each: the
+	// exponent without its sign, with 'E', with a leading zero, one digit
+	// changed, dropped or added.
+	expForms := 0
+	for i := 0; i < 200_000; i++ {
+		var x float64
+		switch i % 4 {
+		case 0, 1:
+			x = math.Float64frombits(r.Uint64())
+		case 2:
+			x = float64(r.Uint64()>>r.UintN(12)) * math.Pow(10, float64(r.IntN(8)))
+		default:
+			x = math.Pow(10, float64(r.IntN(60)-30)) * (1 + float64(r.IntN(1000))/1000)
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+			continue
+		}
+		es := string(es6.AppendFloatSlow(nil, x))
+		lits := []string{es}
+		if k := strings.IndexByte(es, 'e'); k >= 0 {
+			expForms++
+			m, sign, digits := es[:k], es[k+1], es[k+2:]
+			lits = append(lits,
+				m+"E"+es[k+1:],
+				m+"e"+string(sign)+"0"+digits,
+			)
+			if sign == '+' {
+				lits = append(lits, m+"e"+digits)
+			}
+			if !strings.Contains(m, ".") {
+				lits = append(lits, m+".0"+es[k:], m+"."+strconv.Itoa(1+r.IntN(9))+es[k:])
+			} else {
+				short := strings.TrimSuffix(m[:len(m)-1], ".")
+				lits = append(lits, short+es[k:], m+strconv.Itoa(r.IntN(10))+es[k:])
+				if d := m[len(m)-1]; d > '1' {
+					lits = append(lits, m[:len(m)-1]+string(d-1)+es[k:])
+				}
+			}
+		} else if !strings.Contains(es, ".") && len(es) > 15 {
+			b := []byte(es)
+			k := len(b) - 1 - r.IntN(6)
+			if b[k] >= '0' && b[k] <= '9' {
+				b[k] = '0' + (b[k]-'0'+byte(1+r.IntN(9)))%10
+				lits = append(lits, string(b))
+			}
+			lits = append(lits, es+"0", es+".0", es[:len(es)-1])
+		}
+		for _, lit := range lits {
+			check(lit)
+		}
+	}
+	if expForms < 50_000 {
+		t.Fatalf("only %d exponential forms generated", expForms)
+	}
+	// Overflow and underflow in canonical-looking spellings.
+	for _, lit := range []string{"1e+400", "-1.5e+309", "1e-400", "2.4703282292062328e-324", "2.4703282292062327e-324"} {
+		f, err := strconv.ParseFloat(lit, 64)
+		got, gerr := c.Append(nil, []byte(lit))
+		if err != nil {
+			if e, ok := AsError(gerr); !ok || e.Class != ClassNumberRange {
+				t.Fatalf("%s: got %q, %v; want number-range", lit, got, gerr)
+			}
+			continue
+		}
+		if want := es6.AppendFloatSlow(nil, f); gerr != nil || string(got) != string(want) {
+			t.Fatalf("%s: got %q, %v; want %q", lit, got, gerr, want)
+		}
 	}
 }
