@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -288,6 +289,74 @@ func testDocumentsVsOracle(t *testing.T) {
 		got, err := c.Append(nil, in)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%q:\n got %q, %v\nwant %q", in, got, err, want)
+		}
+	}
+}
+
+// TestBigMemberObjects compares with canonicalSimple objects that hold one
+// member larger than the rest together, at any place in the input and in
+// the sorted order, so that sortInPlace moves it once and the others
+// through scratch memory: nested two deep, the big member itself an object
+// of that kind or an array of random documents, with whitespace (bytes
+// dropped before, inside and after it) or without, and documents whose
+// inner objects use up the in-place budget before the outermost closes.
+func TestBigMemberObjects(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	var c Canonicalizer
+	var bigObject func(depth int) []byte
+	bigArray := func() []byte {
+		b := []byte{'['}
+		for i := 0; len(b) < bigMember+r.IntN(3*bigMember); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, randomDoc(r, 1+r.IntN(4))...)
+		}
+		return append(b, ']')
+	}
+	bigObject = func(depth int) []byte {
+		names := r.Perm(2 + r.IntN(6))
+		bigAt := r.IntN(len(names))
+		b := []byte{'{'}
+		for i, n := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if r.IntN(3) == 0 {
+				b = append(b, " \n\t"[r.IntN(3)])
+			}
+			b = append(b, fmt.Sprintf("%q:", fmt.Sprintf("k%c", 'a'+n))...)
+			switch {
+			case i != bigAt:
+				b = append(b, randomDoc(r, r.IntN(3))...)
+			case depth > 0 && r.IntN(2) == 0:
+				b = append(b, bigObject(depth-1)...)
+			default:
+				b = append(b, bigArray()...)
+			}
+		}
+		return append(b, '}')
+	}
+	for i := 0; i < 300; i++ {
+		in := bigObject(2)
+		if r.IntN(4) == 0 {
+			// Budget first: many unsorted objects before the big one.
+			in = append([]byte(`{"z":[`), in...)
+			for range 2000 {
+				in = append(in, `,{"b":1,"a":2}`...)
+			}
+			in = append(in, `],"a":0}`...)
+		}
+		d := json.NewDecoder(bytes.NewReader(in))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("generator wrote invalid JSON: %v", err)
+		}
+		want := canonicalSimple(t, v)
+		got, err := c.Append(nil, in)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("document %d (%d bytes): %v\n got %.300q\nwant %.300q", i, len(in), err, got, want)
 		}
 	}
 }

@@ -238,7 +238,9 @@ next:
 				if dup := c.sortMembers(f.first, len(c.members)); dup >= 0 {
 					return c.dupError(dup)
 				}
-				if size := end - f.contentStart; !f.deferred && size <= c.sortBudget {
+				// The outermost object closes once, so sorting it in place
+				// costs its size whatever the budget says.
+				if size := end - f.contentStart; !f.deferred && (size <= c.sortBudget || len(c.stack) == 1 && c.sortBudget >= 0) {
 					c.sortBudget -= size
 					c.dst, c.pend = dst, pend
 					c.sortInPlace(f, pos)
@@ -571,20 +573,65 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 	}
 	c.flush(pos)
 	start, end := f.contentStart, len(c.dst)
-	c.scratch = append(c.scratch[:0], c.dst[start:end]...)
+	// A member that holds most of the object (a document's array of
+	// records) is moved once, straight to its place, and only the others
+	// go through the scratch copy.
+	big, bs, be := -1, 0, 0 // that member: its place in c.order, its span
+	if end-start >= bigMember {
+		for i, j := range c.order {
+			if ms, me := c.memberSpan(int(j), end); 2*(me-ms) > end-start {
+				big, bs, be = i, ms, me
+				break
+			}
+		}
+	}
+	if big < 0 {
+		c.scratch = append(c.scratch[:0], c.dst[start:end]...)
+		w := start
+		for i, j := range c.order {
+			if i > 0 {
+				c.dst[w] = ','
+				w++
+			}
+			ms, me := c.memberSpan(int(j), end)
+			w += copy(c.dst[w:], c.scratch[ms-start:me-start])
+		}
+		if w != end {
+			panic("BUG: canon: permuted object changed length")
+		}
+		return
+	}
+	bt := start // the big member's place: after those before it, each with its comma
+	for _, j := range c.order[:big] {
+		ms, me := c.memberSpan(int(j), end)
+		bt += me - ms + 1
+	}
+	c.scratch = append(append(c.scratch[:0], c.dst[start:bs]...), c.dst[be:end]...)
+	copy(c.dst[bt:], c.dst[bs:be])
 	w := start
 	for i, j := range c.order {
 		if i > 0 {
 			c.dst[w] = ','
 			w++
 		}
+		if i == big {
+			w += be - bs
+			continue
+		}
 		ms, me := c.memberSpan(int(j), end)
+		if ms > bs { // after the big member in the scratch copy
+			ms, me = ms-(be-bs), me-(be-bs)
+		}
 		w += copy(c.dst[w:], c.scratch[ms-start:me-start])
 	}
-	if w != end {
+	if w != end || bt+(be-bs) > end {
 		panic("BUG: canon: permuted object changed length")
 	}
 }
+
+// bigMember is the content size from which sortInPlace looks for a member
+// holding more than half of an object, to move it only once.
+const bigMember = 4096
 
 // scanString consumes the string whose opening quote is at pos and returns
 // the offset after its closing quote. The string is kept verbatim unless it
