@@ -265,6 +265,9 @@ func (c *Canonicalizer) stopRun(i int) (int, bool) {
 	src, w := c.src, &c.win
 	off := i - w.lo
 	if off >= 0 && off < 64*w.words {
+		// The bitmap lookup of scanPlain, written out again: as a shared
+		// helper it does not inline, and the call cost 9.5% more
+		// instructions on the canonical envelope archive (callgrind).
 		k := off >> 6
 		m := w.stop[k] >> (off & 63)
 		h := w.high[k] >> (off & 63)

@@ -127,6 +127,31 @@ func TestIndexStop(t *testing.T) {
 	}
 }
 
+// randomStringsInput returns up to 20 KB of random strings (from
+// randomStringInput, some with a long plain run that crosses whole blocks)
+// between filler bytes, and the offsets of their opening quotes; half the
+// time the input ends inside the last string. The filler is never scanned:
+// any bytes, since UTF-8 errors there must not hide one in a string.
+func randomStringsInput(r *rand.Rand) (src []byte, starts []int) {
+	size := r.IntN(20_000)
+	for len(src) < size {
+		for range r.IntN(4) {
+			src = append(src, []byte{0, ',', 0xE0, 0xF0, 0xF4, 0xC2, 0x80, 0xBF}[r.IntN(8)])
+		}
+		starts = append(starts, len(src))
+		s := randomStringInput(r)
+		if r.IntN(4) == 0 {
+			s = append(s, bytes.Repeat([]byte("x"), r.IntN(5000))...)
+		}
+		src = append(src, s...)
+		src = append(src, '"', ',')
+	}
+	if r.IntN(2) == 0 && len(src) > 0 {
+		src = src[:len(src)-2]
+	}
+	return src, starts
+}
+
 // TestScanPlainWindow runs the forward string scan of the engine
 // (Canonicalizer.scanPlain, bitmaps over a moving window on amd64) over long
 // inputs made of many random strings, so that strings start and end at
@@ -137,24 +162,7 @@ func TestScanPlainWindow(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	var c Canonicalizer
 	for n := 0; n < 300; n++ {
-		var src []byte
-		var starts []int
-		size := r.IntN(20_000)
-		for len(src) < size {
-			for range r.IntN(4) { // filler, not scanned: any bytes, as UTF-8 errors there must not hide one in the string
-				src = append(src, []byte{0, ',', 0xE0, 0xF0, 0xF4, 0xC2, 0x80, 0xBF}[r.IntN(8)])
-			}
-			starts = append(starts, len(src))
-			s := randomStringInput(r)
-			if r.IntN(4) == 0 { // a long plain run, to cross whole blocks
-				s = append(s, bytes.Repeat([]byte("x"), r.IntN(5000))...)
-			}
-			src = append(src, s...)
-			src = append(src, '"', ',')
-		}
-		if r.IntN(2) == 0 && len(src) > 0 { // end inside the last string
-			src = src[:len(src)-2]
-		}
+		src, starts := randomStringsInput(r)
 		c.src = src
 		c.win.reset()
 		for _, pos := range starts {
@@ -212,24 +220,7 @@ func TestStopRun(t *testing.T) {
 	var c Canonicalizer
 	runs, alarms := 0, 0
 	for n := 0; n < 200; n++ {
-		var src []byte
-		var starts []int
-		size := r.IntN(20_000)
-		for len(src) < size {
-			for range r.IntN(4) {
-				src = append(src, []byte{0, ',', 0xE0, 0xF0, 0xF4, 0xC2, 0x80, 0xBF}[r.IntN(8)])
-			}
-			starts = append(starts, len(src))
-			s := randomStringInput(r)
-			if r.IntN(4) == 0 {
-				s = append(s, bytes.Repeat([]byte("x"), r.IntN(5000))...)
-			}
-			src = append(src, s...)
-			src = append(src, '"', ',')
-		}
-		if r.IntN(2) == 0 && len(src) > 0 {
-			src = src[:len(src)-2]
-		}
+		src, starts := randomStringsInput(r)
 		c.src = src
 		c.win.reset()
 		for k, pos := range starts {
