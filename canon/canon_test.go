@@ -167,6 +167,13 @@ var rejectCases = []rejectCase{
 	{`["`, `\x"]`, ClassSyntax, "/0"},
 	{`["`, `\u12"]`, ClassSyntax, "/0"},
 	{`["`, `\u12G4"]`, ClassSyntax, "/0"},
+	{`["`, `\uG234"]`, ClassSyntax, "/0"}, // a bad hex digit in each place
+	{`["`, `\u1g34"]`, ClassSyntax, "/0"},
+	{`["`, `\u123G"]`, ClassSyntax, "/0"},
+	{`["`, `\u00e:"]`, ClassSyntax, "/0"},
+	{`["\ud83d`, `\ude0G"]`, ClassSyntax, "/0"}, // in the low half of a pair
+	{`["\ud83d`, `\u/e00"]`, ClassSyntax, "/0"},
+	{`{"`, `\u006Z":1}`, ClassSyntax, ""},
 	{`["abc`, ``, ClassSyntax, "/0"},
 	{`"\`, ``, ClassSyntax, ""},
 	{"[", "", ClassSyntax, "/0"},

@@ -805,15 +805,12 @@ func (c *Canonicalizer) hex4(i int) (rune, bool) {
 	if i+4 > len(c.src) {
 		return 0, false
 	}
-	var v rune
-	for _, b := range c.src[i : i+4] {
-		d := unhex[b]
-		if d == 0xFF {
-			return 0, false
-		}
-		v = v<<4 | rune(d)
+	s := c.src[i : i+4 : i+4]
+	a, b, d, e := unhex[s[0]], unhex[s[1]], unhex[s[2]], unhex[s[3]]
+	if (a|b|d|e)&0xF0 != 0 { // a digit's value is below 16; a non-digit maps to 0xFF
+		return 0, false
 	}
-	return v, true
+	return rune(a)<<12 | rune(b)<<8 | rune(d)<<4 | rune(e), true
 }
 
 const hexLower = "0123456789abcdef"
