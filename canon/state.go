@@ -805,26 +805,26 @@ func (c *Canonicalizer) hex4(i int) (rune, bool) {
 	if i+4 > len(c.src) {
 		return 0, false
 	}
+	// A non-digit maps to 1<<16, which lands above bit 15 however far it
+	// is shifted: one test covers all four bytes.
 	s := c.src[i : i+4 : i+4]
-	a, b, d, e := unhex[s[0]], unhex[s[1]], unhex[s[2]], unhex[s[3]]
-	if (a|b|d|e)&0xF0 != 0 { // a digit's value is below 16; a non-digit maps to 0xFF
-		return 0, false
-	}
-	return rune(a)<<12 | rune(b)<<8 | rune(d)<<4 | rune(e), true
+	v := unhex[s[0]]<<12 | unhex[s[1]]<<8 | unhex[s[2]]<<4 | unhex[s[3]]
+	return rune(v), v <= 0xFFFF
 }
 
 const hexLower = "0123456789abcdef"
 
-var unhex = func() (t [256]byte) {
+// unhex maps each hex digit to its value and every other byte to 1<<16.
+var unhex = func() (t [256]uint32) {
 	for i := range t {
-		t[i] = 0xFF
+		t[i] = 1 << 16
 	}
 	for i := 0; i < 10; i++ {
-		t['0'+i] = byte(i)
+		t['0'+i] = uint32(i)
 	}
 	for i := 0; i < 6; i++ {
-		t['a'+i] = byte(10 + i)
-		t['A'+i] = byte(10 + i)
+		t['a'+i] = uint32(10 + i)
+		t['A'+i] = uint32(10 + i)
 	}
 	return t
 }()
