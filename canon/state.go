@@ -642,6 +642,9 @@ const bigMember = 4096
 // The bytes from pos+1 up to i are known to be plain (scanPlainString).
 func (c *Canonicalizer) scanString(pos, i int, name bool) (int, error) {
 	src := c.src
+	if i < len(src) && src[i] == '\\' {
+		return c.scanEscaped(pos, i, name) // where scanPlain stops, mostly
+	}
 	j, ok := c.stopRun(i)
 	if !ok {
 		if err := c.checkRun(i, j); err != nil {
@@ -689,19 +692,21 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 		c.names = append(c.names, src[pos+1:i]...)
 	}
 	for {
-		j, ok := c.stopRun(i)
-		if !ok {
-			if err := c.checkRun(i, j); err != nil {
-				return 0, err
+		if i >= len(src) || src[i] != '\\' { // not another escape straight away
+			j, ok := c.stopRun(i)
+			if !ok {
+				if err := c.checkRun(i, j); err != nil {
+					return 0, err
+				}
 			}
+			if name {
+				c.names = append(c.names, src[i:j]...)
+			}
+			if rewriting {
+				c.dst = append(c.dst, src[i:j]...)
+			}
+			i = j
 		}
-		if name {
-			c.names = append(c.names, src[i:j]...)
-		}
-		if rewriting {
-			c.dst = append(c.dst, src[i:j]...)
-		}
-		i = j
 		if i >= len(src) {
 			return 0, c.errorf(ClassSyntax, int64(len(src)), "unexpected end of input inside a string starting at offset %d", pos)
 		}
