@@ -14,16 +14,19 @@ package canon
 // The output position of input offset p is len(dst) + p - pend (the
 // "output coordinate"). Object members record where they start; when an
 // object closes with its members out of order, its content is permuted in
-// place through a scratch copy while that stays within a budget linear in
-// the input, and otherwise its order is recorded and applied in one final
-// pass (permute.go), so crafted deep nesting cannot make the work
-// quadratic.
+// place through a scratch copy (a member holding most of it is moved once,
+// directly) while that stays within a budget linear in the input, and
+// otherwise its order is recorded and applied in one final pass
+// (permute.go), so crafted deep nesting cannot make the work quadratic. The
+// outermost object is permuted in place whatever the budget: it closes
+// once.
 //
 // Duplicate names: while names arrive in strictly increasing UTF-16 order,
 // one comparison with the previous name proves each unique (the common,
 // canonical case). Once an object is out of order, its names are checked
 // when it closes, by the sort that orders them, which finds equal names
-// next to each other. The error reported is still the first one in input
+// next to each other (the rank sort of rank.go runs only when all prefix
+// keys differ, so no two names can be equal). The error reported is still the first one in input
 // order: when any error stops the scan, the open out-of-order objects are
 // searched for a duplicate that comes before it (earlierDuplicate), so the
 // result is what checking each name on arrival would give.
