@@ -301,11 +301,7 @@ var (
 		"東京", "日本語", "中文", "한국어", "北京市", "データ", "検証",
 		"😀", "🎉", "👍🏽", "🇳🇴", "𝄞", "€", "∑", "Ω", "דּ", "\u2028", "\ufeff",
 	}
-	specials = []string{"\n", "\t", "\"", "\\", "/", "\r", "\u0001", "\u001f", "\b", "\f", "\u007f"}
-	keyNames = []string{
-		"id", "name", "email", "active", "score", "tags", "location", "notes",
-		"meta", "children", "history", "created", "ratio", "owner", "labels",
-	}
+	specials  = []string{"\n", "\t", "\"", "\\", "/", "\r", "\u0001", "\u001f", "\b", "\f", "\u007f"}
 	extraKeys = []string{"€uro", "ключ", "キー", "\U0001F600", "\ufb33", "a\nb", "z", "A", "_", "a/b", "quote\"d"}
 )
 

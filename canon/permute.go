@@ -5,7 +5,8 @@ package canon
 // An object whose members arrive out of order is rearranged in the output
 // buffer when it closes, as long as the bytes moved that way stay within a
 // budget linear in the input (c.sortBudget; the outermost object, which
-// closes once, is exempt) and no record (below) lies inside it. Otherwise it is not rearranged: a sortRec records its content
+// closes once, is exempt) and no record (below) lies inside it. Otherwise
+// it is not rearranged: a sortRec records its content
 // span and its members' spans in sorted order, all in output coordinates
 // (the position each byte has in the output as written in input order; see
 // state.go). When the whole value has been read, finish writes the output
@@ -71,7 +72,7 @@ func (c *Canonicalizer) sortMembers(first, end int) (dup int) {
 	c.order = o
 	dup = -1
 	ms := c.members
-	if useRankAVX512 && len(o) >= rankMin && len(o) <= 16 && rankSort(o, ms[first:end], first) {
+	if useRankAVX512 && len(o) >= rankMin && len(o) <= rankMax && rankSort(o, ms[first:end], first) {
 		return -1 // all prefix keys differ: no duplicate (rank.go)
 	}
 	if len(o) <= insertionSortMax {

@@ -20,6 +20,10 @@ package canon
 // 67-77). A variable, so that the benchmark can lower it.
 var rankMin = 9
 
+// rankMax is the most members the vector kernel ranks at once (two ZMM
+// registers of 64-bit keys).
+const rankMax = 16
+
 // useRankAVX512 selects the vector rank kernel; tests switch it off to
 // cover the insertion sort.
 var useRankAVX512 = haveRankAVX512
@@ -28,7 +32,7 @@ var useRankAVX512 = haveRankAVX512
 // below keys[i]. When all the keys differ, rank[:n] is a permutation of
 // 0..n-1, each key's place in sorted order. It is the reference the
 // vector kernel is tested against.
-func rankKeysGeneric(keys *[16]uint64, n int, rank *[16]uint8) {
+func rankKeysGeneric(keys *[rankMax]uint64, n int, rank *[rankMax]uint8) {
 	for i := range n {
 		r := 0
 		for j := range n {
@@ -40,12 +44,12 @@ func rankKeysGeneric(keys *[16]uint64, n int, rank *[16]uint8) {
 	}
 }
 
-// rankSort sorts the n members ms (rankMin <= n <= 16, in input order,
+// rankSort sorts the n members ms (rankMin <= n <= rankMax, in input order,
 // with indexes first..first+n-1) into o by rank, if their prefix keys all
 // differ, and reports whether it did; if not, o is left as it was.
 func rankSort(o []int32, ms []member, first int) bool {
-	var keys [16]uint64
-	var rank [16]uint8
+	var keys [rankMax]uint64
+	var rank [rankMax]uint8
 	n := len(ms)
 	for i := range ms {
 		keys[i] = ms[i].key

@@ -13,4 +13,4 @@ var haveRankAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasPOPCNT
 // 1 <= n <= 16. It reads all sixteen keys; those past n are ignored.
 //
 //go:noescape
-func rankKeysAVX512(keys *[16]uint64, n int, rank *[16]uint8)
+func rankKeysAVX512(keys *[rankMax]uint64, n int, rank *[rankMax]uint8)

@@ -6,6 +6,6 @@ package canon
 const haveRankAVX512 = false
 
 // rankKeysAVX512 is never selected here.
-func rankKeysAVX512(keys *[16]uint64, n int, rank *[16]uint8) {
+func rankKeysAVX512(keys *[rankMax]uint64, n int, rank *[rankMax]uint8) {
 	panic("BUG: canon: rankKeysAVX512 without AVX-512")
 }

@@ -94,21 +94,30 @@ func skipPlain(s []byte, i int) int {
 	return i
 }
 
+// SWAR byte-lane constants.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
 // specialBytes sets bit 7 of the lowest byte of x (little-endian) that is
 // '"', '\\', below 0x20 or at least 0x80, and possibly of higher bytes too;
-// it is zero when there is none. For a byte value v, (v - 1) &^ v has bit 7
-// set exactly when v is zero, for the lowest zero byte (a borrow can flag
-// higher bytes falsely, but only the lowest flagged byte is used). The three
-// tests share the &^ x: '"', '\\' and 0x20 have bit 7 clear, so x ^ '"' and
-// x ^ '\\' have the same bit 7 as x.
-func specialBytes(x uint64) uint64 {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
+// it is zero when there is none: the stop bytes (stopLanes), and the high
+// bytes.
+func specialBytes(x uint64) uint64 { return (stopLanes(x) | x) & highs }
+
+// stopLanes sets, once masked with highs, bit 7 of the lowest byte of x
+// (little-endian) that is '"', '\\' or below 0x20, and possibly of higher
+// bytes too; masked, it is zero when there is none. For a byte value v,
+// (v - 1) &^ v has bit 7 set exactly when v is zero, for the lowest zero
+// byte (a borrow can flag higher bytes falsely, but only the lowest flagged
+// byte is used). The three tests share the &^ x: '"', '\\' and 0x20 have
+// bit 7 clear, so x ^ '"' and x ^ '\\' have the same bit 7 as x. (The mask
+// is the caller's, so that specialBytes applies it once.)
+func stopLanes(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	b := x ^ (ones * '\\')
-	return ((((x - ones*0x20) | (q - ones) | (b - ones)) &^ x) | x) & highs
+	return ((x - ones*0x20) | (q - ones) | (b - ones)) &^ x
 }
 
 // firstSpecial returns the index of the first flagged byte in the 16 bytes
@@ -135,19 +144,13 @@ var plainByte = func() (t [256]bool) {
 // there is none), and whether src[i:j] is well-formed UTF-8. It is the run
 // scanner of strings with escapes (Canonicalizer.stopRun), where a stop at
 // every non-ASCII byte would cost a call per character of non-Latin text.
-// Eight bytes are tested at a time; as in specialBytes, only the lowest
-// flagged byte of a word is exact, and only it is used.
+// Eight bytes are tested at a time (stopLanes); only the lowest flagged
+// byte of a word is exact, and only it is used.
 func stopRunGeneric(src []byte, i int) (int, bool) {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	start, high := i, uint64(0)
 	for i+8 <= len(src) {
 		x := binary.LittleEndian.Uint64(src[i:])
-		q := x ^ (ones * '"')
-		b := x ^ (ones * '\\')
-		if m := ((x - ones*0x20) | (q - ones) | (b - ones)) &^ x & highs; m != 0 {
+		if m := stopLanes(x) & highs; m != 0 {
 			t := uint(bits.TrailingZeros64(m)) // bit 7 of the stop byte
 			high |= x & highs & (1<<t - 1)
 			i += int(t / 8)

@@ -243,7 +243,7 @@ next:
 				}
 				// The outermost object closes once, so sorting it in place
 				// costs its size whatever the budget says.
-				if size := end - f.contentStart; !f.deferred && (size <= c.sortBudget || len(c.stack) == 1 && c.sortBudget >= 0) {
+				if size := end - f.contentStart; !f.deferred && (size <= c.sortBudget || len(c.stack) == 1 && !testDeferAllSorts) {
 					c.sortBudget -= size
 					c.dst, c.pend = dst, pend
 					c.sortInPlace(f, pos)
@@ -589,6 +589,8 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 		}
 	}
 	if big < 0 {
+		// The common case, on its own: folded into the loop below (with an
+		// empty big span) it cost 0.6% more instructions on mixed-1M.
 		c.scratch = append(c.scratch[:0], c.dst[start:end]...)
 		w := start
 		for i, j := range c.order {

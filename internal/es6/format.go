@@ -99,7 +99,9 @@ func Shortest(f float64) (d uint64, e int) {
 	var q int
 	if bq != 0 {
 		c = b&fracMask | hiddenC
-		// As in AppendFloat: integers below 2^53 are their own digits.
+		// As in AppendFloat: integers below 2^53 are their own digits. (The
+		// decomposition is written out in both: a shared inlined helper
+		// cost AppendFloat 1.3% more instructions, callgrind.)
 		if sh := uint(qBias - bq); sh <= mantBits && c&(1<<sh-1) == 0 {
 			return trimZeros(c>>sh, 0)
 		}
