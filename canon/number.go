@@ -164,12 +164,60 @@ func (c *Canonicalizer) numberStrict(lit *numLit) (int, error) {
 
 // numberIEEE handles a literal under the rfc8785 profile: the correctly
 // rounded double, written as ECMAScript's Number.prototype.toString.
+//
+// A literal of at most 19 digits (nearly all of them) is read once, into
+// its value w·10^e, and everything else works on that: with at most 15
+// significant digits well inside the normal range, w and e are already the
+// digits ES6 prints (see shortDecimal for why); otherwise the double comes
+// from w and e (es6.FromDecimal) and its shortest digits from es6.Shortest.
+// The literal is canonical iff it is spelled in ES6's layout (es6Layout)
+// with exactly those digits; if not, they are written out.
 func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
-	text := c.src[lit.start:lit.end]
-	if k, sure := c.es6Layout(lit); k != 0 && k <= 17 {
-		if k <= 15 && sure {
-			return lit.end, nil
+	k, sure := c.es6Layout(lit)
+	if k != 0 && k <= 15 && sure {
+		return lit.end, nil
+	}
+	src := c.src
+	fracLen := lit.fracEnd - lit.fracStart
+	if lit.intEnd-lit.intStart+fracLen > 19 || lit.exp < -400 || lit.exp > 400 {
+		return c.numberIEEELong(lit, k)
+	}
+	w := es6.AppendDigits(es6.AppendDigits(0, src[lit.intStart:lit.intEnd]), src[lit.fracStart:lit.fracEnd])
+	if w == 0 { // zero, however spelled; ES6 prints -0 as 0
+		return c.replaceNumber(lit.start, lit.end, append(c.numBuf[:0], '0'))
+	}
+	e := int(lit.exp) - fracLen
+	for w >= 1e17 && w%10 == 0 { // (es6.TrimZeros takes w < 10^17)
+		w, e = w/10, e+1
+	}
+	w, e = es6.TrimZeros(w, e)
+	d, de := w, e
+	if kd := es6.DecimalLen(w); kd > 15 || kd+e < -290 || kd+e > 300 {
+		f, ok := es6.FromDecimal(src[lit.start:lit.end], w, e)
+		if !ok {
+			return 0, c.errorf(ClassNumberRange, int64(lit.start), "number %s overflows an IEEE-754 double", abbrev(src[lit.start:lit.end]))
 		}
+		if f == 0 { // underflow
+			return c.replaceNumber(lit.start, lit.end, append(c.numBuf[:0], '0'))
+		}
+		d, de = es6.Shortest(f)
+	}
+	if k != 0 && d == w && de == e {
+		return lit.end, nil
+	}
+	// Not canonical: the literal is not in ES6's layout, or its digits are
+	// not the double's, so the output differs from it.
+	c.flush(lit.start)
+	c.dst = es6.AppendDecimal(c.dst, lit.neg, d, de)
+	c.pend = lit.end
+	return lit.end, nil
+}
+
+// numberIEEELong is numberIEEE for literals of more than 19 digits or with
+// an exponent beyond ±400, given es6Layout's k for the literal.
+func (c *Canonicalizer) numberIEEELong(lit *numLit, k int) (int, error) {
+	text := c.src[lit.start:lit.end]
+	if k != 0 && k <= 17 {
 		// Canonical iff its digits are the double's: parse, and compare
 		// with the shortest digits (w without its trailing zeros).
 		f, w, exp, exact, ok := es6.ParseFloatDigits(text)

@@ -3,6 +3,7 @@ package canon
 import (
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -236,4 +237,50 @@ func TestES6LayoutNumbers(t *testing.T) {
 			t.Fatalf("%s: got %q, %v; want %q", lit, got, gerr, want)
 		}
 	}
+}
+
+// jsonNumber is RFC 8259's number grammar.
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// FuzzNumber canonicalizes a number literal under rfc8785 and compares the
+// result with the reference (strconv.ParseFloat, then the slow ES6
+// formatter); a literal that is its own canonical form must come back from
+// View as the input itself, and one that overflows must be rejected as
+// number-range.
+func FuzzNumber(f *testing.F) {
+	for _, lit := range []string{
+		"0", "-0", "-0.0", "0e5", "1", "1.0", "1e0", "1E+0", "1e21", "1e+21", "1e-7", "1e-6", "0.000001",
+		"123456789012345678", "1234567890123456789", "12345678901234567890", "100000000000000000000",
+		"9007199254740993", "1.7976931348623157e+308", "1.7976931348623159e308", "5e-324", "2.4703282292062327e-324",
+		"1.0000000000000000000e1", "0.1000000000000000000", "4.35", "-1.2712202281602899e-05", "1e400", "1e-400",
+	} {
+		f.Add(lit)
+	}
+	var c Canonicalizer
+	c.Reset(RFC8785)
+	f.Fuzz(func(t *testing.T, lit string) {
+		if !jsonNumber.MatchString(lit) {
+			return
+		}
+		in := []byte(lit)
+		got, gerr := c.Append(nil, in)
+		v, err := strconv.ParseFloat(lit, 64)
+		if err != nil { // overflow
+			if e, ok := AsError(gerr); !ok || e.Class != ClassNumberRange || e.Offset != 0 {
+				t.Fatalf("%s: got %q, %v; want number-range at 0", lit, got, gerr)
+			}
+			return
+		}
+		want := es6.AppendFloatSlow(nil, v)
+		if gerr != nil || string(got) != string(want) {
+			t.Fatalf("%s: got %q, %v; want %q", lit, got, gerr, want)
+		}
+		view, err := c.View(in)
+		if err != nil || string(view) != string(want) {
+			t.Fatalf("%s: View gives %q, %v; want %q", lit, view, err, want)
+		}
+		if same := &view[0] == &in[0]; same != (lit == string(want)) {
+			t.Fatalf("%s: View returns the input itself: %v; canonical: %v", lit, same, lit == string(want))
+		}
+	})
 }

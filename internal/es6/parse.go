@@ -101,38 +101,79 @@ func ParseFloatDigits(lit []byte) (f float64, w uint64, exp int, exact, ok bool)
 		exp += parseExp(lit[i+1:])
 	}
 
-	switch {
-	case w == 0:
-		// trunc implies w != 0.
-	case !trunc && w <= 1<<53 && exp >= -22 && exp <= 22+15:
-		// Clinger's fast path: w and 10^|exp| are exact doubles, so one
-		// correctly rounded IEEE operation gives the correctly rounded
-		// result.
-		f = float64(w)
-		switch {
-		case exp < 0:
-			f /= pow10f[-exp]
-		case exp <= 22:
-			f *= pow10f[exp]
-		case w <= (1<<53)/pow10u64[exp-22]:
-			// w·10^(exp-22) is still an exact integer below 2^53.
-			f = float64(w*pow10u64[exp-22]) * 1e22
-		default:
-			f = eiselLemireOrSlow(lit, w, exp, trunc)
-		}
-	case exp < pow10Min:
-		// Below 10^19·10^-343 < 2^-1075: rounds to zero.
-	case exp > 308:
-		// At least 10^309.
-		f = math.Inf(1)
-	default:
-		f = eiselLemireOrSlow(lit, w, exp, trunc)
-	}
+	f = fromDecimal(lit, w, exp, trunc)
 	if neg {
 		f = -f
 	}
 	return f, w, exp, !trunc, !math.IsInf(f, 0)
 }
+
+// fromDecimal returns the non-negative double nearest to w·10^exp, or to
+// the value in (w, w+1)·10^exp of lit when trunc; +Inf when that overflows.
+// Only when Clinger's fast path and Eisel–Lemire cannot decide does it read
+// lit (the exact conversion); with trunc false, lit may then be any literal
+// of the same absolute value.
+func fromDecimal(lit []byte, w uint64, exp int, trunc bool) float64 {
+	switch {
+	case w == 0:
+		// trunc implies w != 0.
+		return 0
+	case !trunc && w <= 1<<53 && exp >= -22 && exp <= 22+15:
+		// Clinger's fast path: w and 10^|exp| are exact doubles, so one
+		// correctly rounded IEEE operation gives the correctly rounded
+		// result.
+		f := float64(w)
+		switch {
+		case exp < 0:
+			return f / pow10f[-exp]
+		case exp <= 22:
+			return f * pow10f[exp]
+		case w <= (1<<53)/pow10u64[exp-22]:
+			// w·10^(exp-22) is still an exact integer below 2^53.
+			return float64(w*pow10u64[exp-22]) * 1e22
+		}
+	case exp < pow10Min:
+		// Below 10^19·10^-343 < 2^-1075: rounds to zero.
+		return 0
+	case exp > 308:
+		// At least 10^309.
+		return math.Inf(1)
+	}
+	return eiselLemireOrSlow(lit, w, exp, trunc)
+}
+
+// FromDecimal returns the double nearest to w·10^exp (ties to even) for
+// the literal lit whose exact value that is: a caller that has already read
+// a literal's digits (canon does, while validating it) converts them without
+// a second pass. ok is false when the value is too large for a float64.
+// lit is read only in the rare cases that need the exact conversion; its sign
+// is ignored, so the result is non-negative.
+func FromDecimal(lit []byte, w uint64, exp int) (f float64, ok bool) {
+	f = fromDecimal(lit, w, exp, false)
+	return f, !math.IsInf(f, 0)
+}
+
+// AppendDigits returns w·10^len(b) + the value of the ASCII digits b, which
+// the caller has validated; the result must fit in a uint64 (at most 19
+// digits in all). Runs of eight digits are converted at once.
+func AppendDigits(w uint64, b []byte) uint64 {
+	for len(b) >= 8 {
+		w = w*1e8 + combine8(binary.LittleEndian.Uint64(b))
+		b = b[8:]
+	}
+	for _, c := range b {
+		w = w*10 + uint64(c-'0')
+	}
+	return w
+}
+
+// TrimZeros returns d and e with the trailing decimal zeros of d moved into
+// the exponent, for 0 < d < 10^17: the same value d·10^e, with d no longer
+// a multiple of 10.
+func TrimZeros(d uint64, e int) (uint64, int) { return trimZeros(d, e) }
+
+// DecimalLen returns the number of decimal digits of d >= 1.
+func DecimalLen(d uint64) int { return decimalLen(d) }
 
 // eightDigits returns the value of b[:8] if those are eight ASCII digits.
 // It checks and converts all eight bytes at once: a byte is a digit when
@@ -145,9 +186,15 @@ func eightDigits(b []byte) (uint64, bool) {
 	if (v&0xF0F0F0F0F0F0F0F0)|((v+0x0606060606060606)&0xF0F0F0F0F0F0F0F0)>>4 != 0x3333333333333333 {
 		return 0, false
 	}
+	return combine8(v), true
+}
+
+// combine8 returns the value of the eight ASCII digits in v (the first in
+// the lowest byte), which the caller has checked.
+func combine8(v uint64) uint64 {
 	v = (v & 0x0F0F0F0F0F0F0F0F) * (10<<8 + 1) >> 8
 	v = (v & 0x00FF00FF00FF00FF) * (100<<16 + 1) >> 16
-	return (v & 0x0000FFFF0000FFFF) * (10000<<32 + 1) >> 32, true
+	return (v & 0x0000FFFF0000FFFF) * (10000<<32 + 1) >> 32
 }
 
 // eiselLemireOrSlow converts w·10^exp, or a value in (w, w+1)·10^exp when
