@@ -6,10 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/es6/es6seq"
 )
 
 // sharedDir returns the directory of the shared conformance material, which
@@ -230,4 +234,70 @@ func mustRead(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestES6SequenceThroughCanon regenerates the first 10^6 lines of the ES6
+// number test sequence (10^5 with -short) from canon's own output, not from
+// the number formatter: each double is written by strconv in its shortest
+// exponential form ("1.5e-07", "-1e+21"), canonicalized under rfc8785, and
+// the lines made of that output must hash to the published checksums. The
+// same double spelled with 17 significant digits (so often not its shortest
+// digits) and in plain notation (when that is short) must give the same
+// output, and the output itself must be canonical: View returns it as it is.
+func TestES6SequenceThroughCanon(t *testing.T) {
+	dir := sharedDir(t, "conformance/rfc8785/es6numbers")
+	checkpoints, err := es6seq.ReadChecksums(filepath.Join(dir, "checksums.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, err := es6seq.ReadStatic(filepath.Join(dir, "static-u64.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 1_000_000
+	if testing.Short() {
+		n = 100_000
+	}
+	if _, ok := checkpoints[n]; !ok {
+		t.Fatalf("no published checksum for %d lines", n)
+	}
+	c := New(RFC8785)
+	h := sha256.New()
+	var line, lit, lit17, plain, out, other []byte
+	count := 0
+	for b := range es6seq.Bits(static) {
+		x := math.Float64frombits(b)
+		lit = strconv.AppendFloat(lit[:0], x, 'e', -1, 64)
+		out, err = c.Append(out[:0], lit)
+		if err != nil {
+			t.Fatalf("%#x: %s: %v", b, lit, err)
+		}
+		line = strconv.AppendUint(line[:0], b, 16)
+		line = append(append(append(line, ','), out...), '\n')
+		h.Write(line)
+		lit17 = strconv.AppendFloat(lit17[:0], x, 'e', 16, 64)
+		plain = strconv.AppendFloat(plain[:0], x, 'f', -1, 64)
+		for _, spelling := range [][]byte{lit17, plain} {
+			if len(spelling) > 40 {
+				continue // plain notation of a huge or tiny double
+			}
+			other, err = c.Append(other[:0], spelling)
+			if err != nil || !bytes.Equal(other, out) {
+				t.Fatalf("%#x: %s gives %q, %v; %s gave %q", b, spelling, other, err, strconv.FormatFloat(x, 'e', -1, 64), out)
+			}
+		}
+		if v, err := c.View(out); err != nil || &v[0] != &out[0] {
+			t.Fatalf("%#x: the output %q is not passed through by View: %q, %v", b, out, v, err)
+		}
+		count++
+		if want, ok := checkpoints[count]; ok {
+			if got := hex.EncodeToString(h.Sum(nil)); got != want {
+				t.Fatalf("SHA-256 of the first %d lines = %s, want %s", count, got, want)
+			}
+			t.Logf("first %d lines: SHA-256 matches %s", count, want[:16])
+		}
+		if count == n {
+			return
+		}
+	}
 }

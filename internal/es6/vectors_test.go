@@ -1,18 +1,15 @@
 package es6
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/es6/es6seq"
 )
 
 var es6Lines = flag.Int("es6lines", 1_000_000,
@@ -66,8 +63,14 @@ func TestVectorsAppendixB(t *testing.T) {
 func TestES6Sequence(t *testing.T) {
 	t.Parallel()
 	dir := es6Dir(t)
-	checkpoints := readChecksums(t, filepath.Join(dir, "checksums.txt"))
-	static := readStatic(t, filepath.Join(dir, "static-u64.txt"))
+	checkpoints, err := es6seq.ReadChecksums(filepath.Join(dir, "checksums.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, err := es6seq.ReadStatic(filepath.Join(dir, "static-u64.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := *es6Lines
 	if testing.Short() && n > 100_000 {
 		n = 100_000
@@ -79,7 +82,7 @@ func TestES6Sequence(t *testing.T) {
 	h := sha256.New()
 	var line []byte
 	count := 0
-	for bits := range es6Sequence(static) {
+	for bits := range es6seq.Bits(static) {
 		line = strconv.AppendUint(line[:0], bits, 16)
 		line = append(line, ',')
 		line = AppendFloat(line, math.Float64frombits(bits))
@@ -97,88 +100,4 @@ func TestES6Sequence(t *testing.T) {
 			return
 		}
 	}
-}
-
-// es6Sequence yields the bit patterns of the ES6 number test sequence:
-// the static values, then 0x0010000000000000+i for i < 2000, then the
-// SHA-256 chain of a 32-byte zero block read as 4 little-endian doubles
-// per block, skipping ±0, NaN and ±Inf.
-func es6Sequence(static []uint64) func(yield func(uint64) bool) {
-	return func(yield func(uint64) bool) {
-		for _, b := range static {
-			if !yield(b) {
-				return
-			}
-		}
-		for i := uint64(0); i < 2000; i++ {
-			if !yield(0x0010000000000000 + i) {
-				return
-			}
-		}
-		var block [32]byte
-		for {
-			block = sha256.Sum256(block[:])
-			for j := 0; j < 32; j += 8 {
-				b := binary.LittleEndian.Uint64(block[j:])
-				x := math.Float64frombits(b)
-				if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-					continue
-				}
-				if !yield(b) {
-					return
-				}
-			}
-		}
-	}
-}
-
-func readChecksums(t *testing.T, path string) map[int]string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := map[int]string{}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		n, err := strconv.Atoi(f[1])
-		if len(f) != 3 || len(f[0]) != 64 || err != nil {
-			t.Fatalf("%s: malformed line %q", path, line)
-		}
-		m[n] = f[0]
-	}
-	if len(m) == 0 {
-		t.Fatalf("%s: no checksums", path)
-	}
-	return m
-}
-
-func readStatic(t *testing.T, path string) []uint64 {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var vs []uint64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		s := string(bytes.TrimSpace(sc.Bytes()))
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
-		}
-		b, err := strconv.ParseUint(s, 16, 64)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		vs = append(vs, b)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) != 168 {
-		t.Fatalf("%s: %d values, want 168", path, len(vs))
-	}
-	return vs
 }
