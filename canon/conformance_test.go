@@ -246,11 +246,7 @@ func mustRead(t testing.TB, name string) []byte {
 // output, and the output itself must be canonical: View returns it as it is.
 func TestES6SequenceThroughCanon(t *testing.T) {
 	dir := sharedDir(t, "conformance/rfc8785/es6numbers")
-	checkpoints, err := es6seq.ReadChecksums(filepath.Join(dir, "checksums.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	static, err := es6seq.ReadStatic(filepath.Join(dir, "static-u64.txt"))
+	static, checkpoints, err := es6seq.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

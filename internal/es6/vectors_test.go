@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"flag"
 	"math"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -63,11 +62,7 @@ func TestVectorsAppendixB(t *testing.T) {
 func TestES6Sequence(t *testing.T) {
 	t.Parallel()
 	dir := es6Dir(t)
-	checkpoints, err := es6seq.ReadChecksums(filepath.Join(dir, "checksums.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	static, err := es6seq.ReadStatic(filepath.Join(dir, "static-u64.txt"))
+	static, checkpoints, err := es6seq.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

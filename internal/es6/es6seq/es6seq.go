@@ -15,6 +15,7 @@ import (
 	"iter"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -50,6 +51,19 @@ func Bits(static []uint64) iter.Seq[uint64] {
 			}
 		}
 	}
+}
+
+// Load reads the two files of the es6numbers directory dir that the
+// sequence needs: the static values (static-u64.txt) and the checksums
+// (checksums.txt).
+func Load(dir string) (static []uint64, checksums map[int]string, err error) {
+	if static, err = ReadStatic(filepath.Join(dir, "static-u64.txt")); err != nil {
+		return nil, nil, err
+	}
+	if checksums, err = ReadChecksums(filepath.Join(dir, "checksums.txt")); err != nil {
+		return nil, nil, err
+	}
+	return static, checksums, nil
 }
 
 // ReadChecksums reads checksums.txt: the hex SHA-256 of the first N lines,
