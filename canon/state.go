@@ -725,6 +725,31 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 		case b < 0x20:
 			return 0, c.errorf(ClassSyntax, int64(i), "unescaped control character %s in a string", quoteByte(src, i))
 		default: // backslash
+			// \uXXXX of a character written raw (not a control, '"', '\\'
+			// or a surrogate) is never canonical: decoded in line.
+			if i+6 <= len(src) && src[i+1] == 'u' {
+				s := src[i+2 : i+6 : i+6]
+				v := unhex[s[0]]<<12 | unhex[s[1]]<<8 | unhex[s[2]]<<4 | unhex[s[3]]
+				if v >= 0x20 && v != '"' && v != '\\' && (v < 0xD800 || v >= 0xE000) && v <= 0xFFFF {
+					if !rewriting {
+						c.flush(i)
+						rewriting = true
+					}
+					if v < utf8.RuneSelf {
+						c.dst = append(c.dst, byte(v))
+						if name {
+							c.names = append(c.names, byte(v))
+						}
+					} else {
+						c.dst = utf8.AppendRune(c.dst, rune(v))
+						if name {
+							c.names = utf8.AppendRune(c.names, rune(v))
+						}
+					}
+					i += 6
+					continue
+				}
+			}
 			r, size, canonical, err := c.decodeEscape(i)
 			if err != nil {
 				return 0, err
