@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -236,26 +237,30 @@ func mustRead(t testing.TB, name string) []byte {
 	return b
 }
 
+var es6SeqLines = flag.Int("es6lines", 1_000_000,
+	"lines of the ES6 number test sequence that TestES6SequenceThroughCanon builds from canon's output and checks against checksums.txt (a published checkpoint: 10^3 to 10^8)")
+
 // TestES6SequenceThroughCanon regenerates the first 10^6 lines of the ES6
-// number test sequence (10^5 with -short) from canon's own output, not from
-// the number formatter: each double is written by strconv in its shortest
-// exponential form ("1.5e-07", "-1e+21"), canonicalized under rfc8785, and
-// the lines made of that output must hash to the published checksums. The
-// same double spelled with 17 significant digits (so often not its shortest
-// digits) and in plain notation (when that is short) must give the same
-// output, and the output itself must be canonical: View returns it as it is.
+// number test sequence (10^5 with -short, more with -es6lines) from canon's
+// own output, not from the number formatter: each double is written by
+// strconv in its shortest exponential form ("1.5e-07", "-1e+21"),
+// canonicalized under rfc8785, and the lines made of that output must hash
+// to the published checksums. The same double spelled with 17 significant
+// digits (so often not its shortest digits) and in plain notation (when
+// that is short) must give the same output, and the output itself must be
+// canonical: View returns it as it is.
 func TestES6SequenceThroughCanon(t *testing.T) {
 	dir := sharedDir(t, "conformance/rfc8785/es6numbers")
 	static, checkpoints, err := es6seq.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 1_000_000
-	if testing.Short() {
+	n := *es6SeqLines
+	if testing.Short() && n > 100_000 {
 		n = 100_000
 	}
 	if _, ok := checkpoints[n]; !ok {
-		t.Fatalf("no published checksum for %d lines", n)
+		t.Fatalf("-es6lines=%d: no published checksum for that many lines", n)
 	}
 	c := New(RFC8785)
 	h := sha256.New()
