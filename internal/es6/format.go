@@ -345,7 +345,7 @@ func putDigits(b []byte, d uint64, k int) {
 // shortest digits of a double (the canon package does, for literals of at
 // most 15 significant digits).
 func AppendDecimal(dst []byte, neg bool, d uint64, e int) []byte {
-	if d == 0 || d >= 1e17 || d%10 == 0 {
+	if d-1 >= 1e17-1 || d%10 == 0 { // (d-1 wraps for d == 0)
 		panic("BUG: es6: AppendDecimal needs 0 < d < 10^17 without trailing zeros")
 	}
 	return appendDecimal(dst, neg, d, e)

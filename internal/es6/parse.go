@@ -150,7 +150,7 @@ func fromDecimal(lit []byte, w uint64, exp int, trunc bool) float64 {
 // is ignored, so the result is non-negative.
 func FromDecimal(lit []byte, w uint64, exp int) (f float64, ok bool) {
 	f = fromDecimal(lit, w, exp, false)
-	return f, !math.IsInf(f, 0)
+	return f, f <= math.MaxFloat64 // the result is not negative
 }
 
 // AppendDigits returns w·10^len(b) + the value of the ASCII digits b, which
