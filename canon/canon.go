@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"unsafe"
+
+	"github.com/bbdigest/bbdigest/internal/es6"
 )
 
 // Canonicalizer turns JSON text into its canonical form under one Profile.
@@ -39,14 +41,14 @@ type Canonicalizer struct {
 	recOrder   []int32
 	recStack   []int32
 	emitStack  []emitFrame
-	sortBudget int          // bytes that may still be moved by in-place sorting
-	quick      []quickFrame // stack of the canonical fast path (quick.go)
-	quickMode  bool         // the fast path is calling the engine's helpers
-	win        classWindow  // string scanning bitmaps (scan_amd64.go)
-	out        []byte       // output buffer of View, Encode and Transcode
-	in         []byte       // input buffer of Transcode
-	mini       []byte       // the input with its whitespace removed (minify.go)
-	numBuf     [40]byte
+	sortBudget int                   // bytes that may still be moved by in-place sorting
+	quick      []quickFrame          // stack of the canonical fast path (quick.go)
+	quickMode  bool                  // the fast path is calling the engine's helpers
+	win        classWindow           // string scanning bitmaps (scan_amd64.go)
+	out        []byte                // output buffer of View, Encode and Transcode
+	in         []byte                // input buffer of Transcode
+	mini       []byte                // the input with its whitespace removed (minify.go)
+	numBuf     [es6.DecimalRoom]byte // room for es6.AppendDecimal
 }
 
 // New returns a Canonicalizer for profile p.
@@ -62,7 +64,10 @@ func (c *Canonicalizer) Profile() Profile { return c.profile }
 
 // Append appends the canonical form of the JSON text src to dst and returns
 // the extended buffer. On error it returns dst unchanged in length (bytes
-// beyond len(dst) may have been written) and a *Error.
+// beyond len(dst) may have been written) and a *Error. Bytes in the spare
+// capacity of the result may have been written too, so src must not lie in
+// dst's spare capacity (nor overlap dst at all: the output is written while
+// the input is read, and can be longer than it, as 1e21 becomes 1e+21).
 func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
 	if !indented(src) && c.quickCanonical(src) {
 		c.end()

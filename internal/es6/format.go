@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -344,18 +345,39 @@ func putDigits(b []byte, d uint64, k int) {
 // zeros. It is AppendFloat's layout step for callers that already hold the
 // shortest digits of a double (the canon package does, for literals of at
 // most 15 significant digits).
+//
+// Unlike AppendFloat, it formats in place: it makes sure dst has
+// DecimalRoom bytes of spare capacity (growing it if not) and may leave
+// junk in the spare capacity past the bytes it appends.
 func AppendDecimal(dst []byte, neg bool, d uint64, e int) []byte {
 	if d-1 >= 1e17-1 || d%10 == 0 { // (d-1 wraps for d == 0)
 		panic("BUG: es6: AppendDecimal needs 0 < d < 10^17 without trailing zeros")
 	}
-	return appendDecimal(dst, neg, d, e)
+	n := len(dst)
+	if cap(dst)-n < DecimalRoom {
+		dst = slices.Grow(dst, DecimalRoom)
+	}
+	return dst[:n+formatDecimal(dst[n:n+DecimalRoom], neg, d, e)]
 }
 
+// DecimalRoom is the spare capacity that AppendDecimal needs in dst: the
+// longest result and room for its eight-byte stores.
+const DecimalRoom = maxFloatLen + 16
+
 // appendDecimal appends d·10^e (0 < d < 10^17, no trailing zeros) laid out
-// by the ECMA-262 Number::toString rules.
+// by the ECMA-262 Number::toString rules, writing nothing past the bytes it
+// appends.
 func appendDecimal(dst []byte, neg bool, d uint64, e int) []byte {
-	var buf [maxFloatLen + 16]byte // room for putDigits' junk and 8-byte moves
-	b := buf[:]
+	var buf [DecimalRoom]byte
+	return append(dst, buf[:formatDecimal(buf[:], neg, d, e)]...)
+}
+
+// formatDecimal writes d·10^e (0 < d < 10^17, no trailing zeros) laid out
+// by the ECMA-262 Number::toString rules to b, which must have DecimalRoom
+// bytes (room for putDigits' junk and eight-byte moves), and returns the
+// length of the result.
+func formatDecimal(b []byte, neg bool, d uint64, e int) int {
+	b = b[:DecimalRoom]
 	i := 0
 	if neg {
 		b[0] = '-'
@@ -418,7 +440,7 @@ func appendDecimal(dst []byte, neg bool, d uint64, e int) []byte {
 			i++
 		}
 	}
-	return append(dst, b[:i]...)
+	return i
 }
 
 // AppendFloatSlow appends the same bytes as AppendFloat, computed the slow
