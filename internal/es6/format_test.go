@@ -207,7 +207,7 @@ func TestAppendFloatNonFinite(t *testing.T) {
 	}
 }
 
-// TestAllocs checks that AppendFloat (given capacity) and ParseFloat,
+// TestAllocs checks that AppendFloat and AppendDecimal (given capacity) and ParseFloat,
 // including its slow path, do not allocate.
 func TestAllocs(t *testing.T) {
 	xs := []float64{0, 1, -7, 0.1, 1e21, 1e-7, 5e-324, math.MaxFloat64, 123456.789, 1 << 60, math.Pi}
@@ -218,6 +218,15 @@ func TestAllocs(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("AppendFloat: %v allocs per run", n)
+	}
+	dbuf := make([]byte, 0, 8+DecimalRoom) // AppendDecimal needs DecimalRoom spare bytes
+	if n := testing.AllocsPerRun(100, func() {
+		for _, x := range xs[1:] {
+			d, e := Shortest(x)
+			dbuf = AppendDecimal(dbuf[:8], x < 0, d, e)
+		}
+	}); n != 0 {
+		t.Errorf("AppendDecimal: %v allocs per run", n)
 	}
 	lits := [][]byte{
 		[]byte("0"), []byte("-0"), []byte("12345"), []byte("0.1"), []byte("-1.5e-7"),
@@ -256,6 +265,7 @@ func TestShortest(t *testing.T) {
 		n = 50_000
 	}
 	bad := 0
+	prefix := []byte("x")
 	for _, x := range genDoubles(8, n) {
 		if x == 0 {
 			continue
@@ -264,7 +274,11 @@ func TestShortest(t *testing.T) {
 		if d == 0 || d >= 1e17 || d%10 == 0 {
 			t.Fatalf("Shortest(%v) = %d, %d: not 0 < d < 10^17 without trailing zeros", x, d, e)
 		}
-		got := AppendDecimal(nil, x < 0, d, e)
+		got := AppendDecimal(prefix[:1:1], x < 0, d, e) // appended after a byte, growing
+		if got[0] != prefix[0] {
+			t.Fatalf("AppendDecimal overwrote the byte before its output: %q", got)
+		}
+		got = got[1:]
 		if want := AppendFloatSlow(nil, x); string(got) != string(want) {
 			t.Errorf("Shortest(%v) = %d·10^%d, written %q; want %q", x, d, e, got, want)
 			if bad++; bad == 20 {
