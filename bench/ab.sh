@@ -16,15 +16,9 @@ rev=${1:?usage: bench/ab.sh REV [REGEX] [ROUNDS] [BENCHTIME]}
 re=${2:-Canonicalize|Validate|Digest}
 rounds=${3:-10}
 bt=${4:-0.2s}
-root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-tmp=${TMPDIR:-/tmp}
-wt=$(mktemp -d "$tmp/ab-wt.XXXXXX")
-trap 'git -C "$root" worktree remove --force "$wt" >/dev/null 2>&1 || true' EXIT
-git -C "$root" worktree add -q --detach "$wt" "$rev"
-(cd "$wt" && go test -c -o "$tmp/ab-old.test" ./bench)
-(cd "$root" && go test -c -o "$tmp/ab-new.test" ./bench)
+. "$(dirname "$0")/buildpair.sh"
+build_pair "$rev" ab
 rm -f "$tmp/ab-old.txt" "$tmp/ab-new.txt"
-cd "$root/bench" # the tests read ../../shared relative to here
 for i in $(seq "$rounds"); do
 	"$tmp/ab-old.test" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" >>"$tmp/ab-old.txt"
 	"$tmp/ab-new.test" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" >>"$tmp/ab-new.txt"

@@ -15,7 +15,12 @@
 # on, the two runs differed by more than the iterations they measure).
 # Without it, an A/A comparison (REV = HEAD, clean tree) gives +0.04% on
 # doubles-100k with N=5, but the same code measured by separate invocations
-# has differed by up to 0.8%: treat differences below 1% as noise.
+# has differed by up to 0.8%: treat differences below 1% as noise. The
+# noise is a few hundred thousand to a couple of million instructions per
+# run, whatever N is, so pick N to make N times the per-iteration count
+# several hundred million: N=5 for doubles-100k or mixed-1M is enough,
+# while the 1 KB envelope needs N=20000 (with N=200, an A/A run of it was
+# off by 3%).
 #
 # Valgrind emulates a CPU without AVX-512: canon then takes its scalar and
 # SSE paths, and pretty-printed inputs spend about a third of their
@@ -28,14 +33,8 @@ rev=${1:?usage: bench/cgab.sh REV REGEX [N]}
 re=${2:?usage: bench/cgab.sh REV REGEX [N]}
 n=${3:-10}
 command -v valgrind >/dev/null || { echo "cgab.sh: valgrind not found (apt-get install valgrind)" >&2; exit 2; }
-root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-tmp=${TMPDIR:-/tmp}
-wt=$(mktemp -d "$tmp/cgab-wt.XXXXXX")
-trap 'git -C "$root" worktree remove --force "$wt" >/dev/null 2>&1 || true' EXIT
-git -C "$root" worktree add -q --detach "$wt" "$rev"
-(cd "$wt" && go test -c -o "$tmp/cgab-old.test" ./bench)
-(cd "$root" && go test -c -o "$tmp/cgab-new.test" ./bench)
-cd "$root/bench" # the tests read ../../shared relative to here
+. "$(dirname "$0")/buildpair.sh"
+build_pair "$rev" cgab
 
 # refs BINARY ITERATIONS prints the instructions callgrind counted.
 refs() {
