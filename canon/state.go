@@ -727,24 +727,15 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 		default: // backslash
 			// \uXXXX of a character written raw (not a control, '"', '\\'
 			// or a surrogate) is never canonical: decoded in line.
-			if i+6 <= len(src) && src[i+1] == 'u' {
-				s := src[i+2 : i+6 : i+6]
-				v := unhex[s[0]]<<12 | unhex[s[1]]<<8 | unhex[s[2]]<<4 | unhex[s[3]]
-				if v >= 0x20 && v != '"' && v != '\\' && (v < 0xD800 || v >= 0xE000) && v <= 0xFFFF {
+			if i+1 < len(src) && src[i+1] == 'u' {
+				if v, ok := c.hex4(i + 2); ok && v >= 0x20 && v != '"' && v != '\\' && (v < 0xD800 || v >= 0xE000) {
 					if !rewriting {
 						c.flush(i)
 						rewriting = true
 					}
-					if v < utf8.RuneSelf {
-						c.dst = append(c.dst, byte(v))
-						if name {
-							c.names = append(c.names, byte(v))
-						}
-					} else {
-						c.dst = utf8.AppendRune(c.dst, rune(v))
-						if name {
-							c.names = utf8.AppendRune(c.names, rune(v))
-						}
+					c.dst = utf8.AppendRune(c.dst, v)
+					if name {
+						c.names = utf8.AppendRune(c.names, v)
 					}
 					i += 6
 					continue
