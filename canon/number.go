@@ -180,7 +180,16 @@ func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
 	src := c.src
 	fracLen := lit.fracEnd - lit.fracStart
 	if lit.intEnd-lit.intStart+fracLen > 19 || lit.exp < -400 || lit.exp > 400 {
-		return c.numberIEEELong(lit, k)
+		if k == 0 || k > 19 || fracLen != 0 || lit.hasExp {
+			return c.numberIEEELong(lit, k)
+		}
+		// "ddd000" of 20 or 21 digits (ES6 writes every double below 10^21
+		// as an integer): es6Layout has counted k digits before the
+		// trailing zeros, so read those, and make the zeros the exponent.
+		// (lit no longer describes the literal's spelling after this; only
+		// its start, end and sign are used below.)
+		lit.exp = int64(lit.intEnd - lit.intStart - k)
+		lit.intEnd = lit.intStart + k
 	}
 	w := es6.AppendDigits(es6.AppendDigits(0, src[lit.intStart:lit.intEnd]), src[lit.fracStart:lit.fracEnd])
 	if w == 0 { // zero, however spelled; ES6 prints -0 as 0
@@ -213,8 +222,10 @@ func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
 	return lit.end, nil
 }
 
-// numberIEEELong is numberIEEE for literals of more than 19 digits or with
-// an exponent beyond ±400, given es6Layout's k for the literal.
+// numberIEEELong is numberIEEE for literals of more than 19 digits (other
+// than integers in ES6's layout with at most 19 before their trailing
+// zeros) or with an exponent beyond ±400, given es6Layout's k for the
+// literal.
 func (c *Canonicalizer) numberIEEELong(lit *numLit, k int) (int, error) {
 	text := c.src[lit.start:lit.end]
 	if k != 0 && k <= 17 {
