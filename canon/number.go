@@ -180,16 +180,25 @@ func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
 	src := c.src
 	fracLen := lit.fracEnd - lit.fracStart
 	if lit.intEnd-lit.intStart+fracLen > 19 || lit.exp < -400 || lit.exp > 400 {
-		if k == 0 || k > 19 || fracLen != 0 || lit.hasExp {
+		// Two of ES6's layouts can have more than 19 digits but at most 19
+		// significant ones (es6Layout's k), which are all that need reading.
+		// lit no longer describes the literal's spelling after this: only
+		// its start, end and sign, and fracLen, are used below.
+		switch {
+		case k == 0 || k > 19 || lit.hasExp:
+			return c.numberIEEELong(lit, k)
+		case fracLen == 0:
+			// "ddd000" of 20 or 21 digits (ES6 writes every double below
+			// 10^21 as an integer): the trailing zeros become the exponent.
+			lit.exp = int64(lit.intEnd - lit.intStart - k)
+			lit.intEnd = lit.intStart + k
+		case src[lit.intStart] == '0':
+			// "0.000ddd": the zeros before the k digits add nothing to w
+			// (the integer digit "0" neither).
+			lit.fracStart = lit.fracEnd - k
+		default: // "ddd.ddd": all its digits are significant
 			return c.numberIEEELong(lit, k)
 		}
-		// "ddd000" of 20 or 21 digits (ES6 writes every double below 10^21
-		// as an integer): es6Layout has counted k digits before the
-		// trailing zeros, so read those, and make the zeros the exponent.
-		// (lit no longer describes the literal's spelling after this; only
-		// its start, end and sign are used below.)
-		lit.exp = int64(lit.intEnd - lit.intStart - k)
-		lit.intEnd = lit.intStart + k
 	}
 	w := es6.AppendDigits(es6.AppendDigits(0, src[lit.intStart:lit.intEnd]), src[lit.fracStart:lit.fracEnd])
 	if w == 0 { // zero, however spelled; ES6 prints -0 as 0
@@ -223,9 +232,9 @@ func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
 }
 
 // numberIEEELong is numberIEEE for literals of more than 19 digits (other
-// than integers in ES6's layout with at most 19 before their trailing
-// zeros) or with an exponent beyond ±400, given es6Layout's k for the
-// literal.
+// than those in ES6's layouts "ddd000" and "0.000ddd" with at most 19
+// significant digits) or with an exponent beyond ±400, given es6Layout's k
+// for the literal.
 func (c *Canonicalizer) numberIEEELong(lit *numLit, k int) (int, error) {
 	text := c.src[lit.start:lit.end]
 	if k != 0 && k <= 17 {
