@@ -66,6 +66,22 @@ func Load(dir string) (static []uint64, checksums map[int]string, err error) {
 	return static, checksums, nil
 }
 
+// ShortLines is how many lines a test checks at most in -short mode.
+const ShortLines = 100_000
+
+// Lines returns how many lines of the sequence a test should check, given
+// the count n it was asked for (a flag): n, but at most ShortLines when
+// short, and an error unless a checksum is published for that many lines.
+func Lines(checksums map[int]string, n int, short bool) (int, error) {
+	if short && n > ShortLines {
+		n = ShortLines
+	}
+	if _, ok := checksums[n]; !ok {
+		return 0, fmt.Errorf("no published checksum for the first %d lines", n)
+	}
+	return n, nil
+}
+
 // ReadChecksums reads checksums.txt: the hex SHA-256 of the first N lines,
 // by N.
 func ReadChecksums(path string) (map[int]string, error) {
