@@ -51,7 +51,9 @@ func (b *Builder) AddOption(label, reasoning string, action []byte) *Builder {
 	return b
 }
 
-// ActionError reports an option whose action cannot be digested.
+// ActionError reports an option whose action cannot be digested, or whose
+// action and ActionDigest disagree. A Builder lists it as a Problem of its
+// *MalformedError, at Pointer, and the MalformedError unwraps to it.
 type ActionError struct {
 	Index int   // index of the option
 	Err   error // a *canon.Error, or why the action and digest disagree
@@ -65,6 +67,22 @@ func (e *ActionError) Error() string {
 
 // Unwrap returns the cause.
 func (e *ActionError) Unwrap() error { return e.Err }
+
+// Problem returns the problem a Builder lists for e. For a *canon.Error
+// the pointer is the option's, followed by "/action" and the error's
+// pointer inside the action (such as "/question/options/1/action/a"), and
+// the reason gives the class, message and byte offset in the action; the
+// other causes are problems of the option's action_digest.
+func (e *ActionError) Problem() Problem {
+	if ce, ok := e.Err.(*canon.Error); ok {
+		return Problem{
+			Pointer: optPtr(e.Index, "/action") + ce.Pointer,
+			Reason: "action rejected by the canon gate: " + ce.Class.String() + ": " + ce.Msg +
+				" at offset " + strconv.FormatInt(ce.Offset, 10) + " of the action",
+		}
+	}
+	return Problem{Pointer: optPtr(e.Index, "/action_digest"), Reason: e.Err.Error()}
+}
 
 var (
 	errNoAction       = errors.New("no action and no action digest given")
@@ -104,12 +122,15 @@ type wireMeta struct {
 	CalibrationNote *string `json:"calibration_note,omitempty"`
 }
 
-// Build returns the envelope b describes. It fails with an *ActionError
-// when an option's action fails the canon gate or contradicts its digest,
-// and with a *MalformedError, listing every problem, when the result would
-// not be a well-formed envelope (for example one option, or a
-// RecommendedIdx out of range). A string that is not valid UTF-8 is a
-// problem too: it is reported, never repaired. b is not modified.
+// Build returns the envelope b describes. It refuses to build a malformed
+// envelope: it fails with a *MalformedError that lists every problem, not
+// only the first: an option whose action fails the canon gate or
+// contradicts its ActionDigest (each also an *ActionError, which the error
+// unwraps to, so errors.Is(err, canon.ErrDuplicateName) works), a string
+// that is not valid UTF-8 (reported, never repaired), and every departure
+// from the grammar of §4 and §5 (for example one option, or a
+// RecommendedIdx out of range), as Parse would report it. b is not
+// modified, and the Envelope shares no memory with it.
 func (b *Builder) Build() (*Envelope, error) {
 	w := wire{
 		Synopsis:        b.Synopsis,
@@ -132,35 +153,55 @@ func (b *Builder) Build() (*Envelope, error) {
 	if b.Meta != nil {
 		w.Meta = &wireMeta{DecisionClass: b.Meta.DecisionClass, CalibrationNote: b.Meta.CalibrationNote}
 	}
+	problems := b.invalidUTF8()
+	var causes []error
 	for i, o := range b.Options {
 		d := o.ActionDigest
+		var bad error
 		switch {
 		case o.Action != nil:
 			ad, err := actionDigest(o.Action)
-			if err != nil {
-				return nil, &ActionError{Index: i, Err: err}
-			}
-			if d != (hashing.Digest{}) && d != ad {
-				return nil, &ActionError{Index: i, Err: errDigestMismatch}
+			switch {
+			case err != nil:
+				bad = err
+			case d != (hashing.Digest{}) && d != ad:
+				bad = errDigestMismatch
 			}
 			d = ad
 		case d == (hashing.Digest{}):
-			return nil, &ActionError{Index: i, Err: errNoAction}
+			bad = errNoAction
+		}
+		if bad != nil {
+			ae := &ActionError{Index: i, Err: bad}
+			problems = append(problems, ae.Problem())
+			causes = append(causes, ae)
 		}
 		w.Question.Options[i] = wireOption{Label: o.Label, Reasoning: o.Reasoning, ActionDigest: d}
 	}
-	// encoding/json replaces invalid UTF-8 with U+FFFD; refuse instead.
-	if problems := b.invalidUTF8(); len(problems) > 0 {
-		return nil, &MalformedError{Problems: problems}
-	}
+	// encoding/json writes invalid UTF-8 as U+FFFD; invalidUTF8 has
+	// reported it, and the grammar is still checked on what was written.
 	src, err := json.Marshal(&w)
 	if err != nil {
-		return nil, fmt.Errorf("envelope: %w", err) // BUG-level: wire has only strings, bools and ints
+		return nil, fmt.Errorf("envelope: %w", err) // not reached: wire has only strings, bools and ints
 	}
 	var p Parser
 	e, err := p.Parse(src)
 	if err != nil {
-		return nil, err
+		me, ok := err.(*MalformedError)
+		if !ok {
+			return nil, err // not reached: what encoding/json writes passes the gate
+		}
+		problems = append(problems, me.Problems...)
+		causes = append(causes, me.causes...)
+		if len(problems) > MaxProblems {
+			me.Omitted += len(problems) - MaxProblems
+			problems = problems[:MaxProblems]
+		}
+		return nil, &MalformedError{Problems: problems, Omitted: me.Omitted, causes: causes}
+	}
+	if len(problems) > 0 {
+		omitted := max(0, len(problems)-MaxProblems)
+		return nil, &MalformedError{Problems: problems[:len(problems)-omitted], Omitted: omitted, causes: causes}
 	}
 	return e, nil
 }
@@ -199,9 +240,11 @@ func (b *Builder) invalidUTF8() []Problem {
 
 // MarshalJSON implements json.Marshaler: the binding_moment value in its
 // canonical form (§6.1), the bytes the digest is computed over. It returns
-// a copy.
-func (e *Envelope) MarshalJSON() ([]byte, error) {
-	if len(e.canonical) == 0 {
+// a copy. Its receiver is a value, so that an Envelope held by value in a
+// struct marshals this way too; [Envelope.UnmarshalJSON] reads it back. The
+// zero Envelope is an error.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	if !e.valid() {
 		return nil, errors.New("envelope: MarshalJSON of an Envelope not made by Parse or Build")
 	}
 	return bytes.Clone(e.canonical), nil
@@ -221,9 +264,12 @@ const payloadMember = "payload"
 // a string, a number) is wrapped as {"binding_moment":...,"payload":...},
 // and a nil payload gives {"binding_moment":...} alone.
 //
-// The whole result must pass the strict canon gate, as Parse requires of
-// its input, so a payload with a fractional number, an unpaired surrogate
-// or a duplicate member name is rejected with the *canon.Error.
+// The strict profile binds the envelope alone (§6.1), so the payload may
+// carry fractional numbers and deep nesting: the result is canonical under
+// the rfc8785 profile, and a payload that profile rejects (a duplicate
+// member name, an unpaired surrogate, invalid UTF-8, a number that
+// overflows a double) is rejected with the *canon.Error. Parse reads the
+// result back.
 func ToolResult(payload any, env *Envelope) ([]byte, error) {
 	bm, err := env.MarshalJSON()
 	if err != nil {
@@ -244,16 +290,12 @@ func ToolResult(payload any, env *Envelope) ([]byte, error) {
 	doc := []byte(`{"binding_moment":`)
 	doc = append(doc, bm...)
 	if text != nil {
-		if err := canon.Validate(text, canon.Strict); err != nil {
+		if err := canon.Validate(text, canon.RFC8785); err != nil {
 			return nil, err
 		}
 		t := bytes.TrimLeft(text, " \t\r\n")
 		if t[0] == '{' {
-			var members map[string]json.RawMessage
-			if err := json.Unmarshal(t, &members); err != nil {
-				return nil, fmt.Errorf("envelope: tool result payload: %w", err) // unreachable after the gate
-			}
-			if _, ok := members["binding_moment"]; ok {
+			if _, _, has := rawFind(t, []string{"binding_moment"}); has {
 				return nil, errors.New("envelope: tool result payload already has a binding_moment member")
 			}
 			if rest := bytes.TrimLeft(t[1:], " \t\r\n"); rest[0] != '}' {
@@ -270,7 +312,7 @@ func ToolResult(payload any, env *Envelope) ([]byte, error) {
 	} else {
 		doc = append(doc, '}')
 	}
-	return canon.Canonicalize(doc, canon.Strict)
+	return canon.Canonicalize(doc, canon.RFC8785)
 }
 
 // AnnotationName is the tool-manifest annotation of §8.2.

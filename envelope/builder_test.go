@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -65,8 +66,8 @@ func TestBuildMeta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *e.Meta.DecisionClass != dc || *e.Meta.CalibrationNote != note {
-		t.Errorf("meta = %+v", e.Meta)
+	if m := e.Meta(); *m.DecisionClass != dc || *m.CalibrationNote != note {
+		t.Errorf("meta = %+v", m)
 	}
 	e2, err := Parse(e.Canonical())
 	if err != nil || e2.Digest() != e.Digest() {
@@ -155,13 +156,17 @@ func TestToolResult(t *testing.T) {
 		{"array", json.RawMessage(`[1,2]`), `"payload":[1,2]`},
 		{"string", "done", `"payload":"done"`},
 		{"nil", nil, ""},
+		// §6.1: the strict profile binds the envelope alone.
+		{"float", json.RawMessage(`{"price":120.5,"rooms":3.5}`), `"price":120.5`},
+		{"deep", json.RawMessage(strings.Repeat("[", 80) + strings.Repeat("]", 80)), `"payload":[[[[`},
+		{"map-float", map[string]any{"price": 120.5}, `"price":120.5`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := ToolResult(tc.payload, e)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !canon.IsCanonical(out, canon.Strict) || !bytes.Contains(out, []byte(tc.keep)) {
+			if !canon.IsCanonical(out, canon.RFC8785) || !bytes.Contains(out, []byte(tc.keep)) {
 				t.Errorf("ToolResult = %s", out)
 			}
 			var p Parser
@@ -173,7 +178,9 @@ func TestToolResult(t *testing.T) {
 	}
 	for name, payload := range map[string]any{
 		"has-binding_moment": json.RawMessage(`{"binding_moment":1}`),
-		"float":              json.RawMessage(`{"price":2.5}`),
+		"overflow":           json.RawMessage(`{"price":1e400}`),
+		"lone-surrogate":     json.RawMessage(`{"a":"\ud800"}`),
+		"escaped-binding":    json.RawMessage(`{"binding\u005fmoment":1}`),
 		"not-json":           json.RawMessage(`{`),
 		"duplicate":          json.RawMessage(`{"a":1,"a":1}`),
 	} {

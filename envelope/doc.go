@@ -10,12 +10,17 @@
 //
 // # Parsing
 //
-// The input first passes the strict canon gate (canon.Strict, §6.3):
-// duplicate member names, unpaired surrogates, invalid UTF-8, numbers that
-// are not integers of magnitude at most 2^53-1 and nesting deeper than 64
-// are rejected there, with the *canon.Error returned as is. The gate
-// applies to the whole input, so a tool result whose conventional payload
-// carries a fractional number is rejected too.
+// The binding_moment value passes the strict canon gate (canon.Strict,
+// §6.3): duplicate member names, unpaired surrogates, invalid UTF-8,
+// numbers that are not integers of magnitude at most 2^53-1 and nesting
+// deeper than 64 are rejected there, with the *canon.Error returned as is.
+// §6.1 canonicalizes "that value alone ..., not the enclosing tool result",
+// so the strict bounds apply to the envelope only: the rest of a tool
+// result is read under the rfc8785 profile and may carry a price of 120.5
+// or deep nesting. It may not carry a duplicate member name, invalid UTF-8
+// or an unpaired surrogate anywhere, since an ambiguous wrapper could hide a
+// second envelope. An error's Offset and Pointer are always in the caller's
+// input (such as "/binding_moment/question/recommended_idx").
 //
 // The envelope's canonical form (§6.1) is the canonical form of the
 // binding_moment value alone. JCS is compositional, so that is the byte span
@@ -47,7 +52,7 @@
 // # Errors
 //
 // A malformed envelope (§4) gives a *MalformedError that lists every
-// problem found, not only the first, each a Problem with the JSON Pointer of
+// problem, not only the first, each a Problem with the JSON Pointer of
 // the offending value relative to the binding_moment value, such as
 // "/question/options/1/action_digest", and a reason. Checked: exactly the
 // members of §4 at every level (an unknown member is a problem at its own
@@ -55,9 +60,12 @@
 // member, 2 to 4 options, recommended_idx present, non-negative and less
 // than the number of options, both hatches present and boolean,
 // action_digest exactly "sha256:" and 64 lowercase hex digits, and meta, when
-// present, an object with at most its two optional string members.
-// Validate returns the Problems directly. Errors wrap ErrMalformed,
-// ErrNoEnvelope, ErrAmbiguous or a canon sentinel, for errors.Is.
+// present, an object with at most its two optional string members. At most
+// MaxProblems (100) problems are kept and the rest counted
+// (MalformedError.Omitted), so that hostile input with millions of unknown
+// members costs a bounded list. Validate returns the Problems directly.
+// Errors wrap ErrMalformed, ErrNoEnvelope, ErrAmbiguous or a canon
+// sentinel, for errors.Is.
 //
 // # What is not checked
 //
@@ -95,12 +103,41 @@
 //
 // # Rendering
 //
-// RenderText keeps every invariant of §9.1 in plain text. Render falls back,
+// RenderText keeps every invariant of §9.1 in plain text, and shows every
+// string the agent wrote in double quotes with everything a terminal could
+// act on, and anything that could imitate the renderer's own lines and
+// marks, escaped: no agent text can forge a line, a second recommended
+// mark, a bidi reordering or a terminal escape (§12.1). Render falls back,
 // for a malformed envelope, to the conventional payload and a diagnostic
-// line (§4, §9.3, §12.8), and never renders a partial or repaired decision.
+// line (§4, §9.3, §12.8), escaped the same way, and never renders a partial
+// or repaired decision.
+//
+// # Immutability
+//
+// An Envelope is one value: its slots are read through methods that return
+// copies, and its canonical bytes and digest are computed once, from the
+// bytes that were checked. Nothing a caller does to what the methods return
+// changes what Verify, RenderText, MarshalJSON or a Resolver see, so a
+// digest always names exactly the slots that are shown and checked. The
+// zero Envelope is no envelope: Verify discards any resolution against it.
+//
+// # Persisting envelopes across restarts
+//
+// A host that emits an envelope and verifies its resolution later, perhaps
+// after a restart (every host with a BoltLedger), stores the envelope's
+// canonical bytes: Envelope.MarshalJSON (or Canonical) gives them, and
+// json.Marshal of a struct holding an Envelope writes them as its value.
+// To restore, pass the stored bytes to Parse, or json.Unmarshal them into an
+// Envelope (UnmarshalJSON runs Parse: the gate, the grammar, and the digest
+// computed again). Nothing is trusted from storage: bytes that were changed
+// give a different digest, which no resolution and no ledger entry names,
+// or fail to parse. Storing the Go struct by other means (gob, reflection,
+// copying fields) is not supported: the fields are unexported.
 //
 // # Concurrency
 //
 // A Parser is not safe for concurrent use; the package-level functions are.
-// An Envelope is immutable once returned, except through ParseInto.
+// An Envelope is safe for concurrent reads; it changes only through
+// Parser.ParseInto or UnmarshalJSON, which replace the whole value and must
+// not run while anything else reads it.
 package envelope

@@ -67,11 +67,18 @@ func TestDraftExample(t *testing.T) {
 		if want := []string{draftAction1, draftAction2}[i]; d.String() != want {
 			t.Errorf("%s digest = %s, want %s", f, d, want)
 		}
-		if e.Question.Options[i].ActionDigest != d {
-			t.Errorf("option %d action_digest = %s, want %s", i, e.Question.Options[i].ActionDigest, d)
+		if e.Options()[i].ActionDigest != d {
+			t.Errorf("option %d action_digest = %s, want %s", i, e.Options()[i].ActionDigest, d)
 		}
 	}
-	wantEnv := Envelope{
+	wantEnv := struct {
+		Synopsis, Offer, Stem     string
+		Findings, Recommendations []string
+		Options                   []Option
+		RecommendedIdx            int
+		Hatches                   Hatches
+		Meta                      *Meta
+	}{
 		Synopsis: "Share the travel dates and withhold the passport number.",
 		Findings: []string{
 			"The booking service asks for dates and passport number.",
@@ -83,20 +90,20 @@ func TestDraftExample(t *testing.T) {
 			"Withhold the passport number until check-in.",
 		},
 		Offer: "Ask for detail on any item.",
-		Question: Question{
-			Stem: "What should be shared with the booking service?",
-			Options: []Option{
-				{"Share dates only", "Holds the booking and keeps the passport number private.", mustDigest(t, draftAction1)},
-				{"Share dates and passport number", "Avoids a second request at check-in.", mustDigest(t, draftAction2)},
-			},
-			RecommendedIdx: 0,
-			Hatches:        Hatches{FreeText: true, Dialogue: true},
+		Stem:  "What should be shared with the booking service?",
+		Options: []Option{
+			{"Share dates only", "Holds the booking and keeps the passport number private.", mustDigest(t, draftAction1)},
+			{"Share dates and passport number", "Avoids a second request at check-in.", mustDigest(t, draftAction2)},
 		},
-		canonical: e.canonical,
-		digest:    e.digest,
+		RecommendedIdx: 0,
+		Hatches:        Hatches{FreeText: true, Dialogue: true},
 	}
-	if !reflect.DeepEqual(*e, wantEnv) {
-		t.Errorf("Parse = %+v\nwant %+v", *e, wantEnv)
+	got := wantEnv
+	got.Synopsis, got.Offer, got.Stem = e.Synopsis(), e.Offer(), e.Stem()
+	got.Findings, got.Recommendations, got.Options = e.Findings(), e.Recommendations(), e.Options()
+	got.RecommendedIdx, got.Hatches, got.Meta = e.RecommendedIdx(), e.Hatches(), e.Meta()
+	if !reflect.DeepEqual(got, wantEnv) {
+		t.Errorf("Parse = %+v\nwant %+v", got, wantEnv)
 	}
 	d, err := Digest(src)
 	if err != nil || d.String() != draftDigest {
@@ -118,18 +125,19 @@ func TestMeta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Meta == nil || e.Meta.DecisionClass == nil || *e.Meta.DecisionClass != "recompute" {
-		t.Fatalf("meta.decision_class = %+v", e.Meta)
+	m := e.Meta()
+	if m == nil || m.DecisionClass == nil || *m.DecisionClass != "recompute" {
+		t.Fatalf("meta.decision_class = %+v", m)
 	}
 	const note = `Earlier I called the expiry "not urgent"; it is 3 days out.`
-	if e.Meta.CalibrationNote == nil || *e.Meta.CalibrationNote != note {
-		t.Errorf("meta.calibration_note = %v, want %q", e.Meta.CalibrationNote, note)
+	if m.CalibrationNote == nil || *m.CalibrationNote != note {
+		t.Errorf("meta.calibration_note = %v, want %q", m.CalibrationNote, note)
 	}
-	if e.Question.Hatches != (Hatches{FreeText: false, Dialogue: true}) {
-		t.Errorf("hatches = %+v", e.Question.Hatches)
+	if e.Hatches() != (Hatches{FreeText: false, Dialogue: true}) {
+		t.Errorf("hatches = %+v", e.Hatches())
 	}
-	if len(e.Question.Options) != 3 {
-		t.Errorf("%d options, want 3", len(e.Question.Options))
+	if e.NumOptions() != 3 {
+		t.Errorf("%d options, want 3", e.NumOptions())
 	}
 }
 
@@ -221,7 +229,18 @@ func TestCanonGate(t *testing.T) {
 		{"lone-surrogate", strings.Replace(env, `"Ask for detail`, `"\ud800 Ask for detail`, 1), "/offer", canon.ClassUnpairedSurrogate},
 		{"non-integer-idx", strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1), "/question/recommended_idx", canon.ClassNonInteger},
 		{"unsafe-integer-idx", strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 9007199254740992`, 1), "/question/recommended_idx", canon.ClassUnsafeInteger},
-		{"fraction-in-payload", `{"price":2.5,"binding_moment":` + env + `}`, "/price", canon.ClassNonInteger},
+		{"wrapped-non-integer-idx", `{"price": 2.5, "binding_moment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1) + `}`,
+			"/binding_moment/question/recommended_idx", canon.ClassNonInteger},
+		{"wrapped-rounded-idx", `{"price":2.5,"structuredContent":{"binding_moment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1.00000000000000001`, 1) + `}}`,
+			"/structuredContent/binding_moment/question/recommended_idx", canon.ClassNonInteger},
+		{"wrapped-second-candidate", `{"price":2.5,"binding_moment":` + env + `,"structuredContent":{"binding_moment":` +
+			strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1e-400`, 1) + `}}`,
+			"/structuredContent/binding_moment/question/recommended_idx", canon.ClassNonInteger},
+		{"wrapped-deep-envelope", `{"price":2.5,"binding_moment":` + strings.Replace(env, `"offer":`, `"x":`+strings.Repeat("[", 64)+strings.Repeat("]", 64)+`,"offer":`, 1) + `}`,
+			"/binding_moment/x", canon.ClassDepth},
+		{"duplicate-in-payload-with-fraction", `{"price":2.5,"a":1,"a":2,"binding_moment":` + env + `}`, "/a", canon.ClassDuplicateName},
+		{"overflow-in-payload", `{"price":1e400,"binding_moment":` + env + `}`, "/price", canon.ClassNumberRange},
+		{"bare-non-integer-elsewhere", strings.Replace(env, `"offer":`, `"x":1.5,"offer":`, 1), "/x", canon.ClassNonInteger},
 		{"invalid-utf8", strings.Replace(env, "Ask for", "Ask \xff for", 1), "/offer", canon.ClassInvalidUTF8},
 		{"depth", strings.Repeat("[", 65) + strings.Repeat("]", 65), "", canon.ClassDepth},
 		{"syntax", env[:100], "", canon.ClassSyntax},
@@ -236,6 +255,14 @@ func TestCanonGate(t *testing.T) {
 			}
 			if ce.Class != tc.class || (tc.ptr != "" && !strings.HasPrefix(ce.Pointer, tc.ptr)) {
 				t.Errorf("error = %v (pointer %q), want class %v at %q", err, ce.Pointer, tc.class, tc.ptr)
+			}
+			// The offset is in the caller's input, at the offending token.
+			if ce.Class != canon.ClassDuplicateName && ce.Class != canon.ClassSyntax {
+				want := map[canon.Class]string{canon.ClassNonInteger: "0123456789-", canon.ClassUnsafeInteger: "0123456789-",
+					canon.ClassNumberRange: "0123456789-", canon.ClassDepth: "[{", canon.ClassUnpairedSurrogate: `\`, canon.ClassInvalidUTF8: "\xff"}[ce.Class]
+				if ce.Offset < 0 || int(ce.Offset) >= len(tc.src) || strings.IndexByte(want, tc.src[ce.Offset]) < 0 {
+					t.Errorf("offset %d does not point at the offending token in the input", ce.Offset)
+				}
 			}
 			ps := Validate([]byte(tc.src))
 			if len(ps) != 1 || !strings.HasPrefix(ps[0].Reason, tc.class.String()+": ") || ps[0].Pointer != ce.Pointer {
@@ -586,13 +613,13 @@ func TestParseIntoAllocs(t *testing.T) {
 	if err := p.ParseInto(&e, meta); err != nil {
 		t.Fatal(err)
 	}
-	if e.Meta == nil || len(e.Question.Options) != 3 || e.Synopsis != "Renew the certificate today with the existing key." {
+	if e.Meta() == nil || e.NumOptions() != 3 || e.Synopsis() != "Renew the certificate today with the existing key." {
 		t.Errorf("reused envelope not overwritten: %+v", e)
 	}
 	if err := p.ParseInto(&e, src); err != nil {
 		t.Fatal(err)
 	}
-	if e.Meta != nil || len(e.Question.Options) != 2 {
+	if e.Meta() != nil || e.NumOptions() != 2 {
 		t.Errorf("meta or options left over: %+v", e)
 	}
 }

@@ -16,7 +16,8 @@ func ExampleParse() {
 	}
 	fmt.Println(e.Digest())
 	fmt.Println(len(e.Canonical()), "canonical bytes")
-	fmt.Println(e.Question.Options[e.Question.RecommendedIdx].Label)
+	o, _ := e.Option(e.RecommendedIdx())
+	fmt.Println(o.Label)
 	// Output:
 	// sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1
 	// 895 canonical bytes
@@ -55,7 +56,7 @@ func ExampleBuilder() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(e.Question.Options[0].ActionDigest)
+	fmt.Println(e.Options()[0].ActionDigest)
 	result, _ := envelope.ToolResult([]byte(`{"rooms":3}`), e)
 	fmt.Println(string(result[len(result)-12:]))
 
@@ -73,24 +74,24 @@ func ExampleRenderText() {
 	e, _ := envelope.Parse(src)
 	fmt.Print(envelope.RenderText(e))
 	// Output:
-	// Share the travel dates and withhold the passport number.
+	// Synopsis: "Share the travel dates and withhold the passport number."
 	//
 	// Findings:
-	//   - The booking service asks for dates and passport number.
-	//   - Dates are enough to hold the reservation.
-	//   - The passport number is only needed at check-in.
+	//   - "The booking service asks for dates and passport number."
+	//   - "Dates are enough to hold the reservation."
+	//   - "The passport number is only needed at check-in."
 	//
 	// Recommendations:
-	//   - Release the travel dates now.
-	//   - Withhold the passport number until check-in.
+	//   - "Release the travel dates now."
+	//   - "Withhold the passport number until check-in."
 	//
-	// Ask for detail on any item.
+	// Offer: "Ask for detail on any item."
 	//
-	// What should be shared with the booking service?
-	// * 1. Share dates only  (recommended)
-	//        Holds the booking and keeps the passport number private.
-	//   2. Share dates and passport number
-	//        Avoids a second request at check-in.
+	// Question: "What should be shared with the booking service?"
+	// * 1. "Share dates only"  (recommended)
+	//        "Holds the booking and keeps the passport number private."
+	//   2. "Share dates and passport number"
+	//        "Avoids a second request at check-in."
 	//   d. Decline: answer no to the question as put
 	//   a. Answer in your own words instead of choosing an option
 	//   q. Reject the question and reopen the discussion

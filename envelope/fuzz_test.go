@@ -3,22 +3,29 @@ package envelope
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
 )
 
-// FuzzParse checks that Parse never panics, that an accepted input's
-// canonical bytes parse to the same digest, and that acceptance is stable
-// under canonicalization: Parse(canon.Canonicalize(src)) accepts iff
-// Parse(src) does, with the same problems.
+// FuzzParse checks that Parse never panics; that it rejects, with a
+// *canon.Error, whatever the rfc8785 gate rejects, and otherwise rejects
+// with a *canon.Error only for a bound of the strict profile; that
+// acceptance, digest, placement and problems are stable under
+// canonicalization of the whole input (rfc8785, which is what the wrapper
+// of an envelope is read under, and strict when the input is in the strict
+// profile); and that an accepted envelope's canonical bytes parse to the
+// same digest.
 func FuzzParse(f *testing.F) {
 	draft, meta := readTestdata(f, draftFile), readTestdata(f, metaFile)
 	f.Add(draft)
 	f.Add(meta)
 	for _, tc := range placements(f) {
 		f.Add([]byte(tc.src))
+		f.Add([]byte(strings.Replace(tc.src, `"rooms":3`, `"rooms":3.5`, 1)))
 	}
+	f.Add([]byte(`{"price":1e-400,"binding_moment":` + string(draft) + `}`))
 	for _, tc := range malformedCases() {
 		if tc.f == nil {
 			continue
@@ -32,32 +39,45 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var p Parser
 		e, err := p.Parse(src)
-		c, cerr := canon.Canonicalize(src, canon.Strict)
-		if (err == nil) != (cerr == nil) && cerr != nil {
-			t.Fatalf("Parse accepted input the canon gate rejects: %v", cerr)
-		}
-		if cerr != nil {
+		rc, rerr := canon.Canonicalize(src, canon.RFC8785)
+		if rerr != nil {
 			if _, ok := canon.AsError(err); !ok {
-				t.Fatalf("gate rejection not returned as *canon.Error: %v", err)
+				t.Fatalf("Parse error %v for input the rfc8785 gate rejects (%v)", err, rerr)
 			}
 			return
 		}
-		var q Parser
-		e2, err2 := q.Parse(c)
-		if (err == nil) != (err2 == nil) {
-			t.Fatalf("Parse(src) error %v, Parse(canonical) error %v", err, err2)
+		sc, serr := canon.Canonicalize(src, canon.Strict)
+		if ce, ok := canon.AsError(err); ok {
+			if serr == nil || !strictOnly(ce) {
+				t.Fatalf("Parse rejects with %v input the gates accept as %v / %v", err, rerr, serr)
+			}
+			return
+		}
+		forms := [][]byte{rc}
+		if serr == nil {
+			forms = append(forms, sc)
+		}
+		for _, c := range forms {
+			var q Parser
+			e2, err2 := q.Parse(c)
+			if (err == nil) != (err2 == nil) {
+				t.Fatalf("Parse(src) error %v, Parse(canonical) error %v", err, err2)
+			}
+			if err != nil {
+				if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrNoEnvelope) && !errors.Is(err, ErrAmbiguous) {
+					t.Fatalf("unexpected error type %T: %v", err, err)
+				}
+				if err.Error() != err2.Error() {
+					t.Fatalf("problems differ:\n%v\n%v", err, err2)
+				}
+				continue
+			}
+			if e.Digest() != e2.Digest() || p.Placement() != q.Placement() {
+				t.Fatalf("digest or placement differs after canonicalization")
+			}
 		}
 		if err != nil {
-			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrNoEnvelope) && !errors.Is(err, ErrAmbiguous) {
-				t.Fatalf("unexpected error type %T: %v", err, err)
-			}
-			if err.Error() != err2.Error() {
-				t.Fatalf("problems differ:\n%v\n%v", err, err2)
-			}
 			return
-		}
-		if e.Digest() != e2.Digest() || p.Placement() != q.Placement() {
-			t.Fatalf("digest or placement differs after canonicalization")
 		}
 		// The envelope's canonical bytes are canonical and parse to the same
 		// digest as a bare envelope.
@@ -72,5 +92,6 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("canonical bytes differ")
 		}
 		_ = RenderText(e)
+		_ = FallbackText(src)
 	})
 }

@@ -14,9 +14,20 @@ package envelope
 //      and need no second canonicalization.
 //   3. decode (validate.go) walks that span once, filling the Envelope and
 //      collecting every Problem.
+//
+// The strict profile binds the binding_moment value only (§6.1: "That value
+// alone is canonicalized, not the enclosing tool result"). So when the
+// whole input fails the strict gate on a bound that plain RFC 8785 does not
+// have (a fractional or large number, deep nesting), parseWrapped reads the
+// input again under the rfc8785 profile (which still rejects duplicate
+// names, invalid UTF-8 and lone surrogates anywhere: an ambiguous wrapper
+// could hide a second envelope), locates the envelope there, and puts each
+// binding_moment value found through the strict gate on its own raw bytes,
+// so that an error still points into the caller's input.
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"sync"
 
@@ -208,10 +219,12 @@ func lookup(b []byte, name string) (ms, vs, ve int, ok bool) {
 //
 // The zero value is ready to use. A Parser is not safe for concurrent use.
 type Parser struct {
-	c         canon.Canonicalizer
+	c         canon.Canonicalizer  // the strict gate
+	w         *canon.Canonicalizer // the rfc8785 reading of a wrapper (parseWrapped), made when first needed
 	loc       location
 	text      string // the last envelope's canonical bytes as a string; Envelope strings are substrings of it
 	problems  []Problem
+	omitted   int // problems found past MaxProblems
 	placement Placement
 
 	// probing: decode is reading the whole document as a bare envelope and
@@ -234,23 +247,34 @@ func (p *Parser) Parse(src []byte) (*Envelope, error) {
 }
 
 // ParseInto parses and validates the binding_moment carried by src and
-// stores it in e, reusing e's memory: slices e held before the call
-// (Findings, Recommendations, Options, Canonical(), the Meta pointers) are
-// overwritten, so a caller that keeps them must copy them first.
+// stores it in e, replacing the whole value (digest included) and reusing
+// e's memory. It is the only way, with [Envelope.UnmarshalJSON], to change
+// an Envelope: use it only on an Envelope that nothing else is reading.
 //
 // src may be the bare binding_moment value, a tool result with a
 // binding_moment member (§8.1), an MCP tools/call result, or a JSON-RPC
 // response carrying one; see the package documentation for how the
 // placement is decided.
 //
-// The error is a *canon.Error when src fails the strict canon gate (§6.3),
-// a *PlacementError when no single envelope is found, and a *MalformedError
-// listing every problem when the envelope breaks the grammar of §4 and §5.
-// On error the contents of e are unspecified.
+// The binding_moment value must pass the strict canon gate (§6.3). The rest
+// of a wrapper is read under the rfc8785 profile: its conventional payload
+// may carry fractional numbers and deep nesting, but no duplicate names, no
+// invalid UTF-8 and no unpaired surrogates anywhere.
+//
+// The error is a *canon.Error when src or the binding_moment value fails
+// the canon gate (its Offset and Pointer are in src), a *PlacementError
+// when no single envelope is found, and a *MalformedError listing the
+// problems when the envelope breaks the grammar of §4 and §5. On error the
+// contents of e are unspecified, and e must not be used as an envelope.
 func (p *Parser) ParseInto(e *Envelope, src []byte) error {
+	e.canonical = e.canonical[:0] // on error, e is not an envelope
+	e.digest = hashing.Digest{}
 	doc, err := p.c.View(src)
 	if err != nil {
-		return err
+		if !strictOnly(err) {
+			return err
+		}
+		return p.parseWrapped(e, src, err)
 	}
 	// Most inputs are either a bare envelope or a wrapper whose wrapper
 	// member sorts early; try the bare reading first, which makes locate's
@@ -260,7 +284,7 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 		if p.text != string(doc) { // compared without allocating
 			p.text = string(doc)
 		}
-		p.problems = p.problems[:0]
+		p.resetProblems()
 		p.probing, p.wrapped = true, false
 		p.decode(e, doc, p.text)
 		p.probing = false
@@ -271,20 +295,108 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 	if err := locate(doc, &p.loc); err != nil {
 		return err
 	}
-	span := doc[p.loc.start:p.loc.end]
+	return p.decodeSpan(e, doc[p.loc.start:p.loc.end], p.loc.placement)
+}
+
+// decodeSpan decodes span, the canonical binding_moment value found at
+// placement pl, into e.
+func (p *Parser) decodeSpan(e *Envelope, span []byte, pl Placement) error {
 	if p.text != string(span) { // compared without allocating
 		p.text = string(span)
 	}
-	p.problems = p.problems[:0]
+	p.resetProblems()
 	p.decode(e, span, p.text)
-	return p.finish(e, span, p.loc.placement)
+	return p.finish(e, span, pl)
+}
+
+func (p *Parser) resetProblems() {
+	p.problems = p.problems[:0]
+	p.omitted = 0
+}
+
+// strictOnly reports whether err is a rejection that the strict profile
+// makes and the rfc8785 profile does not: a number that is not a safe
+// integer, or nesting deeper than 64. Every other rejection (syntax,
+// invalid UTF-8, duplicate names, unpaired surrogates, size) is the same
+// under both profiles.
+func strictOnly(err error) bool {
+	ce, ok := err.(*canon.Error)
+	if !ok {
+		return false
+	}
+	switch ce.Class {
+	case canon.ClassNonInteger, canon.ClassUnsafeInteger, canon.ClassDepth:
+		return true
+	}
+	return false
+}
+
+// parseWrapped is ParseInto for an input that failed the strict gate with
+// strictErr, a rejection the rfc8785 profile does not make: the input may
+// be a wrapper whose payload, outside the envelope, is not in the strict
+// profile (§6.1). See the comment at the top of this file.
+func (p *Parser) parseWrapped(e *Envelope, src []byte, strictErr error) error {
+	if p.w == nil {
+		p.w = canon.New(canon.RFC8785)
+	}
+	doc, err := p.w.View(src)
+	if err != nil {
+		return err
+	}
+	if err := locate(doc, &p.loc); err != nil {
+		return err
+	}
+	if p.loc.placement == PlacementBare {
+		return strictErr // the whole input is the envelope
+	}
+	span := doc[p.loc.start:p.loc.end]
+	for _, path := range candidatePaths {
+		vs, ve, ok := rawFind(src, path.names)
+		if !ok {
+			continue
+		}
+		out, err := p.c.View(src[vs:ve])
+		if err != nil {
+			return shiftError(err, vs, path.pointer)
+		}
+		if !bytes.Equal(out, span) {
+			// Both are JCS of values locate found equal; they can only
+			// differ through a canon bug. Refuse rather than guess.
+			return &PlacementError{Pointer: path.pointer, Err: errCanonMismatch}
+		}
+	}
+	return p.decodeSpan(e, span, p.loc.placement)
+}
+
+var errCanonMismatch = errors.New("envelope: internal error: strict and rfc8785 canonical forms of the binding_moment value differ")
+
+// candidatePaths are the places locate looks for the binding_moment value
+// in a wrapper, with their JSON Pointers.
+var candidatePaths = [...]struct {
+	names   []string
+	pointer string
+}{
+	{[]string{"binding_moment"}, "/binding_moment"},
+	{[]string{"structuredContent", "binding_moment"}, "/structuredContent/binding_moment"},
+	{[]string{"result", "structuredContent", "binding_moment"}, "/result/structuredContent/binding_moment"},
+	{[]string{"result", "binding_moment"}, "/result/binding_moment"},
+}
+
+// shiftError moves a *canon.Error found in the bytes of a value at offset
+// off and JSON Pointer ptr of the whole input into the input's coordinates.
+func shiftError(err error, off int, ptr string) error {
+	ce, ok := err.(*canon.Error)
+	if !ok {
+		return err
+	}
+	return &canon.Error{Class: ce.Class, Offset: ce.Offset + int64(off), Pointer: ptr + ce.Pointer, Msg: ce.Msg}
 }
 
 // finish completes ParseInto once decode has read span, the canonical
 // binding_moment value found at placement pl.
 func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
 	if len(p.problems) > 0 {
-		return &MalformedError{Problems: append([]Problem(nil), p.problems...)}
+		return &MalformedError{Problems: append([]Problem(nil), p.problems...), Omitted: p.omitted}
 	}
 	e.canonical = append(e.canonical[:0], span...)
 	e.digest = hashing.Sum(span)
@@ -302,9 +414,92 @@ const maxPooledArena = 1 << 20
 func Parse(src []byte) (*Envelope, error) {
 	p := parsers.Get().(*Parser)
 	e, err := p.Parse(src)
-	if p.c.ArenaSize() <= maxPooledArena && len(p.text) <= maxPooledArena {
+	if p.c.ArenaSize() <= maxPooledArena && len(p.text) <= maxPooledArena &&
+		(p.w == nil || p.w.ArenaSize() <= maxPooledArena) && cap(p.problems) <= MaxProblems {
 		p.text = "" // do not pin the caller's text in the pool
 		parsers.Put(p)
 	}
 	return e, err
+}
+
+// UnmarshalJSON implements json.Unmarshaler, so that an Envelope stored with
+// MarshalJSON (or any bare binding_moment value) is read back with every
+// check of Parse: data must be the bare binding_moment value, it passes the
+// strict canon gate and the grammar of §4 and §5, and the digest is
+// computed again from its canonical form. A wrapper such as a tool result
+// is an error here (use Parse), and so is JSON null. On error *e is
+// unchanged.
+func (e *Envelope) UnmarshalJSON(data []byte) error {
+	var p Parser
+	var v Envelope
+	if err := p.ParseInto(&v, data); err != nil {
+		return err
+	}
+	if p.placement != PlacementBare {
+		return &PlacementError{Pointer: "", Err: errWrapperNotBare}
+	}
+	*e = v
+	return nil
+}
+
+var errWrapperNotBare = errors.New("envelope: UnmarshalJSON wants the bare binding_moment value, not a wrapper carrying it")
+
+// rawFind returns the span [vs, ve) in src of the value at the path of
+// member names from the top-level object, reading src as it is (with
+// whitespace and escaped names). src must be valid JSON without duplicate
+// names, as the canon gate guarantees; ok is false when a step of the path
+// is missing or not an object.
+func rawFind(src []byte, names []string) (vs, ve int, ok bool) {
+	vs = skipWS(src, 0)
+	ve = len(src)
+	for _, name := range names {
+		if vs >= len(src) || src[vs] != '{' {
+			return 0, 0, false
+		}
+		if vs, ve, ok = rawMember(src, vs, name); !ok {
+			return 0, 0, false
+		}
+	}
+	return vs, ve, true
+}
+
+// rawMember finds the member called name in the object starting at
+// src[i] == '{' and returns its value span.
+func rawMember(src []byte, i int, name string) (vs, ve int, ok bool) {
+	i = skipWS(src, i+1)
+	for i < len(src) && src[i] == '"' {
+		ne := skipValue(src, i) // past the name's closing quote
+		match := rawNameIs(src[i:ne], name)
+		i = skipWS(src, ne)
+		if i >= len(src) || src[i] != ':' {
+			return 0, 0, false
+		}
+		vs = skipWS(src, i+1)
+		ve = skipValue(src, vs)
+		if match {
+			return vs, ve, true
+		}
+		i = skipWS(src, ve)
+		if i < len(src) && src[i] == ',' {
+			i = skipWS(src, i+1)
+		}
+	}
+	return 0, 0, false
+}
+
+// rawNameIs reports whether the JSON string q (quotes included) decodes to
+// name.
+func rawNameIs(q []byte, name string) bool {
+	if bytes.IndexByte(q, '\\') < 0 {
+		return len(q) == len(name)+2 && string(q[1:len(q)-1]) == name
+	}
+	var s string
+	return json.Unmarshal(q, &s) == nil && s == name
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
 }

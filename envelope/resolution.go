@@ -7,12 +7,12 @@ package envelope
 // (verify.go), and single use against a Ledger by Resolver (ledger.go).
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
@@ -56,6 +56,17 @@ func (k Kind) MarshalText() ([]byte, error) {
 	return []byte(kindNames[k]), nil
 }
 
+// UnmarshalText implements encoding.TextUnmarshaler: the inverse of
+// MarshalText. Any other text is an error and leaves k unchanged.
+func (k *Kind) UnmarshalText(text []byte) error {
+	v := kindByName(string(text))
+	if v == 0 {
+		return fmt.Errorf("envelope: invalid resolution kind %q", text)
+	}
+	*k = v
+	return nil
+}
+
 // kindByName returns the Kind whose String is name, or 0.
 func kindByName(name string) Kind {
 	for k, n := range kindNames {
@@ -91,17 +102,19 @@ var ErrMalformedResolution = errors.New("envelope: malformed resolution")
 // MalformedResolutionError reports every way in which a resolution that
 // passed the canonicalization gate breaks §7.3. Problems is never empty and
 // is ordered by member: the wrapper, envelope_digest, resolution,
-// option_idx, answer, then unknown members by name.
+// option_idx, answer, then unknown members by name. At most MaxProblems are
+// kept; Omitted counts the rest.
 type MalformedResolutionError struct {
 	Problems []Problem
+	Omitted  int // problems found beyond the first MaxProblems, not listed
 }
 
 // Error returns a message such as `envelope: malformed resolution: 2
 // problems: "/option_idx": required member missing: resolution is "option";
 // "/extra": unknown member`, listing the first few problems (the format of
-// MalformedError). Problems holds them all.
+// MalformedError). Problems holds them all, up to MaxProblems.
 func (e *MalformedResolutionError) Error() string {
-	return problemsMessage(ErrMalformedResolution.Error(), e.Problems, 4)
+	return problemsMessage(ErrMalformedResolution.Error(), e.Problems, e.Omitted, 4)
 }
 
 // Unwrap returns ErrMalformedResolution.
@@ -132,79 +145,130 @@ const (
 // "option", "answer", "question", "declined"), option_idx (REQUIRED for
 // option and absent otherwise, a non-negative integer) and answer (REQUIRED
 // for answer and absent otherwise, a string). Any other member is
-// malformed. Every problem found is reported, in one
+// malformed. Every problem found is reported (up to MaxProblems), in one
 // *MalformedResolutionError.
 //
-// The returned Resolution does not alias src.
+// The returned Resolution does not alias src. ParseResolution is safe for
+// concurrent use.
 func ParseResolution(src []byte) (*Resolution, error) {
-	if err := canon.Validate(src, canon.Strict); err != nil {
+	c := resolutionCanons.Get().(*canon.Canonicalizer)
+	defer func() {
+		if c.ArenaSize() <= actionArenaMax {
+			resolutionCanons.Put(c)
+		}
+	}()
+	doc, err := c.View(src)
+	if err != nil {
 		return nil, err
 	}
 	var p resolutionParser
-	res := p.parse(src)
+	res := p.parse(doc)
 	if len(p.problems) > 0 {
-		return nil, &MalformedResolutionError{Problems: p.problems}
+		return nil, &MalformedResolutionError{Problems: p.problems, Omitted: p.omitted}
 	}
 	return res, nil
 }
 
+var resolutionCanons = sync.Pool{New: func() any { return canon.New(canon.Strict) }}
+
 type resolutionParser struct {
 	problems []Problem
+	omitted  int
 }
 
 func (p *resolutionParser) add(pointer, format string, args ...any) {
+	if len(p.problems) >= MaxProblems {
+		p.omitted++
+		return
+	}
 	p.problems = append(p.problems, Problem{Pointer: pointer, Reason: fmt.Sprintf(format, args...)})
 }
 
-// parse reads src, which has passed the strict gate: it is one JSON value
-// with unique member names, well-formed strings and safe integers, so
-// encoding/json reads it without any of the ambiguities §6.3 removes.
-func (p *resolutionParser) parse(src []byte) *Resolution {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(src, &top) != nil || top == nil {
-		p.add("", "a resolution must be a JSON object, not %s", resJSONKind(src))
+// members are the values of the members of §7.3 in a resolution object,
+// nil when absent, and its other member names, raw, in canonical order.
+type members struct {
+	digest, resolution, optionIdx, answer []byte
+	unknown                               [][]byte
+}
+
+// parse reads doc, the canonical form of the input (so no whitespace,
+// members sorted by name, unique names, safe integers written as plain
+// decimal digits), with the walker the envelope decoder uses.
+func (p *resolutionParser) parse(doc []byte) *Resolution {
+	if doc[0] != '{' {
+		p.add("", "a resolution must be a JSON object, not %s", resKind(doc))
 		return nil
 	}
-	inner := top
-	if raw, ok := top[resolutionWrapper]; ok {
-		for _, name := range resSortedNames(top) {
-			if name != resolutionWrapper {
-				p.add("", "unknown member %q beside %s", name, resolutionWrapper)
+	inner := doc
+	if _, vs, ve, ok := lookup(doc, resolutionWrapper); ok {
+		for it := (iter{b: doc, i: 1}); it.next(); {
+			if name := doc[it.ns:it.ne]; string(name) != resolutionWrapper {
+				if len(p.problems) >= MaxProblems {
+					p.omitted++
+					continue
+				}
+				p.add("", "unknown member %q beside %s", unescape(name), resolutionWrapper)
 			}
 		}
-		inner = nil
-		if json.Unmarshal(raw, &inner) != nil || inner == nil {
-			p.add("", "%s must be a JSON object, not %s", resolutionWrapper, resJSONKind(raw))
+		inner = doc[vs:ve]
+		if inner[0] != '{' {
+			p.add("", "%s must be a JSON object, not %s", resolutionWrapper, resKind(inner))
 			return nil
+		}
+	}
+	var m members
+	for it := (iter{b: inner, i: 1}); it.next(); {
+		v := inner[it.vs:it.valueEnd()]
+		switch name := inner[it.ns:it.ne]; string(name) {
+		case memberDigest:
+			m.digest = v
+		case memberResolution:
+			m.resolution = v
+		case memberOptionIdx:
+			m.optionIdx = v
+		case memberAnswer:
+			m.answer = v
+		default:
+			if len(m.unknown) < MaxProblems {
+				m.unknown = append(m.unknown, name)
+			} else {
+				p.omitted++ // counted here, reported in order below
+			}
 		}
 	}
 
 	res := new(Resolution)
-	if raw, ok := inner[memberDigest]; !ok {
+	switch s, ok := resString(m.digest); {
+	case m.digest == nil:
 		p.add("/"+memberDigest, "required member missing")
-	} else if s, ok := resString(raw); !ok {
-		p.add("/"+memberDigest, "must be a string, not %s", resJSONKind(raw))
-	} else if d, err := hashing.ParseDigest(s); err != nil {
-		p.add("/"+memberDigest, "not a digest of the form sha256:<64 lowercase hex>: %s", resDigestReason(err))
-	} else {
-		res.EnvelopeDigest = d
+	case !ok:
+		p.add("/"+memberDigest, "must be a string, not %s", resKind(m.digest))
+	default:
+		if d, err := hashing.ParseDigest(s); err != nil {
+			p.add("/"+memberDigest, "not a digest of the form sha256:<64 lowercase hex>: %s", resDigestReason(err))
+		} else {
+			res.EnvelopeDigest = d
+		}
 	}
 
-	if raw, ok := inner[memberResolution]; !ok {
+	switch s, ok := resString(m.resolution); {
+	case m.resolution == nil:
 		p.add("/"+memberResolution, "required member missing")
-	} else if s, ok := resString(raw); !ok {
-		p.add("/"+memberResolution, "must be a string, not %s", resJSONKind(raw))
-	} else if res.Kind = kindByName(s); res.Kind == 0 {
-		p.add("/"+memberResolution, `must be "option", "answer", "question" or "declined", not %q`, s)
+	case !ok:
+		p.add("/"+memberResolution, "must be a string, not %s", resKind(m.resolution))
+	default:
+		if res.Kind = kindByName(s); res.Kind == 0 {
+			p.add("/"+memberResolution, `must be "option", "answer", "question" or "declined", not %q`, s)
+		}
 	}
 
 	// A member whose presence depends on the kind is judged only when the
 	// kind is known; its type is checked whenever it is present.
-	if raw, ok := inner[memberOptionIdx]; ok {
+	if m.optionIdx != nil {
 		if res.Kind != 0 && res.Kind != KindOption {
 			p.add("/"+memberOptionIdx, "must be absent when resolution is %q", res.Kind)
-		} else if n, ok := resIndex(raw); !ok {
-			p.add("/"+memberOptionIdx, "must be a non-negative integer, not %s", resDescribe(raw))
+		} else if n, ok := resIndex(m.optionIdx); !ok {
+			p.add("/"+memberOptionIdx, "must be a non-negative integer, not %s", resDescribe(m.optionIdx))
 		} else {
 			res.OptionIdx = n
 		}
@@ -212,11 +276,11 @@ func (p *resolutionParser) parse(src []byte) *Resolution {
 		p.add("/"+memberOptionIdx, `required member missing: resolution is "option"`)
 	}
 
-	if raw, ok := inner[memberAnswer]; ok {
+	if m.answer != nil {
 		if res.Kind != 0 && res.Kind != KindAnswer {
 			p.add("/"+memberAnswer, "must be absent when resolution is %q", res.Kind)
-		} else if s, ok := resString(raw); !ok {
-			p.add("/"+memberAnswer, "must be a string, not %s", resJSONKind(raw))
+		} else if s, ok := resString(m.answer); !ok {
+			p.add("/"+memberAnswer, "must be a string, not %s", resKind(m.answer))
 		} else {
 			res.Answer = s
 		}
@@ -224,91 +288,56 @@ func (p *resolutionParser) parse(src []byte) *Resolution {
 		p.add("/"+memberAnswer, `required member missing: resolution is "answer"`)
 	}
 
-	for _, name := range resSortedNames(inner) {
-		switch name {
-		case memberDigest, memberResolution, memberOptionIdx, memberAnswer:
-		default:
-			p.add("/"+resEscapePointer(name), "unknown member")
-		}
+	for _, name := range m.unknown {
+		p.add("/"+escapePointer(unescape(name)), "unknown member")
 	}
 	return res
 }
 
-func resSortedNames(m map[string]json.RawMessage) []string {
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
+// resKind names the type of the canonical JSON value v, with its article.
+func resKind(v []byte) string {
+	switch k := kind(v[0]); k {
+	case "object", "array":
+		return "an " + k
+	case "null":
+		return k
+	default:
+		return "a " + k
 	}
-	slices.SortFunc(names, func(a, b string) int { return canon.CompareUTF16([]byte(a), []byte(b)) })
-	return names
 }
 
-// resEscapePointer escapes a member name as a JSON Pointer reference token
-// (RFC 6901 §3).
-func resEscapePointer(name string) string {
-	if !strings.ContainsAny(name, "~/") {
-		return name
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
-}
-
-// resJSONKind names the type of the JSON value raw (which is well-formed).
-func resJSONKind(raw []byte) string {
-	s := strings.TrimLeft(string(raw[:min(len(raw), 16)]), " \t\r\n")
-	if s == "" {
-		return "nothing"
-	}
-	switch s[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
-// resDescribe is resJSONKind, but gives a number literally (cut to 32 bytes).
-func resDescribe(raw []byte) string {
-	if k := resJSONKind(raw); k != "a number" {
+// resDescribe is resKind, but gives a number literally (cut to 32 bytes).
+func resDescribe(v []byte) string {
+	if k := resKind(v); k != "a number" {
 		return k
 	}
-	s := strings.TrimSpace(string(raw))
-	if len(s) > 32 {
-		s = s[:32] + "..."
+	if len(v) > 32 {
+		return string(v[:32]) + "..."
 	}
-	return s
+	return string(v)
 }
 
-func resString(raw []byte) (string, bool) {
-	if resJSONKind(raw) != "a string" {
+// resString decodes the canonical JSON string v.
+func resString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
+	raw := v[1 : len(v)-1]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw), true
 	}
-	return s, true
+	return unescape(raw), true
 }
 
-// resIndex reads a non-negative integer. The strict gate has already
-// limited numbers to integers of magnitude at most 2^53-1, but in any
-// notation (1.0, 1e0, -0); their canonical form is plain decimal digits.
-func resIndex(raw []byte) (int, bool) {
-	if resJSONKind(raw) != "a number" {
+// resIndex reads a non-negative integer. The strict gate has limited
+// numbers to integers of magnitude at most 2^53-1, and their canonical form
+// is plain decimal digits (1.0, 1e0 and -0 are written 1, 1 and 0).
+func resIndex(v []byte) (int, bool) {
+	if len(v) == 0 || v[0] < '0' || v[0] > '9' {
 		return 0, false
 	}
-	c, err := canon.Canonicalize(raw, canon.Strict)
-	if err != nil {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(string(c), 10, 64)
-	if err != nil || n < 0 || int64(int(n)) != n {
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil || int64(int(n)) != n {
 		return 0, false
 	}
 	return int(n), true
@@ -322,4 +351,79 @@ func resDigestReason(err error) string {
 		return fmt.Sprintf("%s at offset %d", de.Reason, de.Offset)
 	}
 	return err.Error()
+}
+
+// MarshalJSON implements json.Marshaler with the wire form of §7.3, in
+// canonical form: {"binding_moment_resolution":{...}} with exactly the
+// members r's Kind calls for. An invalid Kind, or an option_idx below zero,
+// is an error. [Resolution.UnmarshalJSON] reads it back.
+func (r Resolution) MarshalJSON() ([]byte, error) {
+	if r.Kind == 0 || int(r.Kind) >= len(kindNames) {
+		return nil, fmt.Errorf("envelope: invalid resolution kind %d", uint8(r.Kind))
+	}
+	if r.Kind == KindOption && r.OptionIdx < 0 {
+		return nil, fmt.Errorf("envelope: negative option_idx %d", r.OptionIdx)
+	}
+	if !utf8.ValidString(r.Answer) {
+		return nil, errors.New("envelope: resolution answer is not valid UTF-8")
+	}
+	b := []byte(`{"` + resolutionWrapper + `":{`)
+	if r.Kind == KindAnswer {
+		b = append(b, `"answer":`...)
+		b = appendJCSString(b, r.Answer)
+		b = append(b, ',')
+	}
+	b = append(b, `"envelope_digest":"`...)
+	b = r.EnvelopeDigest.AppendTo(b)
+	b = append(b, `",`...)
+	if r.Kind == KindOption {
+		b = append(b, `"option_idx":`...)
+		b = strconv.AppendInt(b, int64(r.OptionIdx), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"resolution":"`...)
+	b = append(b, kindNames[r.Kind]...)
+	return append(b, `"}}`...), nil
+}
+
+// appendJCSString appends s, valid UTF-8, as a JSON string escaped as
+// RFC 8785 §3.2.2.2 requires.
+func appendJCSString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			switch c {
+			case '\b':
+				b = append(b, `\b`...)
+			case '\t':
+				b = append(b, `\t`...)
+			case '\n':
+				b = append(b, `\n`...)
+			case '\f':
+				b = append(b, `\f`...)
+			case '\r':
+				b = append(b, `\r`...)
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigit[c>>4], hexDigit[c&15])
+			}
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// UnmarshalJSON implements json.Unmarshaler with ParseResolution: data is
+// the wire form of §7.3 (wrapped or bare), checked as ParseResolution
+// checks it. On error r is unchanged.
+func (r *Resolution) UnmarshalJSON(data []byte) error {
+	v, err := ParseResolution(data)
+	if err != nil {
+		return err
+	}
+	*r = *v
+	return nil
 }

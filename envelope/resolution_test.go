@@ -1,6 +1,8 @@
 package envelope
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strconv"
@@ -211,5 +213,100 @@ func TestMalformedResolutionErrorMessage(t *testing.T) {
 	_, err = ParseResolution([]byte(`{"a":1,"b":2,"c":3,"d":4,"e":5}`))
 	if err == nil || err.Error() != `envelope: malformed resolution: 7 problems: "/envelope_digest": required member missing; "/resolution": required member missing; "/a": unknown member; "/b": unknown member; ...` {
 		t.Fatalf("error = %v", err)
+	}
+}
+
+// A Resolution marshals to the wire form of §7.3 and unmarshals through
+// ParseResolution; Kind and Outcome read back their names.
+func TestResolutionJSONRoundTrip(t *testing.T) {
+	for _, r := range []Resolution{
+		{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 3},
+		{EnvelopeDigest: resDigest, Kind: KindOption},
+		{EnvelopeDigest: resDigest, Kind: KindAnswer, Answer: "Dates only, \u00e9 \"q\" \\ \n\t\x01\u2028 \U0001F600 <&>"},
+		{EnvelopeDigest: resDigest, Kind: KindAnswer},
+		{EnvelopeDigest: resDigest, Kind: KindQuestion},
+		{EnvelopeDigest: resDigest, Kind: KindDeclined},
+	} {
+		wire, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !canon.IsCanonical(wire, canon.Strict) || !bytes.HasPrefix(wire, []byte(`{"binding_moment_resolution":{`)) {
+			t.Errorf("MarshalJSON = %s: not the canonical wire form", wire)
+		}
+		b, err := json.Marshal(r) // encoding/json escapes <, > and & again
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Resolution
+		if err := json.Unmarshal(b, &got); err != nil || got != r {
+			t.Errorf("round trip of %+v = %+v, %v", r, got, err)
+		}
+		p, err := ParseResolution(b)
+		if err != nil || *p != r {
+			t.Errorf("ParseResolution(%s) = %+v, %v", b, p, err)
+		}
+	}
+	for _, r := range []Resolution{{Kind: 0}, {Kind: 9}, {Kind: KindOption, OptionIdx: -1}, {Kind: KindAnswer, Answer: "\xff"}} {
+		if b, err := json.Marshal(r); err == nil {
+			t.Errorf("json.Marshal(%+v) = %s, want an error", r, b)
+		}
+	}
+	var r Resolution
+	if err := json.Unmarshal([]byte(`{"EnvelopeDigest":"`+resD+`","Kind":"option","OptionIdx":0}`), &r); err == nil || r != (Resolution{}) {
+		t.Errorf("a Go-field dump unmarshalled to %+v, %v", r, err)
+	}
+	res := Result{Outcome: OutcomeAuthority, Reason: "x"}
+	b, _ := json.Marshal(res)
+	var back Result
+	if err := json.Unmarshal(b, &back); err != nil || back != res {
+		t.Errorf("Result round trip = %+v, %v", back, err)
+	}
+	for o := Outcome(1); o.String() != "invalid"; o++ {
+		var got Outcome
+		if err := got.UnmarshalText([]byte(o.String())); err != nil || got != o {
+			t.Errorf("Outcome %v: %v, %v", o, got, err)
+		}
+	}
+	for k := Kind(1); k.String() != "invalid"; k++ {
+		var got Kind
+		if err := got.UnmarshalText([]byte(k.String())); err != nil || got != k {
+			t.Errorf("Kind %v: %v, %v", k, got, err)
+		}
+	}
+	var o Outcome
+	var k Kind
+	if o.UnmarshalText([]byte("invalid")) == nil || k.UnmarshalText([]byte("Option")) == nil {
+		t.Errorf("unknown names accepted")
+	}
+}
+
+// A resolution with many unknown members costs a bounded problem list.
+func TestResolutionProblemsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"resolution":"declined"`)
+	const n = 3000
+	for i := range n {
+		b.WriteString(`,"x` + strconv.Itoa(i) + `":0`)
+	}
+	b.WriteString("}")
+	_, err := ParseResolution([]byte(b.String()))
+	me, ok := errors.AsType[*MalformedResolutionError](err)
+	if !ok || len(me.Problems) != MaxProblems || len(me.Problems)+me.Omitted != n+1 {
+		t.Fatalf("err = %v", err)
+	}
+	if me.Problems[0].Pointer != "/envelope_digest" || !strings.Contains(me.Error(), strconv.Itoa(n+1)+" problems") {
+		t.Errorf("problems %v, message %q", me.Problems[:2], me.Error())
+	}
+	// Beside the wrapper too.
+	b.Reset()
+	b.WriteString(`{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"declined"}`)
+	for i := range n {
+		b.WriteString(`,"y` + strconv.Itoa(i) + `":0`)
+	}
+	b.WriteString("}")
+	_, err = ParseResolution([]byte(b.String()))
+	if me, ok = errors.AsType[*MalformedResolutionError](err); !ok || len(me.Problems) != MaxProblems || me.Omitted != n-MaxProblems {
+		t.Fatalf("err = %v", err)
 	}
 }

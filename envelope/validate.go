@@ -19,31 +19,43 @@ import (
 )
 
 // MalformedError reports that a binding_moment value is not a well-formed
-// envelope (§4): it keeps every problem found, in document order, with
-// missing members listed after the members of their object.
+// envelope (§4): it keeps the problems found, in document order, with
+// missing members listed after the members of their object. At most
+// MaxProblems are kept; Omitted counts the rest, so that an input with
+// millions of unknown members costs memory for a hundred problems, not for
+// millions.
 type MalformedError struct {
 	Problems []Problem
+	Omitted  int // problems found beyond the first MaxProblems, not listed
+
+	causes []error // errors behind some problems, such as a Builder's *ActionError
 }
+
+// MaxProblems is the most problems a *MalformedError or a
+// *MalformedResolutionError lists; the rest are only counted.
+const MaxProblems = 100
 
 // maxListed is how many problems Error spells out.
 const maxListed = 3
 
 // Error returns a message such as `envelope: malformed binding_moment: 2
 // problems: "/question/options": want 2 to 4 options, got 1; ...`, listing
-// the first few problems. Problems holds them all.
+// the first few problems. Problems holds them all, up to MaxProblems.
 func (e *MalformedError) Error() string {
-	return problemsMessage(ErrMalformed.Error(), e.Problems, maxListed)
+	return problemsMessage(ErrMalformed.Error(), e.Problems, e.Omitted, maxListed)
 }
 
 // problemsMessage formats `<head>: N problem(s): "<pointer>": <reason>;
 // ...`, spelling out the first listed problems: the message of
-// MalformedError and MalformedResolutionError.
-func problemsMessage(head string, problems []Problem, listed int) string {
+// MalformedError and MalformedResolutionError. omitted problems were found
+// but not kept.
+func problemsMessage(head string, problems []Problem, omitted, listed int) string {
 	var b strings.Builder
 	b.WriteString(head)
 	b.WriteString(": ")
-	b.WriteString(strconv.Itoa(len(problems)))
-	if len(problems) == 1 {
+	n := len(problems) + omitted
+	b.WriteString(strconv.Itoa(n))
+	if n == 1 {
 		b.WriteString(" problem: ")
 	} else {
 		b.WriteString(" problems: ")
@@ -60,11 +72,19 @@ func problemsMessage(head string, problems []Problem, listed int) string {
 		b.WriteString(": ")
 		b.WriteString(p.Reason)
 	}
+	if len(problems) <= listed && omitted > 0 {
+		b.WriteString("; ...")
+	}
 	return b.String()
 }
 
-// Unwrap returns ErrMalformed.
-func (e *MalformedError) Unwrap() error { return ErrMalformed }
+// Unwrap returns ErrMalformed and the errors behind particular problems,
+// such as the *ActionError of a Builder option whose action the canon gate
+// rejects, so that errors.Is(err, canon.ErrDuplicateName) and errors.As
+// with an *ActionError see them.
+func (e *MalformedError) Unwrap() []error {
+	return append([]error{ErrMalformed}, e.causes...)
+}
 
 // Validate reports every problem that stops src from being a well-formed
 // envelope, or nil if there is none. It is Parse without the result:
@@ -211,7 +231,10 @@ func skipString(b []byte, i int) int {
 	return len(b)
 }
 
-// skipValue returns the index just past the canonical value starting at i.
+// skipValue returns the index just past the JSON value starting at i: a
+// canonical value, or one in valid JSON text that may hold whitespace (a
+// scalar also ends at whitespace; strings and containers are read the same
+// way in both).
 func skipValue(b []byte, i int) int {
 	if i >= len(b) {
 		return len(b)
@@ -236,11 +259,13 @@ func skipValue(b []byte, i int) int {
 		return len(b)
 	}
 	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && !isWS(b[j]) {
 		j++
 	}
 	return j
 }
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // kind names the JSON type of the value starting with c.
 func kind(c byte) string {
@@ -271,35 +296,34 @@ const (
 // decode fills e from the canonical envelope b, whose text as a string is
 // s, recording problems in p.problems.
 func (p *Parser) decode(e *Envelope, b []byte, s string) {
-	e.Findings = e.Findings[:0]
-	e.Recommendations = e.Recommendations[:0]
-	e.Question.Options = e.Question.Options[:0]
+	e.findings = e.findings[:0]
+	e.recommendations = e.recommendations[:0]
+	e.options = e.options[:0]
+	e.meta = meta{}
 	if len(b) == 0 || b[0] != '{' {
 		p.typeProblem("", "object", b)
 		return
 	}
 	var seen int
-	var meta bool
 	for it := (iter{b: b, i: 1}); it.next(); {
 		switch string(b[it.ns:it.ne]) {
 		case "synopsis":
 			seen |= hasSynopsis
-			e.Synopsis = p.str(s, &it, "/synopsis", -1, "")
+			e.synopsis = p.str(s, &it, "/synopsis", -1, "")
 		case "findings":
 			seen |= hasFindings
-			e.Findings = p.strs(e.Findings, s, &it, "/findings")
+			e.findings = p.strs(e.findings, s, &it, "/findings")
 		case "recommendations":
 			seen |= hasRecommendations
-			e.Recommendations = p.strs(e.Recommendations, s, &it, "/recommendations")
+			e.recommendations = p.strs(e.recommendations, s, &it, "/recommendations")
 		case "offer":
 			seen |= hasOffer
-			e.Offer = p.str(s, &it, "/offer", -1, "")
+			e.offer = p.str(s, &it, "/offer", -1, "")
 		case "question":
 			seen |= hasQuestion
-			it.setEnd(p.question(&e.Question, b, s, it.vs))
+			it.setEnd(p.question(e, b, s, it.vs))
 		case "meta":
-			meta = true
-			it.setEnd(p.meta(e, b, s, it.vs))
+			it.setEnd(p.meta(&e.meta, b, s, it.vs))
 		case "binding_moment", "structuredContent", "result", "jsonrpc":
 			if p.probing { // a wrapper, not a bare envelope: see ParseInto
 				p.wrapped = true
@@ -309,9 +333,6 @@ func (p *Parser) decode(e *Envelope, b []byte, s string) {
 		default:
 			p.unknown("", b[it.ns:it.ne])
 		}
-	}
-	if !meta {
-		e.Meta = nil
 	}
 	p.missing(seen&hasSynopsis != 0, "/synopsis")
 	p.missing(seen&hasFindings != 0, "/findings")
@@ -329,7 +350,7 @@ const (
 
 // question decodes slot 5 to 8 from the value at vs and returns its end,
 // or -1 when it is not an object.
-func (p *Parser) question(q *Question, b []byte, s string, vs int) int {
+func (p *Parser) question(e *Envelope, b []byte, s string, vs int) int {
 	if b[vs] != '{' {
 		p.typeProblem("/question", "object", b[vs:])
 		return -1
@@ -343,25 +364,25 @@ func (p *Parser) question(q *Question, b []byte, s string, vs int) int {
 		switch string(b[it.ns:it.ne]) {
 		case "stem":
 			seen |= hasStem
-			q.Stem = p.str(s, &it, "/question/stem", -1, "")
+			e.stem = p.str(s, &it, "/question/stem", -1, "")
 		case "options":
 			seen |= hasOptions
 			var end int
-			nOptions, end = p.options(q, b, s, it.vs)
+			nOptions, end = p.options(e, b, s, it.vs)
 			it.setEnd(end)
 		case "recommended_idx":
 			seen |= hasRecommendedIdx
 			idxLit = it.scalar()
-			q.RecommendedIdx, idxOK = p.index(idxLit)
+			e.recommendedIdx, idxOK = p.index(idxLit)
 		case "hatches":
 			seen |= hasHatches
-			it.setEnd(p.hatches(&q.Hatches, b, it.vs))
+			it.setEnd(p.hatches(&e.hatches, b, it.vs))
 		default:
 			p.unknown("/question", b[it.ns:it.ne])
 		}
 	}
 	// Members are sorted, so options has been read by now.
-	if idxOK && nOptions >= 0 && q.RecommendedIdx >= nOptions {
+	if idxOK && nOptions >= 0 && e.recommendedIdx >= nOptions {
 		p.add("/question/recommended_idx", "out of range: "+string(idxLit)+
 			" is not an index of the "+strconv.Itoa(nOptions)+" options")
 	}
@@ -408,16 +429,20 @@ const (
 
 // options decodes slot 6 from the value at vs and returns the number of
 // entries and the value's end, or -1 and -1 when it is not an array.
-func (p *Parser) options(q *Question, b []byte, s string, vs int) (n, end int) {
+func (p *Parser) options(e *Envelope, b []byte, s string, vs int) (n, end int) {
 	if b[vs] != '[' {
 		p.typeProblem("/question/options", "array", b[vs:])
 		return -1, -1
 	}
 	it := iter{b: b, i: vs + 1}
+	var spare Option // options past maxOptions are checked but not kept
 	for it.elem() {
 		i := it.n
-		q.Options = append(q.Options, Option{})
-		o := &q.Options[len(q.Options)-1]
+		o := &spare
+		if i < maxOptions {
+			e.options = append(e.options, Option{})
+			o = &e.options[len(e.options)-1]
+		}
 		if b[it.vs] != '{' {
 			p.typeProblem(optPtr(i, ""), "object", b[it.vs:])
 			continue
@@ -450,7 +475,7 @@ func (p *Parser) options(q *Question, b []byte, s string, vs int) (n, end int) {
 			p.add(optPtr(i, "/action_digest"), "missing required member")
 		}
 	}
-	n = len(q.Options)
+	n = it.n // the loop has moved past the last element
 	if n < minOptions || n > maxOptions {
 		p.add("/question/options", "want "+strconv.Itoa(minOptions)+" to "+strconv.Itoa(maxOptions)+
 			" options, got "+strconv.Itoa(n))
@@ -534,47 +559,28 @@ func (p *Parser) boolean(v []byte, ptr string) bool {
 	return false
 }
 
-// meta decodes the meta slot from the value at vs and returns its end, or
-// -1 when it is not an object.
-func (p *Parser) meta(e *Envelope, b []byte, s string, vs int) int {
+// meta decodes the meta slot from the value at vs into m and returns its
+// end, or -1 when it is not an object.
+func (p *Parser) meta(m *meta, b []byte, s string, vs int) int {
 	if b[vs] != '{' {
 		p.typeProblem("/meta", "object", b[vs:])
 		return -1
 	}
-	if e.Meta == nil {
-		e.Meta = new(Meta)
-	}
-	m := e.Meta
-	var dc, cn bool
+	m.present = true
 	it := iter{b: b, i: vs + 1}
 	for it.next() {
 		switch string(b[it.ns:it.ne]) {
 		case "decision_class":
-			dc = true
-			m.DecisionClass = setStr(m.DecisionClass, p.str(s, &it, "/meta/decision_class", -1, ""))
+			m.hasClass = true
+			m.decisionClass = p.str(s, &it, "/meta/decision_class", -1, "")
 		case "calibration_note":
-			cn = true
-			m.CalibrationNote = setStr(m.CalibrationNote, p.str(s, &it, "/meta/calibration_note", -1, ""))
+			m.hasNote = true
+			m.calNote = p.str(s, &it, "/meta/calibration_note", -1, "")
 		default:
 			p.unknown("/meta", b[it.ns:it.ne])
 		}
 	}
-	if !dc {
-		m.DecisionClass = nil
-	}
-	if !cn {
-		m.CalibrationNote = nil
-	}
 	return it.end
-}
-
-// setStr stores v in *ptr, allocating ptr only when it is nil.
-func setStr(ptr *string, v string) *string {
-	if ptr == nil {
-		ptr = new(string) // not &v, which would move v to the heap on every call
-	}
-	*ptr = v
-	return ptr
 }
 
 // str decodes the current value of it as a string. Its pointer is ptr,
@@ -612,9 +618,18 @@ func (p *Parser) strs(dst []string, s string, it *iter, ptr string) []string {
 	return dst
 }
 
+// add records a problem, or only counts it once MaxProblems are kept.
 func (p *Parser) add(ptr, reason string) {
+	if len(p.problems) >= MaxProblems {
+		p.omitted++
+		return
+	}
 	p.problems = append(p.problems, Problem{Pointer: ptr, Reason: reason})
 }
+
+// full reports whether problems are only being counted: callers skip the
+// work of building a pointer that would not be kept.
+func (p *Parser) full() bool { return len(p.problems) >= MaxProblems }
 
 func (p *Parser) typeProblem(ptr, want string, v []byte) {
 	got := "nothing"
@@ -631,6 +646,10 @@ func (p *Parser) missing(present bool, ptr string) {
 }
 
 func (p *Parser) unknown(parent string, rawName []byte) {
+	if p.full() {
+		p.omitted++
+		return
+	}
 	p.add(parent+"/"+escapePointer(unescape(rawName)), "member not defined by the envelope grammar")
 }
 

@@ -73,6 +73,19 @@ func (o Outcome) MarshalText() ([]byte, error) {
 	return []byte(outcomeNames[o]), nil
 }
 
+// UnmarshalText implements encoding.TextUnmarshaler: the inverse of
+// MarshalText, so that a Result read back from JSON keeps its Outcome. Any
+// other text is an error and leaves o unchanged.
+func (o *Outcome) UnmarshalText(text []byte) error {
+	for v, n := range outcomeNames {
+		if v != 0 && n == string(text) {
+			*o = Outcome(v)
+			return nil
+		}
+	}
+	return fmt.Errorf("envelope: invalid outcome %q", text)
+}
+
 // marksResolved reports whether a resolution with outcome o consumes its
 // envelope in a Ledger. See Resolver for why.
 func (o Outcome) marksResolved() bool {
@@ -128,14 +141,15 @@ var authorityReasons = [...]string{
 // Verify does no single-use check: it cannot know whether env was emitted
 // or has already been resolved. A host that acts on resolutions must use a
 // Resolver, or keep the equivalent state itself (§7.3, last paragraph).
-// A nil res is OutcomeMalformed and a nil env OutcomeDiscarded.
+// A nil res is OutcomeMalformed, and a nil env or the zero Envelope (not
+// made by Parse or Build) OutcomeDiscarded.
 //
 // Verify is safe for concurrent use.
 func Verify(env *Envelope, res *Resolution, action []byte) Result {
 	if res == nil {
 		return newResult(OutcomeMalformed, "no resolution")
 	}
-	if env == nil {
+	if !env.valid() {
 		return newResult(OutcomeDiscarded, "no envelope held")
 	}
 	if res.EnvelopeDigest != env.digest {
@@ -143,7 +157,7 @@ func Verify(env *Envelope, res *Resolution, action []byte) Result {
 	}
 	switch res.Kind {
 	case KindOption:
-		opts := env.Question.Options
+		opts := env.options
 		if res.OptionIdx < 0 || res.OptionIdx >= len(opts) {
 			return newResult(OutcomeMalformed, "option_idx %d is out of range: the envelope has %d options", res.OptionIdx, len(opts))
 		}
@@ -163,12 +177,12 @@ func Verify(env *Envelope, res *Resolution, action []byte) Result {
 		}
 		return newResult(OutcomeAuthority, "option %d selected and the action matches its action_digest", res.OptionIdx)
 	case KindAnswer:
-		if !env.Question.Hatches.FreeText {
+		if !env.hatches.FreeText {
 			return newResult(OutcomeMalformed, "answer-space hatch invoked, but the envelope does not offer it (free_text is false)")
 		}
 		return newResult(OutcomeAnswer, "answer-space hatch: a free-form answer, not authority for any action")
 	case KindQuestion:
-		if !env.Question.Hatches.Dialogue {
+		if !env.hatches.Dialogue {
 			return newResult(OutcomeMalformed, "question-space hatch invoked, but the envelope does not offer it (dialogue is false)")
 		}
 		return newResult(OutcomeQuestion, "question-space hatch: deliberation reopens, not authority for any action")

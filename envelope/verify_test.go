@@ -84,7 +84,7 @@ func TestExampleEnvelopeDigest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := env.Question.Options[i].ActionDigest; d != want {
+		if want := env.Options()[i].ActionDigest; d != want {
 			t.Errorf("action %d digest = %s, want %s", i, d, want)
 		}
 	}
