@@ -42,7 +42,8 @@ Commands:
   is rejected as too-large before it is read in full.
 
 Diagnostics:
-  Every line on stderr starts "bbdigest: error: " or "bbdigest: hint: ".
+  Every line on stderr starts "bbdigest: error: " or "bbdigest: hint: "
+  (but for this overview, printed there when no command is given).
   An input that is rejected (by the canon gate, or as an envelope) gets one
   line per problem, in one format for every command:
 
@@ -154,18 +155,19 @@ Options:
                     NAME: FAILED                the digest differs
                     NAME: FAILED open or read   NAME could not be read
                     NAME: FAILED rejected       NAME failed the canon gate
-                  (NAME escaped as above). The cause of the last two, and
-                  each line of FILE that is not a check line, is reported
-                  on stderr; a line of FILE that is not a check line is
+                  (NAME escaped as above). The cause of the last two is
+                  reported on stderr, and so is each line of FILE that is
+                  not a check line:
                     bbdigest: error: FILE: line N: REASON
+                  A FILE with no line at all fails too.
 
   FILE "-" or no FILE reads stdin. An input longer than 256 MiB is rejected
   as too-large.
 
 Exit status:
   0  every input was accepted (--check: every line is OK)
-  1  some input was rejected (--check: some line FAILED or is not a check
-     line)
+  1  some input was rejected (--check: some line FAILED, open or read
+     failures included, or is not a check line)
   2  usage or I/O error (--check: FILE itself could not be read)
 
 Examples:
