@@ -1,8 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/bbdigest/bbdigest/hashing"
 )
@@ -17,15 +17,13 @@ func (c *cli) cpu(args []string) int {
 	}
 	d := hashing.Describe()
 	if *asJSON {
-		b, err := json.Marshal(d)
-		if err != nil {
-			c.errorf("cpu: %v", err)
-			return exitUsage
-		}
-		fmt.Fprintf(c.stdout, "%s\n", b)
-		return exitOK
+		return c.writeJSON(d)
 	}
-	fmt.Fprintln(c.stdout, d.String())
+	// The text holds names from the environment (BBDIGEST_SHA256) and the
+	// CPU: escape each line as any diagnostic.
+	for line := range strings.Lines(d.String() + "\n") {
+		fmt.Fprintln(c.stdout, safeText(strings.TrimSuffix(line, "\n")))
+	}
 	if d.Warning != "" {
 		c.hintf("%s", d.Warning)
 	}

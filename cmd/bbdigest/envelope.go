@@ -19,37 +19,43 @@ Usage:
   bbdigest envelope digest   [FILE|-]
   bbdigest envelope render   [FILE|-]
   bbdigest envelope emit     --ledger PATH [FILE|-]
-  bbdigest envelope help
+  bbdigest help envelope
 
 Commands:
   validate  check the envelope against §4 and §5 and the canon gate of
-            §6.3; print nothing when it is well-formed, else one line per
-            problem on stderr: "bbdigest: error: FILE: POINTER: reason",
-            every problem, not only the first
+            §6.3; print nothing when it is well-formed, else report every
+            problem, not only the first, one line each on stderr in the
+            format of 'bbdigest help' (Diagnostics):
+              bbdigest: error: FILE: POINTER: REASON
   digest    print the envelope digest of §6.2, sha256:<64 lowercase hex>,
             over the canonical form of the binding_moment value alone
   render    print the plain-text rendering of the decision (§9); for a
             malformed envelope, print the tool result without it instead
             (§9.3) and report the problems on stderr
   emit      record the envelope in a ledger as emitted and print its digest
-            (see 'bbdigest resolution help')
+            (see 'bbdigest help resolution')
 
 Options:
-  --json  validate: print one JSON object on stdout,
+  --json  validate: print one JSON object on stdout instead,
             {"valid":true,"digest":"sha256:...","problems":[]}
           or, when malformed, "valid":false, "digest":null and one
-          {"pointer":"...","reason":"..."} per problem
+          {"pointer":"...","reason":"..."} per problem; a canon-gate
+          rejection also has "class" and "offset", and its reason is
+          "CLASS: MESSAGE at offset N"
 
   The input is the binding_moment value itself, a tool result with a
   binding_moment member, an MCP tools/call result whose structuredContent
   carries it, or a JSON-RPC response with such a result. FILE "-" or no
   FILE reads stdin. Pointers are relative to the binding_moment value,
-  except for inputs the canon gate rejects, whose pointer is in the input.
+  except for inputs the canon gate rejects, whose pointer is in the input,
+  and for an input with no single binding_moment, whose pointer is that
+  of the object that should carry it.
 
 Exit status:
   0  the envelope is well-formed
   1  the envelope is malformed, missing, or rejected by the canon gate
   2  usage or I/O error
+  (envelope emit: see 'bbdigest help resolution')
 
 Examples:
   bbdigest envelope validate tool-result.json
@@ -61,7 +67,7 @@ Examples:
 func (c *cli) envelope(args []string) int {
 	if len(args) == 0 {
 		c.errorf("envelope: missing subcommand")
-		c.hintf("run 'bbdigest envelope help' for usage")
+		c.hintf("run 'bbdigest help envelope' for usage")
 		return exitUsage
 	}
 	switch args[0] {
@@ -77,86 +83,101 @@ func (c *cli) envelope(args []string) int {
 		io.WriteString(c.stdout, envelopeUsage)
 		return exitOK
 	}
-	c.errorf("envelope: unknown subcommand %q", args[0])
-	c.hintf("run 'bbdigest envelope help' for usage")
+	c.errorf("envelope: unknown subcommand %s", quote(args[0]))
+	c.hintf("run 'bbdigest help envelope' for usage")
 	return exitUsage
 }
 
 // envelopeInput parses args into fs, whose flags are defined, and reads
-// the one input. A code of -1 means go on.
-func (c *cli) envelopeInput(fs *flag.FlagSet, args []string) (name string, src []byte, code int) {
-	if isHelp(args) {
-		io.WriteString(c.stdout, envelopeUsage)
-		return "", nil, exitOK
-	}
+// the one input. A code of -1 means go on; rejected is then non-nil when
+// the input was rejected unread, past the size bound (a *canon.Error, to
+// be reported as Parse's errors are).
+func (c *cli) envelopeInput(fs *flag.FlagSet, args []string) (name string, src []byte, rejected error, code int) {
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
-		return "", nil, code
+		return "", nil, nil, code
 	}
 	name = "-"
 	if len(operands) == 1 {
 		name = operands[0]
 	}
-	src, err := c.readInput(name)
+	src, err := c.readFile(nil, name, c.limit())
 	if err != nil {
-		c.errorf("%s: %v", fs.Name(), err)
-		return "", nil, exitUsage
+		if _, ok := canon.AsError(err); ok {
+			return name, nil, err, -1
+		}
+		c.ioFailure(name, err)
+		return "", nil, nil, exitUsage
 	}
-	return name, src, -1
+	return name, src, nil, -1
 }
 
-// reportEnvelope reports why the envelope in name was rejected: the canon
-// error as one line, or one line per problem.
-func (c *cli) reportEnvelope(name string, err error) {
+// parseEnvelope parses src, unless the input was already rejected.
+func parseEnvelope(src []byte, rejected error) (*envelope.Envelope, error) {
+	if rejected != nil {
+		return nil, rejected
+	}
+	return envelope.Parse(src)
+}
+
+// jsonProblem is one problem in the output of "envelope validate --json":
+// a canon-gate rejection carries its class and byte offset too.
+type jsonProblem struct {
+	Pointer string `json:"pointer"`
+	Reason  string `json:"reason"`
+	Class   string `json:"class,omitempty"`
+	Offset  *int64 `json:"offset,omitempty"`
+}
+
+// jsonProblems returns the problems of an error from Parse, for JSON.
+func jsonProblems(err error) []jsonProblem {
 	if ce, ok := canon.AsError(err); ok {
-		c.errorf("%s: %v", name, ce)
-		return
+		return []jsonProblem{{Pointer: ce.Pointer, Reason: canonReason(ce), Class: ce.Class.String(), Offset: &ce.Offset}}
 	}
+	ps := []jsonProblem{}
 	for _, p := range envelope.Problems(err) {
-		c.errorf("%s: %q: %s", name, p.Pointer, p.Reason)
+		ps = append(ps, jsonProblem{Pointer: p.Pointer, Reason: p.Reason})
 	}
+	return ps
+}
+
+// writeJSON writes v as one line of JSON, escaped by safeJSON.
+func (c *cli) writeJSON(v any) int {
+	out, err := json.Marshal(v)
+	if err != nil {
+		panic("BUG: " + err.Error())
+	}
+	return c.write(append(safeJSON(out), '\n'))
 }
 
 func (c *cli) envelopeValidate(args []string) int {
 	fs := c.flagSet("envelope validate")
 	asJSON := fs.Bool("json", false, "")
-	_, src, code := c.envelopeInput(fs, args)
+	name, src, rejected, code := c.envelopeInput(fs, args)
 	if code >= 0 {
 		return code
 	}
-	e, err := envelope.Parse(src)
+	e, err := parseEnvelope(src, rejected)
 	if *asJSON {
 		type result struct {
-			Valid    bool               `json:"valid"`
-			Digest   *string            `json:"digest"`
-			Problems []envelope.Problem `json:"problems"`
+			Valid    bool          `json:"valid"`
+			Digest   *string       `json:"digest"`
+			Problems []jsonProblem `json:"problems"`
 		}
-		r := result{Valid: err == nil, Problems: envelope.Problems(err)}
-		if r.Problems == nil {
-			r.Problems = []envelope.Problem{}
-		}
+		r := result{Valid: err == nil, Problems: []jsonProblem{}}
 		if err == nil {
 			d := e.Digest().String()
 			r.Digest = &d
+		} else {
+			r.Problems = jsonProblems(err)
 		}
-		out, merr := json.Marshal(r)
-		if merr != nil {
-			panic("BUG: " + merr.Error())
-		}
-		if code := c.write(append(out, '\n')); code != exitOK {
+		if code := c.writeJSON(r); code != exitOK {
 			return code
 		}
-		if err != nil {
-			return exitRejected
-		}
-		return exitOK
+	} else if err != nil {
+		c.reject(name, err)
 	}
 	if err != nil {
-		// The contract scripts rely on: one "POINTER: reason" line per
-		// problem (a canon-gate rejection is one such problem).
-		for _, p := range envelope.Problems(err) {
-			fmt.Fprintf(c.stderr, "%s: %s\n", p.Pointer, p.Reason)
-		}
 		return exitRejected
 	}
 	return exitOK
@@ -164,13 +185,13 @@ func (c *cli) envelopeValidate(args []string) int {
 
 func (c *cli) envelopeDigest(args []string) int {
 	fs := c.flagSet("envelope digest")
-	name, src, code := c.envelopeInput(fs, args)
+	name, src, rejected, code := c.envelopeInput(fs, args)
 	if code >= 0 {
 		return code
 	}
-	e, err := envelope.Parse(src)
+	e, err := parseEnvelope(src, rejected)
 	if err != nil {
-		c.reportEnvelope(name, err)
+		c.reject(name, err)
 		return exitRejected
 	}
 	return c.write(fmt.Appendf(nil, "%s\n", e.Digest()))
@@ -178,11 +199,11 @@ func (c *cli) envelopeDigest(args []string) int {
 
 func (c *cli) envelopeRender(args []string) int {
 	fs := c.flagSet("envelope render")
-	name, src, code := c.envelopeInput(fs, args)
+	name, src, rejected, code := c.envelopeInput(fs, args)
 	if code >= 0 {
 		return code
 	}
-	e, err := envelope.Parse(src)
+	e, err := parseEnvelope(src, rejected)
 	if err == nil {
 		text := envelope.RenderText(e)
 		if !strings.HasSuffix(text, "\n") {
@@ -191,11 +212,14 @@ func (c *cli) envelopeRender(args []string) int {
 		return c.write([]byte(text))
 	}
 	// §4, §9.3: never render a malformed envelope as a decision; show the
-	// conventional payload and say why the envelope was discarded.
-	if code := c.write(envelope.FallbackText(src)); code != exitOK {
-		return code
+	// conventional payload and say why the envelope was discarded. An
+	// input too large to read has no payload to show.
+	if rejected == nil {
+		if code := c.write(envelope.FallbackText(src)); code != exitOK {
+			return code
+		}
 	}
-	c.errorf("%s: binding moment discarded", name)
-	c.reportEnvelope(name, err)
+	c.reject(name, err)
+	c.hintf("the binding moment of %s was discarded: not rendered as a decision", fileField(name))
 	return exitRejected
 }

@@ -196,3 +196,52 @@ func BenchmarkLinesDigest(b *testing.B) {
 		}
 	}
 }
+
+// TestLinesGatherBound checks the bound on lines longer than the read
+// buffer, which gather reads in chunks: a line of exactly the bound is
+// answered, one byte more is too-large, and the line after either is read
+// from where it starts.
+func TestLinesGatherBound(t *testing.T) {
+	const bound = 3*lineBufSize + 17
+	tooLarge := fmt.Sprintf("error too-large %d line longer than the %d-byte bound within \"\"\n", bound, bound)
+	fits := "[" + strings.Repeat(" ", bound-2) + "]"
+	over := "[" + strings.Repeat(" ", bound-1) + "]"
+	for _, tt := range []struct {
+		name, input, want string
+	}{
+		{"fits", fits + "\n[1]\n", "[]\n[1]\n"},
+		{"fits at end", "[1]\n" + fits, "[1]\n[]\n"},
+		{"over", over + "\n[1]\n", tooLarge + "[1]\n"},
+		{"over at end", "[1]\n" + over, "[1]\n" + tooLarge},
+		{"fits after over", over + "\n" + fits + "\n" + over + over + "\n[2]", tooLarge + "[]\n" + tooLarge + "[2]\n"},
+	} {
+		for rname, r := range map[string]io.Reader{
+			"plain":   strings.NewReader(tt.input),
+			"half":    iotest.HalfReader(strings.NewReader(tt.input)),
+			"onebyte": iotest.OneByteReader(strings.NewReader(tt.input)),
+		} {
+			out, code := runLines(t, "canon", bound, r)
+			wantCode := exitOK
+			if strings.Contains(tt.want, "error") {
+				wantCode = exitRejected
+			}
+			if code != wantCode || out != tt.want {
+				t.Errorf("%s/%s: exit code %d, output %q; want %d, %q", tt.name, rname, code, out, wantCode, tt.want)
+			}
+		}
+	}
+}
+
+// TestLinesErrorEscaped checks that a rejected line's answer stays one line
+// with nothing a terminal interprets, whatever the names in its pointer.
+func TestLinesErrorEscaped(t *testing.T) {
+	line1 := `{"\u001b]0;x\u0007\u202e":{"a\nb":1,"a\nb":2}}`
+	line2 := `{"\u0085":[1,"\u2028",1.5]}`
+	out, code := runLines(t, "canon", 0, strings.NewReader(line1+"\n"+line2+"\n"))
+	want := fmt.Sprintf("error duplicate-name %d duplicate object member name \"a\\nb\" within \"/\\u001b]0;x\\u0007\\u202e/a\\nb\"\n", strings.LastIndex(line1, `"a\nb"`)) +
+		fmt.Sprintf("error non-integer %d number \"1.5\" is not an integer within \"/\\u0085/2\"\n", strings.Index(line2, "1.5"))
+	if code != exitRejected || out != want {
+		t.Errorf("exit code %d, output\n%q\nwant\n%q", code, out, want)
+	}
+	assertInert(t, "stdout", []byte(out))
+}

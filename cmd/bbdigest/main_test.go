@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,7 +15,22 @@ import (
 // records its exit code, for the "status" script command.
 const statusEnv = "BBDIGEST_TEST_STATUS"
 
+// The child mode of the test binary, for tests that measure a whole
+// process (memory_test.go): with childEnv set, the binary runs as bbdigest
+// on its arguments, with the size bound of every input lowered to
+// $BBDIGEST_TEST_MAXSIZE bytes when that is set, and then writes its peak
+// resident memory (VmHWM, bytes) to the file $BBDIGEST_TEST_HWM. Only this
+// test hook reads these variables; the bbdigest command does not.
+const (
+	childEnv   = "BBDIGEST_TEST_CHILD"
+	maxSizeEnv = "BBDIGEST_TEST_MAXSIZE"
+	hwmEnv     = "BBDIGEST_TEST_HWM"
+)
+
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		os.Exit(runChild())
+	}
 	testscript.Main(m, map[string]func(){
 		"bbdigest": func() {
 			code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -55,4 +71,44 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// runChild runs the test binary as bbdigest (see childEnv).
+func runChild() int {
+	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	if v := os.Getenv(maxSizeEnv); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			os.Stderr.WriteString("bad " + maxSizeEnv + "\n")
+			return 100
+		}
+		c.maxSize = n
+	}
+	code := c.main(os.Args[1:])
+	if f := os.Getenv(hwmEnv); f != "" {
+		hwm, err := vmHWM()
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			return 101
+		}
+		if err := os.WriteFile(f, []byte(strconv.Itoa(hwm)), 0o666); err != nil {
+			return 102
+		}
+	}
+	return code
+}
+
+// vmHWM returns this process's peak resident set size in bytes.
+func vmHWM() (int, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmHWM in /proc/self/status")
 }

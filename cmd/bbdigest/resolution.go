@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
@@ -21,23 +22,10 @@ Usage:
   bbdigest envelope emit --ledger PATH [FILE|-]
 
 Commands:
-  resolution verify  print one JSON object {"outcome":"...","reason":"..."}
-                     for the resolution. The outcome is one of
-                       authority  an option was selected and the action
-                                  matches its action_digest: the only outcome
-                                  that authorises the action
-                       record     an option was selected, but the action is
-                                  missing or differs: not authority
-                       declined   the principal declined the question as put
-                       answer     the answer-space hatch, with an answer
-                       question   the question-space hatch: reopen deliberation
-                       discarded  the resolution names another envelope, one not
-                                  emitted to the ledger, or one already resolved
-                       malformed  the resolution breaks §7.3, its option_idx is
-                                  out of range, or it uses a hatch the envelope
-                                  does not offer
-  envelope emit      record an envelope in the ledger as emitted, and print its
-                     digest
+  resolution verify  check the resolution and print one JSON object with an
+                     "outcome" on stdout, whatever happens (see Output)
+  envelope emit      record an envelope in the ledger as emitted, and print
+                     its digest
 
 Options:
   --envelope FILE    the envelope held: the binding_moment value, or a tool
@@ -46,38 +34,79 @@ Options:
                      the bare inner object
   --action FILE      the JSON text of the action about to be performed; its
                      digest (strict JCS, SHA-256) must equal the selected
-                     option's action_digest for authority
+                     option's action_digest for authority. Without it an
+                     option selected is only a record.
   --ledger PATH      a bbolt file recording emitted and resolved envelopes.
                      With it, the envelope must have been emitted there, and
                      an authority, declined, answer or question outcome marks
                      it resolved, so any later resolution of it, the same one
-                     included, is discarded. Without it there is no
-                     single-use check: a host acting on the outcome must keep
-                     that state itself (§7.3, §12.5).
+                     included, is discarded. Only when --ledger is left out
+                     altogether is there no single-use check ("single_use":
+                     false): a host acting on the outcome must then keep that
+                     state itself (§7.3, §12.5). An empty PATH (as an unset
+                     shell variable gives) and "-" are usage errors.
 
-  FILE "-" reads stdin (for one of the files at most).
+  FILE "-" reads stdin (for one of the files at most). An empty FILE is a
+  usage error. An input longer than 256 MiB is rejected as too-large.
+
+Output:
+  A resolution that was checked:
+    {"outcome":"authority","reason":"...","single_use":true}
+  The outcome is one of
+    authority  an option was selected and the action matches its
+               action_digest: the only outcome that authorises the action
+    record     an option was selected, but the action is missing or differs
+               (or fails the canon gate): not authority
+    declined   the principal declined the question as put
+    answer     the answer-space hatch, with an answer
+    question   the question-space hatch: reopen deliberation
+    discarded  the resolution names another envelope, one not emitted to
+               the ledger, or one already resolved
+    malformed  the resolution breaks §7.3 (or fails the canon gate), its
+               option_idx is out of range, or it uses a hatch the envelope
+               does not offer
+  "single_use" is true when --ledger was given and false when it was left
+  out: then no single-use check was made.
+
+  No resolution checked, because of an error:
+    {"outcome":"error","error":KIND,"input":INPUT,"file":"...","reason":"..."}
+  INPUT (envelope, resolution, action or ledger) and "file" name the input
+  at fault; KIND is one of
+    usage       a usage error (no "input"; "reason" as on stderr)
+    unreadable  the input could not be opened or read
+    canon       the canon gate rejected the envelope, or the action is
+                longer than the size bound; with "class", "pointer" and
+                "offset" (a resolution the gate rejects is "malformed")
+    placement   the envelope file holds no single binding_moment; with
+                "pointer", of the object that should carry it
+    malformed   the envelope breaks §4 or §5; with "problems",
+                [{"pointer":"...","reason":"..."},...], every problem
+    ledger      the ledger could not be opened, read or written
+  The same errors are reported on stderr as well, in the format of
+  'bbdigest help' (Diagnostics).
 
 Exit status:
-  0  resolution verify: authority; envelope emit: recorded
-  1  any other outcome; a malformed or already resolved envelope
-  2  usage or I/O error (missing flag, unreadable file, ledger unavailable)
+  resolution verify:
+    0  authority
+    1  record, declined, answer, question, discarded or malformed: the
+       resolution was checked, and authorises nothing
+    2  error: a usage error, an input that cannot be read, or an envelope
+       that is rejected; nothing was checked
+    3  error, ledger: the ledger could not be read or written (locked by
+       another process, corrupt, I/O error): nothing was authorised or
+       recorded
+  envelope emit:
+    0  recorded
+    1  the envelope is malformed, rejected, or already resolved
+    2  usage or I/O error
+    3  the ledger could not be read or written (locked by another process,
+       corrupt, I/O error): nothing was recorded
 
 Examples:
   bbdigest envelope emit --ledger agent.db envelope.json
   bbdigest resolution verify --envelope envelope.json \
       --resolution resolution.json --action action.json --ledger agent.db
 `
-
-// isHelp reports whether args ask for help before any "--", so that the
-// subcommands print their own usage rather than the general one.
-func isHelp(args []string) bool {
-	if i := slices.Index(args, "--"); i >= 0 {
-		args = args[:i]
-	}
-	return slices.ContainsFunc(args, func(a string) bool {
-		return a == "-h" || a == "-help" || a == "--help"
-	})
-}
 
 func (c *cli) resolution(args []string) int {
 	if len(args) == 0 {
@@ -92,190 +121,261 @@ func (c *cli) resolution(args []string) int {
 		io.WriteString(c.stdout, resolutionUsage)
 		return exitOK
 	}
-	c.errorf("resolution: unknown subcommand %q", args[0])
-	c.hintf("run 'bbdigest resolution help' for usage")
+	c.errorf("resolution: unknown subcommand %s", quote(args[0]))
+	c.hintf("run 'bbdigest help resolution' for usage")
 	return exitUsage
 }
 
-// readInput reads the whole input called name ("-" is stdin), up to one
-// byte past the strict profile's size bound, which the canon gate rejects.
-func (c *cli) readInput(name string) ([]byte, error) {
-	r, done, err := c.open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return io.ReadAll(io.LimitReader(r, canon.DefaultMaxSize+1))
+// ledgerFailure reports that the ledger could not be opened, read or
+// written, and returns the exit code for it. Every ledger failure of
+// resolution verify and envelope emit goes through here.
+func (c *cli) ledgerFailure(cmd string, err error) int {
+	c.errorf("%s: %v", cmd, err)
+	return exitLedger
 }
 
-// readFlagFiles reads the files the flags name, in order; "" is skipped
-// (nil). It reports a problem and returns false on failure.
-func (c *cli) readFlagFiles(cmd string, names ...string) ([][]byte, bool) {
-	stdin := 0
-	for _, n := range names {
-		if n == "-" {
-			stdin++
-		}
-	}
-	if stdin > 1 {
-		c.errorf("%s: only one input can be stdin (-)", cmd)
-		return nil, false
-	}
-	out := make([][]byte, len(names))
-	for i, n := range names {
-		if n == "" {
-			continue
-		}
-		b, err := c.readInput(n)
-		if err != nil {
-			c.errorf("%s: %v", cmd, err)
-			return nil, false
-		}
-		out[i] = b
-	}
-	return out, true
+// verifyOutput is the one JSON object resolution verify prints: a checked
+// outcome (Outcome, Reason, SingleUse) or, with Outcome "error", why
+// nothing was checked.
+type verifyOutput struct {
+	Outcome   string        `json:"outcome"`
+	Error     string        `json:"error,omitempty"`
+	Input     string        `json:"input,omitempty"`
+	File      *string       `json:"file,omitempty"`
+	Reason    string        `json:"reason"`
+	Class     string        `json:"class,omitempty"`
+	Pointer   *string       `json:"pointer,omitempty"`
+	Offset    *int64        `json:"offset,omitempty"`
+	Problems  []jsonProblem `json:"problems,omitempty"`
+	SingleUse *bool         `json:"single_use,omitempty"`
 }
 
-// parseEnvelope parses the envelope file, reporting a rejection: a
-// malformed envelope as one line per problem, so that none is cut.
-func (c *cli) parseEnvelope(cmd, name string, src []byte) (*envelope.Envelope, bool) {
-	env, err := envelope.Parse(src)
-	if err == nil {
-		return env, true
+// The kinds of error outcome of resolution verify.
+const (
+	errUsage      = "usage"
+	errUnreadable = "unreadable"
+	errCanon      = "canon"
+	errPlacement  = "placement"
+	errMalformed  = "malformed"
+	errLedger     = "ledger"
+)
+
+// verifyError returns the error outcome of kind for the input called
+// input, read from file.
+func verifyError(kind, input, file, reason string) verifyOutput {
+	v := verifyOutput{Outcome: "error", Error: kind, Input: input, Reason: reason}
+	if input != "" {
+		v.File = &file
 	}
-	if me, ok := errors.AsType[*envelope.MalformedError](err); ok && len(me.Problems) > 0 {
-		for _, p := range me.Problems {
-			c.errorf("%s: %s: malformed envelope: %q: %s", cmd, name, p.Pointer, p.Reason)
-		}
-		return nil, false
+	return v
+}
+
+// rejectedInput returns the error outcome for an input that was rejected
+// (by the canon gate, or as an envelope), and reports it on stderr.
+func (c *cli) rejectedInput(input, file string, err error) verifyOutput {
+	c.reject(file, err)
+	if ce, ok := canon.AsError(err); ok {
+		v := verifyError(errCanon, input, file, canonReason(ce))
+		v.Class, v.Pointer, v.Offset = ce.Class.String(), &ce.Pointer, &ce.Offset
+		return v
 	}
-	c.errorf("%s: %s: %v", cmd, name, err)
-	return nil, false
+	if pe, ok := errors.AsType[*envelope.PlacementError](err); ok {
+		v := verifyError(errPlacement, input, file, strings.TrimPrefix(pe.Err.Error(), "envelope: "))
+		v.Pointer = &pe.Pointer
+		return v
+	}
+	ps := jsonProblems(err)
+	reason := "malformed envelope: " + strconv.Itoa(len(ps)) + " problem"
+	if len(ps) != 1 {
+		reason += "s"
+	}
+	v := verifyError(errMalformed, input, file, reason)
+	v.Problems = ps
+	return v
 }
 
 func (c *cli) resolutionVerify(args []string) int {
 	const cmd = "resolution verify"
-	if isHelp(args) {
-		io.WriteString(c.stdout, resolutionUsage)
-		return exitOK
+	v, code := c.verify(cmd, args)
+	if code == exitOK && v.Outcome == "" {
+		return exitOK // --help
 	}
+	if wcode := c.writeJSON(v); wcode != exitOK {
+		return wcode
+	}
+	return code
+}
+
+// verify runs resolution verify and returns its JSON answer and exit code;
+// it reports errors on stderr. A zero answer and exitOK mean that the help
+// was printed.
+func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
+	c.lastError = ""
 	fs := c.flagSet(cmd)
 	envFile := fs.String("envelope", "", "")
 	resFile := fs.String("resolution", "", "")
 	actionFile := fs.String("action", "", "")
 	ledgerPath := fs.String("ledger", "", "")
 	if _, code := c.parse(fs, args, 0); code >= 0 {
-		return code
-	}
-	var missing []string
-	if *envFile == "" {
-		missing = append(missing, "--envelope")
-	}
-	if *resFile == "" {
-		missing = append(missing, "--resolution")
-	}
-	if len(missing) > 0 {
-		for _, m := range missing {
-			c.errorf("%s: missing %s FILE", cmd, m)
+		if code == exitOK {
+			return verifyOutput{}, exitOK
 		}
-		c.hintf("run 'bbdigest resolution help' for usage")
-		return exitUsage
-	}
-	files, ok := c.readFlagFiles(cmd, *envFile, *resFile, *actionFile)
-	if !ok {
-		return exitUsage
-	}
-	envSrc, resSrc, action := files[0], files[1], files[2]
-	if *actionFile != "" && action == nil {
-		action = []byte{} // an empty file is an action that fails the gate, not "no action"
+		return verifyError(errUsage, "", "", strings.TrimPrefix(c.lastError, cmd+": ")), code
 	}
 
-	env, ok := c.parseEnvelope(cmd, *envFile, envSrc)
-	if !ok {
-		return exitRejected
+	// Usage: tell a flag left out from one given an empty value, which an
+	// unset shell variable gives and which must never weaken the check.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var usage []string
+	for _, f := range []struct {
+		name     string
+		value    string
+		required bool
+	}{{"envelope", *envFile, true}, {"resolution", *resFile, true}, {"action", *actionFile, false}} {
+		switch {
+		case !given[f.name] && f.required:
+			usage = append(usage, "missing --"+f.name+" FILE")
+		case given[f.name] && f.value == "":
+			usage = append(usage, "empty --"+f.name+" FILE")
+		}
+	}
+	switch {
+	case given["ledger"] && *ledgerPath == "":
+		usage = append(usage, "empty --ledger PATH: leave --ledger out to verify with no single-use check")
+	case given["ledger"] && *ledgerPath == "-":
+		usage = append(usage, "--ledger -: the ledger is a file, not stdin")
+	}
+	stdin := 0
+	for _, n := range []string{*envFile, *resFile, *actionFile} {
+		if n == "-" {
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		usage = append(usage, "only one input can be stdin (-)")
+	}
+	if len(usage) > 0 {
+		for _, u := range usage {
+			c.errorf("%s: %s", cmd, u)
+		}
+		c.hintf("%s", helpHint(cmd))
+		return verifyError(errUsage, "", "", strings.Join(usage, "; ")), exitUsage
+	}
+	withLedger := given["ledger"]
+
+	// The inputs.
+	type input struct {
+		name, file string
+		src        []byte
+		rejected   error // past the size bound: a *canon.Error
+	}
+	inputs := []*input{{name: "envelope", file: *envFile}, {name: "resolution", file: *resFile}}
+	if given["action"] {
+		inputs = append(inputs, &input{name: "action", file: *actionFile})
+	}
+	for _, in := range inputs {
+		src, err := c.readFile(nil, in.file, c.limit())
+		if _, ok := canon.AsError(err); ok {
+			in.rejected = err
+			continue
+		}
+		if err != nil {
+			c.ioFailure(in.file, err)
+			return verifyError(errUnreadable, in.name, in.file, ioMessage(err)), exitUsage
+		}
+		in.src = src
+	}
+	envIn, resIn := inputs[0], inputs[1]
+	var action []byte
+	if len(inputs) == 3 {
+		if inputs[2].rejected != nil {
+			// Verify would answer "record", but the action was never
+			// read: say so, and check nothing.
+			return c.rejectedInput("action", inputs[2].file, inputs[2].rejected), exitUsage
+		}
+		action = inputs[2].src
+		if action == nil {
+			action = []byte{} // an empty file is an action that fails the gate, not "no action"
+		}
+	}
+
+	env, err := parseEnvelope(envIn.src, envIn.rejected)
+	if err != nil {
+		return c.rejectedInput("envelope", envIn.file, err), exitUsage
 	}
 
 	var result envelope.Result
-	if *ledgerPath == "" {
+	switch {
+	case resIn.rejected != nil:
+		// As ParseResolution, and so Resolve, answers input the canon gate
+		// rejects; a malformed resolution changes no ledger.
+		result = envelope.Result{Outcome: envelope.OutcomeMalformed, Reason: resIn.rejected.Error()}
+	case !withLedger:
 		// No ledger: Verify alone, with no single-use check.
-		res, err := envelope.ParseResolution(resSrc)
+		res, err := envelope.ParseResolution(resIn.src)
 		if err != nil {
 			result = envelope.Result{Outcome: envelope.OutcomeMalformed, Reason: err.Error()}
 		} else {
 			result = envelope.Verify(env, res, action)
 		}
-	} else {
+	default:
 		l, err := envelope.OpenBoltLedger(*ledgerPath)
 		if err != nil {
-			c.errorf("%s: %v", cmd, err)
-			return exitUsage
+			return verifyError(errLedger, "ledger", *ledgerPath, err.Error()), c.ledgerFailure(cmd, err)
 		}
-		result, err = envelope.NewResolver(l).Resolve(context.Background(), env, resSrc, action)
+		result, err = envelope.NewResolver(l).Resolve(context.Background(), env, resIn.src, action)
 		if cerr := l.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
 		if err != nil {
-			c.errorf("%s: %v", cmd, err)
-			return exitUsage
+			return verifyError(errLedger, "ledger", *ledgerPath, err.Error()), c.ledgerFailure(cmd, err)
 		}
 	}
-	if code := c.writeResult(result); code != exitOK {
-		return code
+	code := exitRejected
+	if result.Authorizes() {
+		code = exitOK
 	}
-	if !result.Authorizes() {
-		return exitRejected
-	}
-	return exitOK
-}
-
-// writeResult prints r as one JSON object and a newline.
-func (c *cli) writeResult(r envelope.Result) int {
-	b, err := json.Marshal(struct {
-		Outcome string `json:"outcome"`
-		Reason  string `json:"reason"`
-	}{r.Outcome.String(), r.Reason})
-	if err != nil {
-		panic("BUG: " + err.Error())
-	}
-	return c.write(append(b, '\n'))
+	return verifyOutput{Outcome: result.Outcome.String(), Reason: result.Reason, SingleUse: &withLedger}, code
 }
 
 // envelopeEmit is "bbdigest envelope emit --ledger PATH [FILE|-]": it
 // records the envelope's digest in the ledger as emitted and prints it.
 func (c *cli) envelopeEmit(args []string) int {
 	const cmd = "envelope emit"
-	if isHelp(args) {
-		io.WriteString(c.stdout, resolutionUsage)
-		return exitOK
-	}
 	fs := c.flagSet(cmd)
 	ledgerPath := fs.String("ledger", "", "")
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
 		return code
 	}
-	if *ledgerPath == "" {
-		c.errorf("%s: missing --ledger PATH", cmd)
-		c.hintf("run 'bbdigest resolution help' for usage")
-		return exitUsage
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ledger" })
+	switch {
+	case !given:
+		return c.usageError(cmd, "missing --ledger PATH")
+	case *ledgerPath == "":
+		return c.usageError(cmd, "empty --ledger PATH")
+	case *ledgerPath == "-":
+		return c.usageError(cmd, "--ledger -: the ledger is a file, not stdin")
 	}
 	name := "-"
 	if len(operands) == 1 {
 		name = operands[0]
 	}
-	src, err := c.readInput(name)
-	if err != nil {
-		c.errorf("%s: %v", cmd, err)
+	src, err := c.readFile(nil, name, c.limit())
+	if _, ok := canon.AsError(err); !ok && err != nil {
+		c.ioFailure(name, err)
 		return exitUsage
 	}
-	env, ok := c.parseEnvelope(cmd, name, src)
-	if !ok {
+	env, err := parseEnvelope(src, err)
+	if err != nil {
+		c.reject(name, err)
 		return exitRejected
 	}
 	l, err := envelope.OpenBoltLedger(*ledgerPath)
 	if err != nil {
-		c.errorf("%s: %v", cmd, err)
-		return exitUsage
+		return c.ledgerFailure(cmd, err)
 	}
 	err = l.Emit(env.Digest())
 	if cerr := l.Close(); err == nil && cerr != nil {
@@ -283,12 +383,11 @@ func (c *cli) envelopeEmit(args []string) int {
 	}
 	switch {
 	case errors.Is(err, envelope.ErrAlreadyResolved):
-		c.errorf("%s: %s: envelope %s is already resolved", cmd, name, env.Digest())
+		c.rejection(name, "", fmt.Sprintf("envelope %s is already resolved", env.Digest()))
 		c.hintf("to ask again, emit an envelope that differs, e.g. in its synopsis or findings (§12.5)")
 		return exitRejected
 	case err != nil:
-		c.errorf("%s: %v", cmd, err)
-		return exitUsage
+		return c.ledgerFailure(cmd, err)
 	}
 	return c.write(fmt.Appendf(nil, "%s\n", env.Digest()))
 }

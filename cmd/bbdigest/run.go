@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,81 +10,15 @@ import (
 	"strings"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/boundedread"
 )
-
-const usage = `bbdigest canonicalizes JSON with RFC 8785 (JCS) and prints the SHA-256
-digest of the canonical bytes as sha256:<64 lowercase hex>.
-
-Usage:
-  bbdigest canon  [--profile NAME] [--lines] [FILE|-]
-  bbdigest digest [--profile NAME] [--lines] [FILE|-]...
-  bbdigest demo   [--duration D]
-  bbdigest cpu    [--json]
-  bbdigest envelope validate|digest|render|emit ...   (bbdigest envelope help)
-  bbdigest resolution verify ...                      (bbdigest resolution help)
-  bbdigest version
-  bbdigest help
-
-Commands:
-  canon    write the canonical form of one JSON text to stdout, with no
-           trailing newline
-  digest   print the digest of each input: "sha256:<hex>" for one input,
-           "sha256:<hex>  NAME" per file for several (like sha256sum); a
-           rejected file is reported on stderr and the others still run
-  demo     canonicalize and digest a built-in set of sample envelopes and
-           tool calls, then measure throughput
-  cpu      print the CPU features found and the SHA-256 path chosen for
-           single messages and for batches (BBDIGEST_SHA256=generic|shani|
-           avx2|avx512|arm64 forces a path)
-  envelope   check, digest and render binding-moment envelopes
-             (draft-morrison-binding-moment-envelope-04), record them in a
-             ledger
-  resolution verify a resolution against its envelope and the action about
-             to be performed; only the outcome "authority" authorizes
-  version  print the version
-  help     print this help
-
-Options:
-  --profile NAME  the canonicalization profile:
-                    strict   (default) RFC 8785 restricted to integers with
-                             |n| <= 2^53-1 and nesting <= 64, the profile
-                             of the binding-moment envelope draft §6.3
-                    rfc8785  plain RFC 8785 over I-JSON, nesting <= 1000
-  --lines         read one JSON text per line; line N of the output answers
-                  line N of the input with its canonical form (canon) or
-                  digest (digest), or with
-                    error CLASS OFFSET MESSAGE
-                  when it is rejected. Lines end at "\n"; a final line
-                  without "\n" counts. A "\r" before the "\n" is JSON
-                  whitespace, so CRLF input works; an empty line is
-                  rejected as a syntax error. One input only.
-  --duration D    demo: how long to measure throughput (default 1s; 0 skips)
-  --json          cpu: print one JSON object with stable field names
-
-  FILE "-" or no FILE reads stdin. Flags go before file names. An input
-  (or with --lines, a line) longer than 256 MiB is rejected as too-large.
-  Rejection classes: syntax, invalid-utf8, duplicate-name,
-  unpaired-surrogate, non-integer, unsafe-integer, number-range, depth,
-  too-large.
-
-Exit status:
-  0  every input was accepted
-  1  some input was rejected
-  2  usage or I/O error
-
-Examples:
-  bbdigest digest envelope.json
-  bbdigest canon --profile rfc8785 < doc.json > doc.jcs
-  bbdigest digest a.json b.json c.json
-  bbdigest digest --lines < envelopes.jsonl > digests.txt
-  bbdigest demo --duration 3s
-`
 
 // Exit codes.
 const (
 	exitOK       = 0 // every input accepted
 	exitRejected = 1 // some input rejected
 	exitUsage    = 2 // usage or I/O error
+	exitLedger   = 3 // the ledger could not be read or written (see ledgerFailure)
 )
 
 // Version is the version "bbdigest version" prints. Release builds set it
@@ -133,18 +66,26 @@ type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	// maxSize, when positive, lowers the profiles' input size bound (tests).
+	// maxSize, when positive, lowers the size bound of every input
+	// (tests).
 	maxSize int
 
-	out bytes.Buffer // canonical form of the current input
+	in []byte // the current input, kept for its memory
+
+	lastError string // the message of the last errorf, unescaped
 }
 
+// errorf writes one "bbdigest: error: " line. The message is escaped
+// (safeText), so that it stays one line and holds nothing a terminal
+// interprets, whatever names went into it.
 func (c *cli) errorf(format string, args ...any) {
-	fmt.Fprintf(c.stderr, "bbdigest: error: "+format+"\n", args...)
+	c.lastError = fmt.Sprintf(format, args...)
+	io.WriteString(c.stderr, "bbdigest: error: "+safeText(c.lastError)+"\n")
 }
 
+// hintf writes one "bbdigest: hint: " line, escaped as errorf's.
 func (c *cli) hintf(format string, args ...any) {
-	fmt.Fprintf(c.stderr, "bbdigest: hint: "+format+"\n", args...)
+	io.WriteString(c.stderr, "bbdigest: hint: "+safeText(fmt.Sprintf(format, args...))+"\n")
 }
 
 func (c *cli) main(args []string) int {
@@ -166,7 +107,7 @@ func (c *cli) main(args []string) int {
 		return c.envelope(rest)
 	case "resolution":
 		return c.resolution(rest)
-	case "version":
+	case "version", "--version", "-version", "-v":
 		return c.version(rest)
 	case "help", "-h", "-help", "--help":
 		return c.help(rest)
@@ -176,26 +117,28 @@ func (c *cli) main(args []string) int {
 		c.hintf("flags go after the command, as in 'bbdigest digest --profile rfc8785 FILE'")
 		return exitUsage
 	}
-	c.errorf("unknown command %q", cmd)
+	c.errorf("unknown command %s", quote(cmd))
 	c.hintf("run 'bbdigest help' for usage")
 	return exitUsage
 }
 
+// help prints the overview, or with one argument that command's help.
 func (c *cli) help(args []string) int {
 	if len(args) > 1 {
 		c.errorf("help: too many arguments")
 		return exitUsage
 	}
-	if len(args) == 1 {
-		switch args[0] {
-		case "canon", "digest", "demo", "cpu", "envelope", "resolution", "version", "help":
-		default:
-			c.errorf("help: unknown command %q", args[0])
-			c.hintf("run 'bbdigest help' for usage")
-			return exitUsage
-		}
+	if len(args) == 0 {
+		io.WriteString(c.stdout, usage)
+		return exitOK
 	}
-	io.WriteString(c.stdout, usage)
+	text, ok := commandHelp(args[0])
+	if !ok || strings.Contains(args[0], " ") {
+		c.errorf("help: unknown command %s", quote(args[0]))
+		c.hintf("run 'bbdigest help' for usage")
+		return exitUsage
+	}
+	io.WriteString(c.stdout, text)
 	return exitOK
 }
 
@@ -204,37 +147,84 @@ func (c *cli) version(args []string) int {
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		return code
 	}
-	fmt.Fprintf(c.stdout, "bbdigest %s\n", version())
+	fmt.Fprintf(c.stdout, "bbdigest %s\n", safeText(version()))
 	return exitOK
 }
 
-// flagSet returns an empty flag set for a command. Its own output is
-// discarded: parse reports errors in bbdigest's format.
+// flagSet returns an empty flag set for a command, named as the command is
+// ("envelope validate"); parse prints that command's help for --help.
 func (c *cli) flagSet(cmd string) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs
 }
 
+// boolFlag is implemented by the values of boolean flags, as in package
+// flag.
+type boolFlag interface{ IsBoolFlag() bool }
+
 // parse parses args into fs and returns the operands. A code of -1 means
 // go on; any other is the exit code to return at once. maxOperands < 0
 // means any number.
+//
+// The syntax is package flag's ("-name", "--name", "--name=value", "--name
+// value", a boolean takes no separate value, the first operand or "--" ends
+// the flags), but parse does the parsing itself, setting each flag with
+// fs.Set (so fs.Visit sees it), for its messages: they name every flag
+// "--name", as the help does, where package flag writes "-name". -h,
+// -help and --help print the command's own help.
 func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands []string, code int) {
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		io.WriteString(c.stdout, usage)
-		return nil, exitOK
-	}
-	if err != nil {
-		c.errorf("%s: %v", fs.Name(), err)
-		c.hintf("run 'bbdigest help' for usage")
+	usageError := func(format string, args ...any) ([]string, int) {
+		c.errorf("%s: "+format, append([]any{fs.Name()}, args...)...)
+		c.hintf("%s", helpHint(fs.Name()))
 		return nil, exitUsage
 	}
-	operands = fs.Args()
+	i, dashdash := 0, false
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			i, dashdash = i+1, true
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		name := a[1:]
+		if name[0] == '-' {
+			name = name[1:]
+		}
+		if name == "" || name[0] == '-' || name[0] == '=' {
+			return usageError("bad flag syntax: %s", quote(a))
+		}
+		name, value, hasValue := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			if name == "h" || name == "help" {
+				text, _ := commandHelp(fs.Name())
+				io.WriteString(c.stdout, text)
+				return nil, exitOK
+			}
+			return usageError("unknown flag --%s", name)
+		}
+		if bf, ok := f.Value.(boolFlag); ok && bf.IsBoolFlag() {
+			if !hasValue {
+				value = "true"
+			}
+		} else if !hasValue {
+			if i+1 == len(args) {
+				return usageError("flag --%s needs an argument", name)
+			}
+			i++
+			value = args[i]
+		}
+		if err := fs.Set(name, value); err != nil {
+			return usageError("invalid value %s for --%s: %v", quote(value), name, err)
+		}
+	}
+	operands = args[i:]
 	// After "--" every operand is a file name. Otherwise an operand that
 	// looks like a flag is one placed after a file name.
-	consumed := args[:len(args)-len(operands)]
-	if n := len(consumed); n == 0 || consumed[n-1] != "--" {
+	if !dashdash {
 		for _, a := range operands {
 			if len(a) > 1 && a[0] == '-' {
 				c.errorf("%s: flag %s after a file name", fs.Name(), a)
@@ -246,30 +236,48 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 	if maxOperands >= 0 && len(operands) > maxOperands {
 		switch maxOperands {
 		case 0:
-			c.errorf("%s: unexpected argument %q", fs.Name(), operands[0])
+			return usageError("unexpected argument %s", quote(operands[0]))
 		default:
-			c.errorf("%s: too many inputs (%d)", fs.Name(), len(operands))
+			return usageError("too many inputs (%d)", len(operands))
 		}
-		c.hintf("run 'bbdigest help' for usage")
-		return nil, exitUsage
 	}
 	return operands, -1
+}
+
+// helpHint returns the hint that follows a usage error of the command cmd.
+func helpHint(cmd string) string {
+	switch {
+	case strings.HasPrefix(cmd, "envelope emit"), strings.HasPrefix(cmd, "resolution"):
+		return "run 'bbdigest help resolution' for usage"
+	case strings.HasPrefix(cmd, "envelope"):
+		return "run 'bbdigest help envelope' for usage"
+	}
+	return "run 'bbdigest help " + cmd + "' for usage"
 }
 
 // profile returns the profile called name, reporting an unknown one.
 func (c *cli) profile(name string) (canon.Profile, bool) {
 	p, err := canon.ProfileByName(name)
 	if err != nil {
-		c.errorf("unknown profile %q", name)
+		c.errorf("unknown profile %s", quote(name))
 		c.hintf("--profile takes strict (the default) or rfc8785")
 		return p, false
 	}
 	if c.maxSize > 0 {
 		if p, err = p.WithMaxSize(c.maxSize); err != nil {
-			panic(err) // maxSize > 0 is always valid
+			panic("BUG: " + err.Error()) // maxSize > 0 is always valid
 		}
 	}
 	return p, true
+}
+
+// limit is the size bound of inputs read whole outside a profile
+// (envelopes, resolutions, actions): the strict profile's.
+func (c *cli) limit() int {
+	if c.maxSize > 0 {
+		return c.maxSize
+	}
+	return canon.DefaultMaxSize
 }
 
 // open opens the input called name; "-" is stdin.
@@ -284,26 +292,45 @@ func (c *cli) open(name string) (io.Reader, func(), error) {
 	return f, func() { f.Close() }, nil
 }
 
-// canonicalize reads the input called name and returns its canonical form,
-// valid until the next call. On failure it reports the problem and returns
-// the exit code for it.
-func (c *cli) canonicalize(cz *canon.Canonicalizer, name string) ([]byte, int) {
+// readFile reads the whole input called name ("-" is stdin), appended to
+// dst[:0] (whose memory it reuses), holding no more than limit bytes and
+// one read chunk while it does (see internal/boundedread): a regular file
+// longer than limit is rejected unread, and anything else as soon as limit
+// bytes are passed. An input past the bound gives the canon gate's
+// too-large *canon.Error; a failure to open or read, that error.
+func (c *cli) readFile(dst []byte, name string, limit int) ([]byte, error) {
 	r, done, err := c.open(name)
 	if err != nil {
-		c.errorf("%v", err)
-		return nil, exitUsage
+		return dst[:0], err
 	}
 	defer done()
-	c.out.Reset()
-	if err := cz.Transcode(&c.out, r); err != nil {
-		if e, ok := canon.AsError(err); ok {
-			c.errorf("%s: %v", name, e)
+	src, err := boundedread.ReadAll(dst, r, limit)
+	if errors.Is(err, boundedread.ErrTooLarge) {
+		return src[:0], tooLarge(limit)
+	}
+	return src, err
+}
+
+// canonicalize reads the input called name and returns its canonical form,
+// valid until the next call. On failure it reports the problem and returns
+// the exit code for it: exitRejected for a rejection, exitUsage when the
+// input cannot be read.
+func (c *cli) canonicalize(cz *canon.Canonicalizer, name string) ([]byte, int) {
+	src, err := c.readFile(c.in, name, cz.Profile().MaxSize())
+	c.in = src[:0]
+	var out []byte
+	if err == nil {
+		out, err = cz.View(src)
+	}
+	if err != nil {
+		if _, ok := canon.AsError(err); ok {
+			c.reject(name, err)
 			return nil, exitRejected
 		}
-		c.errorf("%v", err) // a read error; writes to c.out do not fail
+		c.ioFailure(name, err)
 		return nil, exitUsage
 	}
-	return c.out.Bytes(), exitOK
+	return out, exitOK
 }
 
 // write writes b to stdout, reporting a failure.
@@ -343,24 +370,41 @@ func (c *cli) canon(args []string) int {
 }
 
 func (c *cli) digest(args []string) int {
-	fs := c.flagSet("digest")
+	const cmd = "digest"
+	fs := c.flagSet(cmd)
 	profile := fs.String("profile", "strict", "")
 	lines := fs.Bool("lines", false, "")
+	names := fs.Bool("names", false, "")
+	check := fs.String("check", "", "")
 	operands, code := c.parse(fs, args, -1)
 	if code >= 0 {
 		return code
+	}
+	checking := false
+	fs.Visit(func(f *flag.Flag) { checking = checking || f.Name == "check" })
+	switch {
+	case *lines && *names:
+		return c.usageError(cmd, "--lines and --names do not go together: --lines writes no names")
+	case checking && (*lines || *names):
+		return c.usageError(cmd, "--check does not go with --lines or --names")
+	case checking && len(operands) > 0:
+		return c.usageError(cmd, "--check reads the names to check from its FILE, not from arguments")
+	case checking && *check == "":
+		return c.usageError(cmd, "empty --check FILE")
+	case *lines && len(operands) > 1:
+		c.errorf("digest: --lines reads one input, not %d", len(operands))
+		c.hintf("run bbdigest digest --lines once per file")
+		return exitUsage
 	}
 	p, ok := c.profile(*profile)
 	if !ok {
 		return exitUsage
 	}
 	cz := canon.New(p)
+	if checking {
+		return c.check(cz, *check)
+	}
 	if *lines {
-		if len(operands) > 1 {
-			c.errorf("digest: --lines reads one input, not %d", len(operands))
-			c.hintf("run bbdigest digest --lines once per file")
-			return exitUsage
-		}
 		name := "-"
 		if len(operands) == 1 {
 			name = operands[0]
@@ -370,7 +414,7 @@ func (c *cli) digest(args []string) int {
 	if len(operands) == 0 {
 		operands = []string{"-"}
 	}
-	named := len(operands) > 1
+	named := *names || len(operands) > 1
 	status := exitOK
 	var line []byte
 	for _, name := range operands {
@@ -390,28 +434,26 @@ func (c *cli) digest(args []string) int {
 	return status
 }
 
-// appendName appends a file name to a "DIGEST  NAME" line. As
-// sha256sum does, a name with a newline, carriage return or backslash is
-// escaped (\n, \r, \\) and the whole line then starts with a backslash, so
-// that every file takes exactly one line.
+// usageError reports a usage error of the command cmd and returns
+// exitUsage.
+func (c *cli) usageError(cmd, msg string) int {
+	c.errorf("%s: %s", cmd, msg)
+	c.hintf("%s", helpHint(cmd))
+	return exitUsage
+}
+
+// appendName appends a file name to a "DIGEST  NAME" line (or a check
+// answer "NAME: OK"). As sha256sum does, a name that needs escaping is
+// escaped and the whole line then starts with a backslash, so that every
+// file takes exactly one line: sha256sum escapes "\n", "\r" and "\\", and
+// bbdigest also every character a terminal would interpret (see
+// appendEscaped; \t, \uXXXX, \xHH). readName reverses it.
 func appendName(line []byte, name string) []byte {
-	if !strings.ContainsAny(name, "\n\r\\") {
+	if !needsEscape(name, escName) {
 		return append(line, name...)
 	}
 	line = append(line, 0)
 	copy(line[1:], line)
 	line[0] = '\\'
-	for i := 0; i < len(name); i++ {
-		switch b := name[i]; b {
-		case '\n':
-			line = append(line, '\\', 'n')
-		case '\r':
-			line = append(line, '\\', 'r')
-		case '\\':
-			line = append(line, '\\', '\\')
-		default:
-			line = append(line, b)
-		}
-	}
-	return line
+	return appendEscaped(line, name, escName)
 }

@@ -1,0 +1,419 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/canon"
+)
+
+// hostile holds strings that would forge or break a line, or reach a
+// terminal as a control sequence, if written raw.
+var hostile = []string{
+	"plain",
+	"",
+	"x\ny: fake problem\n/synopsis",
+	"cr\rreturn",
+	"\x1b[31mRED\x1b[0m",
+	"\x1b]0;title\x07",
+	"tab\there",
+	"del\x7f",
+	"nul\x00",
+	"c1\u0085\u009b",
+	"bidi\u202eevil\u202c",
+	"isolate\u2066x\u2069",
+	"zero\u200bwidth\ufeff",
+	"line\u2028para\u2029",
+	"nbsp\u00a0",
+	"tag\U000E0041",
+	"private\ue000",
+	"bad\xffutf8\xc3",
+	`back\slash`,
+	`"quoted"`,
+	"colon: space",
+	"é€😀",
+}
+
+// assertInert fails t if b holds, other than "\n" ending its lines, a
+// character a terminal would interpret or that breaks a line: a control,
+// DEL, a non-printable rune (format, separator, private use), or a byte
+// that is not UTF-8.
+func assertInert(t *testing.T, what string, b []byte) {
+	t.Helper()
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == '\n':
+		case r == utf8.RuneError && size == 1:
+			t.Errorf("%s: byte %#x that is not UTF-8 at %d in %q", what, b[i], i, b)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && !strconv.IsPrint(r)): // not printable: the checker must not share the code under test
+			t.Errorf("%s: raw %U at %d in %q", what, r, i, b)
+		}
+		i += size
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                              `""`,
+		"/a/b":                          `"/a/b"`,
+		"x\ny: fake problem\n/synopsis": `"x\ny: fake problem\n/synopsis"`,
+		"\x1b[31m":                      `"\u001b[31m"`,
+		"\b\f\t\r\x00\x7f":              `"\b\f\t\r\u0000\u007f"`,
+		"\u0085\u202e\u2028\ufeff":      `"\u0085\u202e\u2028\ufeff"`,
+		"\U000E0041":                    `"\udb40\udc41"`,
+		"\xff\xc3":                      `"\xff\xc3"`,
+		`a"b\c`:                         `"a\"b\\c"`,
+		"é€😀 ~":                         `"é€😀 ~"`,
+	} {
+		if got := quote(in); got != want {
+			t.Errorf("quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+	// Quoted valid UTF-8 is a JSON string of the same value.
+	for _, s := range hostile {
+		q := quote(s)
+		assertInert(t, "quote", []byte(q))
+		if !utf8.ValidString(s) {
+			continue
+		}
+		var back string
+		if err := json.Unmarshal([]byte(q), &back); err != nil || back != s {
+			t.Errorf("quote(%q) = %s: JSON gives %q, %v", s, q, back, err)
+		}
+	}
+}
+
+func TestSafeText(t *testing.T) {
+	for _, s := range hostile {
+		got := safeText(s)
+		assertInert(t, "safeText", []byte(got))
+		if strings.Contains(got, "\n") {
+			t.Errorf("safeText(%q) = %q holds a newline", s, got)
+		}
+	}
+	if got, want := safeText(`a "b" \n`), `a "b" \n`; got != want {
+		t.Errorf("safeText changed printable text: %q", got)
+	}
+}
+
+func TestFileField(t *testing.T) {
+	for in, want := range map[string]string{
+		"a.json":       "a.json",
+		"dir/a b.json": "dir/a b.json",
+		`we\ird.json`:  `we\ird.json`,
+		"é.json":       "é.json",
+		"":             `""`,
+		`"q.json`:      `"\"q.json"`,
+		"a: b.json":    `"a: b.json"`,
+		"bad\nname":    `"bad\nname"`,
+		"esc\x1b":      `"esc\u001b"`,
+		"rtl\u202e":    `"rtl\u202e"`,
+		"x\xff":        `"x\xff"`,
+	} {
+		if got := fileField(in); got != want {
+			t.Errorf("fileField(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestSafeJSON(t *testing.T) {
+	type v struct {
+		S []string `json:"s"`
+	}
+	in := v{S: append([]string{"<&>"}, hostile...)}
+	raw, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := safeJSON(raw)
+	assertInert(t, "safeJSON", got)
+	var a, b v
+	if err := json.Unmarshal(raw, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &b); err != nil {
+		t.Fatalf("safeJSON output is not JSON: %v\n%s", err, got)
+	}
+	if !bytes.Equal(must(json.Marshal(a)), must(json.Marshal(b))) {
+		t.Errorf("safeJSON changed the value:\n%s\n%s", raw, got)
+	}
+	if !bytes.Contains(got, []byte(`bidi\u202eevil\u202c`)) || !bytes.Contains(got, []byte(`c1\u0085\u009b`)) || !bytes.Contains(got, []byte(`del\u007f`)) {
+		t.Errorf("safeJSON output %s", got)
+	}
+	if plain := []byte(`{"a":"é"}`); &safeJSON(plain)[0] != &plain[0] {
+		t.Errorf("safeJSON copied JSON that needs no escape")
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestNameRoundTrip checks that readName reverses appendName for every
+// name, and that escaped names are inert and one line.
+func TestNameRoundTrip(t *testing.T) {
+	names := append([]string{"a\\nb", `\x41`, `\u0041`, "\\"}, hostile...)
+	for _, name := range names {
+		line := string(appendName([]byte("D  "), name))
+		assertInert(t, "appendName", []byte(line))
+		escaped := strings.HasPrefix(line, `\`)
+		if escaped != needsEscape(name, escName) {
+			t.Errorf("appendName(%q) = %q: leading backslash %v", name, line, escaped)
+		}
+		got := strings.TrimPrefix(line, "D  ")
+		if escaped {
+			got = strings.TrimPrefix(line, `\D  `)
+			var ok bool
+			if got, ok = readName(got); !ok {
+				t.Errorf("readName of %q failed", line)
+				continue
+			}
+		}
+		if got != name {
+			t.Errorf("name %q: round trip gives %q via %q", name, got, line)
+		}
+	}
+	for _, bad := range []string{`\`, `a\q`, `\x4`, `\xzz`, `\u12`, `\ud83d`, `\ud83d\u0041`, `\udc00`} {
+		if got, ok := readName(bad); ok {
+			t.Errorf("readName(%q) = %q, want failure", bad, got)
+		}
+	}
+}
+
+func FuzzNameRoundTrip(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		line := appendName(nil, name)
+		assertInert(t, "appendName", line)
+		got := string(line)
+		if len(line) > 0 && line[0] == '\\' {
+			var ok bool
+			if got, ok = readName(got[1:]); !ok {
+				t.Fatalf("readName of %q failed", line)
+			}
+		}
+		if got != name {
+			t.Fatalf("name %q: round trip gives %q via %q", name, got, line)
+		}
+	})
+}
+
+// TestHostileNames runs every command that reports rejections on inputs
+// whose file names and member names are hostile, and checks that stdout
+// and stderr are inert, that every stderr line is a diagnostic, and that
+// each rejection is one line in the one format, whose FILE and POINTER read
+// back as the file name and the pointer.
+func TestHostileNames(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("res.json", []byte(`{"envelope_digest":"sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	type invocation struct {
+		args          []string
+		file, pointer string // what each error line must name
+	}
+	var runs []invocation
+	for _, s := range hostile {
+		if s == "" || strings.ContainsAny(s, "/\x00") {
+			continue
+		}
+		f := "f-" + s + ".json"
+		// A duplicate member named s, which the canon gate rejects.
+		member, _ := json.Marshal(s)
+		var decoded string
+		json.Unmarshal(member, &decoded) // s, or with U+FFFD for bytes that are not UTF-8
+		ptr := "/binding_moment/" + strings.ReplaceAll(strings.ReplaceAll(decoded, "~", "~0"), "/", "~1")
+		body := `{"binding_moment":{"synopsis":"x",` + string(member) + `:1,` + string(member) + `:2}}`
+		if err := os.WriteFile(f, []byte(body), 0o666); err != nil {
+			t.Logf("file system refuses the name %q: %v", f, err)
+			continue
+		}
+		runs = append(runs,
+			invocation{[]string{"canon", f}, f, ptr},
+			invocation{[]string{"digest", "--names", f, "res.json"}, f, ptr},
+			invocation{[]string{"envelope", "validate", f}, f, ptr},
+			invocation{[]string{"envelope", "digest", f}, f, ptr},
+			invocation{[]string{"envelope", "render", f}, f, ptr},
+			invocation{[]string{"envelope", "emit", "--ledger", filepath.Join(dir, "l.db"), f}, f, ptr},
+			invocation{[]string{"resolution", "verify", "--envelope", f, "--resolution", "res.json"}, f, ptr},
+			invocation{[]string{"digest", "nosuch-" + f}, "nosuch-" + f, ""},
+		)
+	}
+	// A malformed envelope: the names are in the problems' pointers.
+	var sb strings.Builder
+	sb.WriteString(`{"synopsis":"x","findings":[],"recommendations":[],"offer":"","question":{"stem":"","options":[],"recommended_idx":0,"hatches":{"free_text":true,"dialogue":true}}`)
+	for _, s := range hostile {
+		m, _ := json.Marshal(s + "!")
+		sb.WriteString("," + string(m) + ":1")
+	}
+	sb.WriteString("}")
+	if err := os.WriteFile("malformed.json", []byte(sb.String()), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	runs = append(runs,
+		invocation{[]string{"envelope", "validate", "malformed.json"}, "malformed.json", ""},
+		invocation{[]string{"envelope", "validate", "--json", "malformed.json"}, "", ""},
+		invocation{[]string{"resolution", "verify", "--envelope", "malformed.json", "--resolution", "res.json"}, "malformed.json", ""},
+	)
+	for _, r := range runs {
+		var stdout, stderr bytes.Buffer
+		run(r.args, strings.NewReader(""), &stdout, &stderr)
+		if r.args[1] != "render" { // the fallback payload is envelope's to escape
+			assertInert(t, "stdout", stdout.Bytes())
+		}
+		assertInert(t, "stderr", stderr.Bytes())
+		errors := 0
+		for _, line := range strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n") {
+			if line == "" && stderr.Len() == 0 {
+				continue
+			}
+			if strings.HasPrefix(line, "bbdigest: hint: ") {
+				continue
+			}
+			if !strings.HasPrefix(line, "bbdigest: error: ") {
+				t.Errorf("%q: stderr line %q is not a diagnostic", r.args, line)
+				continue
+			}
+			errors++
+			if strings.HasPrefix(r.file, "nosuch-") {
+				// "FILE: open: ...".
+				if !strings.HasPrefix(line, "bbdigest: error: "+fileField(r.file)+": open: ") {
+					t.Errorf("%q: %q does not name the file %q", r.args, line, r.file)
+				}
+				continue
+			}
+			m := diagLine.FindStringSubmatch(line)
+			if m == nil {
+				t.Errorf("%q: stderr line %q is not FILE: POINTER: REASON", r.args, line)
+				continue
+			}
+			if got := unquoteField(m[1]); got != r.file {
+				t.Errorf("%q: FILE %s reads back as %q, want %q", r.args, m[1], got, r.file)
+			}
+			if got := unquoteField(m[2]); r.pointer != "" && got != r.pointer {
+				t.Errorf("%q: POINTER %s reads back as %q, want %q", r.args, m[2], got, r.pointer)
+			}
+		}
+		switch {
+		case r.file == "" && errors != 0:
+			t.Errorf("%q: %d error lines, want none", r.args, errors)
+		case r.pointer != "" && errors != 1:
+			t.Errorf("%q: %d error lines, want one:\n%s", r.args, errors, stderr.String())
+		case r.file == "malformed.json" && errors != len(hostile)+2: // and the two about options
+			t.Errorf("%q: %d error lines, want %d:\n%s", r.args, errors, len(hostile)+2, stderr.String())
+		}
+	}
+}
+
+// diagLine is the one diagnostic format of a rejection: FILE (plain, or
+// quoted), POINTER (quoted), REASON.
+var diagLine = regexp.MustCompile(`^bbdigest: error: ([^"][^\n]*?|"(?:[^"\\]|\\.)*"): ("(?:[^"\\]|\\.)*"): ([^\n]+)$`)
+
+// unquoteField reads back a FILE or POINTER field.
+func unquoteField(f string) string {
+	if !strings.HasPrefix(f, `"`) {
+		return f
+	}
+	s, ok := readName(f[1 : len(f)-1])
+	if !ok {
+		return "<bad escape>"
+	}
+	return s
+}
+
+// TestUsageErrorsInert checks that usage errors, which quote what the user
+// typed, escape it too: every diagnostic goes through errorf, which escapes
+// the whole message.
+func TestUsageErrorsInert(t *testing.T) {
+	const evil = "\x1b]0;pwned\x07\u202e\nbbdigest: error: forged"
+	for _, args := range [][]string{
+		{evil},
+		{"-" + evil},
+		{"help", evil},
+		{"canon", "--" + evil},
+		{"canon", "a.json", "-" + evil},
+		{"digest", "--names=" + evil},
+		{"demo", "--duration", evil},
+		{"envelope", evil},
+		{"resolution", evil},
+		{"version", evil},
+		{"resolution", "verify", "--" + evil},
+		{"digest", "--check", evil},
+	} {
+		var stdout, stderr bytes.Buffer
+		run(args, strings.NewReader(""), &stdout, &stderr)
+		assertInert(t, "stdout", stdout.Bytes())
+		assertInert(t, "stderr", stderr.Bytes())
+		errors := 0
+		for _, line := range strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n") {
+			switch {
+			case strings.HasPrefix(line, "bbdigest: error: "):
+				errors++
+			case !strings.HasPrefix(line, "bbdigest: hint: "):
+				t.Errorf("%q: stderr line %q", args, line)
+			}
+		}
+		if errors != 1 {
+			t.Errorf("%q: %d error lines, want 1:\n%s", args, errors, stderr.String())
+		}
+	}
+}
+
+// TestRejectionLine checks the diagnostic writer itself with hostile text
+// in every field, including the REASON, whose text comes from the packages
+// (which quote what they cite today; the CLI does not rely on it): one line,
+// inert, in the one format, and FILE and POINTER read back.
+func TestRejectionLine(t *testing.T) {
+	for _, s := range hostile {
+		var stderr bytes.Buffer
+		c := &cli{stderr: &stderr}
+		c.rejection(s, "/"+s, "reason "+s)
+		line := stderr.String()
+		assertInert(t, "rejection", stderr.Bytes())
+		if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
+			t.Errorf("rejection(%q) wrote %q: not one line", s, line)
+			continue
+		}
+		m := diagLine.FindStringSubmatch(strings.TrimSuffix(line, "\n"))
+		if m == nil {
+			t.Errorf("rejection(%q) wrote %q: not FILE: POINTER: REASON", s, line)
+			continue
+		}
+		if got := unquoteField(m[1]); got != s {
+			t.Errorf("rejection(%q): FILE %s reads back as %q", s, m[1], got)
+		}
+		if got := unquoteField(m[2]); got != "/"+s {
+			t.Errorf("rejection(%q): POINTER %s reads back as %q", s, m[2], got)
+		}
+	}
+}
+
+// TestErrorLineEscaped checks the --lines answer to a rejection with
+// hostile text in the message and the pointer.
+func TestErrorLineEscaped(t *testing.T) {
+	for _, s := range hostile {
+		e := &canon.Error{Class: canon.ClassSyntax, Offset: 7, Pointer: "/" + s, Msg: "message " + s}
+		line := appendErrorLine(nil, e)
+		assertInert(t, "appendErrorLine", line)
+		if bytes.Count(line, []byte("\n")) != 1 || !bytes.HasPrefix(line, []byte("error syntax 7 message ")) {
+			t.Errorf("appendErrorLine for %q: %q", s, line)
+		}
+		if want := " within " + quote("/"+s) + "\n"; !bytes.HasSuffix(line, []byte(want)) {
+			t.Errorf("appendErrorLine for %q: %q does not end in %q", s, line, want)
+		}
+	}
+}
