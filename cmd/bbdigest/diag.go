@@ -226,6 +226,22 @@ func (c *cli) reject(name string, err error) {
 	for _, p := range envelope.Problems(err) {
 		c.rejection(name, p.Pointer, p.Reason)
 	}
+	if n := omittedProblems(err); n > 0 {
+		c.rejection(name, "", "and "+strconv.Itoa(n)+" more problems, not listed")
+	}
+}
+
+// omittedProblems returns how many problems of a malformed envelope or
+// resolution the library counted without listing them (it lists
+// envelope.MaxProblems at most).
+func omittedProblems(err error) int {
+	if me, ok := errors.AsType[*envelope.MalformedError](err); ok {
+		return me.Omitted
+	}
+	if me, ok := errors.AsType[*envelope.MalformedResolutionError](err); ok {
+		return me.Omitted
+	}
+	return 0
 }
 
 // ioFailure reports that the input called name could not be opened or

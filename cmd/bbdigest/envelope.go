@@ -163,6 +163,7 @@ func (c *cli) envelopeValidate(args []string) int {
 			Valid    bool          `json:"valid"`
 			Digest   *string       `json:"digest"`
 			Problems []jsonProblem `json:"problems"`
+			Omitted  int           `json:"omitted,omitempty"` // problems past the first envelope.MaxProblems
 		}
 		r := result{Valid: err == nil, Problems: []jsonProblem{}}
 		if err == nil {
@@ -170,6 +171,7 @@ func (c *cli) envelopeValidate(args []string) int {
 			r.Digest = &d
 		} else {
 			r.Problems = jsonProblems(err)
+			r.Omitted = omittedProblems(err)
 		}
 		if code := c.writeJSON(r); code != exitOK {
 			return code

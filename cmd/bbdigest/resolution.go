@@ -147,6 +147,7 @@ type verifyOutput struct {
 	Pointer   *string       `json:"pointer,omitempty"`
 	Offset    *int64        `json:"offset,omitempty"`
 	Problems  []jsonProblem `json:"problems,omitempty"`
+	Omitted   int           `json:"omitted,omitempty"` // problems past the first envelope.MaxProblems
 	SingleUse *bool         `json:"single_use,omitempty"`
 }
 
@@ -185,12 +186,13 @@ func (c *cli) rejectedInput(input, file string, err error) verifyOutput {
 		return v
 	}
 	ps := jsonProblems(err)
-	reason := "malformed envelope: " + strconv.Itoa(len(ps)) + " problem"
-	if len(ps) != 1 {
+	n := len(ps) + omittedProblems(err)
+	reason := "malformed envelope: " + strconv.Itoa(n) + " problem"
+	if n != 1 {
 		reason += "s"
 	}
 	v := verifyError(errMalformed, input, file, reason)
-	v.Problems = ps
+	v.Problems, v.Omitted = ps, omittedProblems(err)
 	return v
 }
 
