@@ -48,6 +48,24 @@ var (
 // [encoding.BinaryUnmarshaler], and its marshaled state is byte-for-byte
 // the one crypto/sha256 produces and accepts, so a half-written state can
 // move between the two. The value is not safe for concurrent use.
+//
+// Unlike crypto/sha256.New, New allocates. crypto/sha256.New is inlined
+// into its caller and always returns the same concrete type, so the
+// compiler turns h.Write and h.Sum into direct calls and keeps the state,
+// and a buffer passed to Sum, on the caller's stack: inside a function,
+// h := sha256.New(); h.Write(b); h.Sum(buf[:0]) with a local array buf
+// makes no allocation, and h.Sum(nil) one (the result). New returns one
+// of two concrete types, chosen at run time from the CPU (crypto/sha256's
+// state where its kernel is used, this package's elsewhere), so the calls
+// stay dynamic: the state escapes to the heap, and so does every slice
+// passed to Write or Sum. The same pattern makes two allocations (the
+// state and buf), and h.Sum(nil) two. A single type on every CPU would
+// need this package's state to drive crypto/sha256's kernel, which exports
+// no block function: the chaining value would pass in and out through
+// crypto/sha256's marshaled state on every call, which costs about as much
+// as hashing a block and would slow short messages on the CPUs that use
+// that kernel. To hash without allocating, use [Sum256] or [Sum], or keep
+// one hash.Hash and Reset it: Write and Sum on it do not allocate.
 func New() hash.Hash {
 	if active.single == pathStdlib {
 		return sha256.New()
