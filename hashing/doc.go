@@ -11,7 +11,9 @@
 // no other algorithm prefix, no uppercase digits, no surrounding space, no
 // missing or extra digits. Every rejection is a [*DigestError] wrapping
 // [ErrInvalidDigest]. [Digest.AppendTo] is the allocation-free form of
-// String.
+// String. In fmt, %s, %v and %q print the text form, while %x and %X print
+// the 64 hex digits alone, as they do for a [32]byte (see [Digest.Format]);
+// [Digest.Hex] and [Digest.Bytes] return the digits and the bytes.
 //
 // # Drop-in for crypto/sha256
 //

@@ -19,6 +19,16 @@ func ExampleDigest_String() {
 	// Output: sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
 }
 
+func ExampleDigest_Format() {
+	d := hashing.Sum([]byte("abc"))
+	fmt.Printf("%v\n%x\n%.4X\n%d\n", d, d, d, d)
+	// Output:
+	// sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+	// ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+	// BA7816BF
+	// %!d(hashing.Digest=sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad)
+}
+
 func ExampleParseDigest() {
 	_, err := hashing.ParseDigest("sha512:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
 	fmt.Println(err)
