@@ -49,6 +49,31 @@ func BenchmarkSum256(b *testing.B) {
 	}
 }
 
+// BenchmarkSum224 measures Sum224 on every single-message path, beside
+// crypto/sha256.Sum224.
+func BenchmarkSum224(b *testing.B) {
+	impls := append([]string{"stdlib"}, singleImpls()...)
+	for _, sz := range benchSizes {
+		buf := make([]byte, sz.n)
+		for _, impl := range impls {
+			b.Run("impl="+impl+"/size="+sz.name, func(b *testing.B) {
+				b.SetBytes(int64(sz.n))
+				b.ReportAllocs()
+				if impl == "stdlib" {
+					for b.Loop() {
+						sha256.Sum224(buf)
+					}
+					return
+				}
+				defer mustSelect(b, impl)()
+				for b.Loop() {
+					Sum224(buf)
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkHash measures the streaming hash.Hash form with a reused state.
 // impl=stdlib-single forces the single-message kernel that hands blocks to
 // crypto/sha256 (chosen on amd64 with AVX2 but no SHA-NI; run with

@@ -13,6 +13,12 @@ func ExampleSum256() {
 	// Output: a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447
 }
 
+func ExampleSum224() {
+	sum := hashing.Sum224([]byte("abc"))
+	fmt.Printf("%x\n", sum)
+	// Output: 23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7
+}
+
 func ExampleDigest_String() {
 	d := hashing.Sum([]byte("abc"))
 	fmt.Println(d)
