@@ -49,9 +49,39 @@ func BenchmarkSum256(b *testing.B) {
 	}
 }
 
+// BenchmarkSum224 measures Sum224 on every single-message path, beside
+// crypto/sha256.Sum224.
+func BenchmarkSum224(b *testing.B) {
+	impls := append([]string{"stdlib"}, singleImpls()...)
+	for _, sz := range benchSizes {
+		buf := make([]byte, sz.n)
+		for _, impl := range impls {
+			b.Run("impl="+impl+"/size="+sz.name, func(b *testing.B) {
+				b.SetBytes(int64(sz.n))
+				b.ReportAllocs()
+				if impl == "stdlib" {
+					for b.Loop() {
+						sha256.Sum224(buf)
+					}
+					return
+				}
+				defer mustSelect(b, impl)()
+				for b.Loop() {
+					Sum224(buf)
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkHash measures the streaming hash.Hash form with a reused state.
+// impl=stdlib-single forces the single-message kernel that hands blocks to
+// crypto/sha256 (chosen on amd64 with AVX2 but no SHA-NI; run with
+// GODEBUG=cpu.sha=off to make crypto/sha256 use its AVX2 kernel as it does
+// on such a CPU).
 func BenchmarkHash(b *testing.B) {
 	impls := append([]string{"stdlib"}, singleImpls()...)
+	impls = append(impls, "stdlib-single")
 	for _, sz := range benchSizes {
 		buf := make([]byte, sz.n)
 		for _, impl := range impls {
@@ -68,7 +98,7 @@ func BenchmarkHash(b *testing.B) {
 					}
 					return
 				}
-				defer mustSelect(b, impl)()
+				defer benchSelect(b, impl)()
 				h := New()
 				for b.Loop() {
 					h.Reset()
@@ -78,6 +108,61 @@ func BenchmarkHash(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkNew measures a fresh hash.Hash for every message, the usual
+// pattern h := New(); h.Write(b); h.Sum(buf[:0]) inside a function (see
+// TestNewAllocations). The pattern is in a function of its own because
+// b.Loop keeps the calls in its loop body from being inlined.
+func BenchmarkNew(b *testing.B) {
+	impls := append([]string{"stdlib"}, singleImpls()...)
+	impls = append(impls, "stdlib-single")
+	for _, sz := range benchSizes[:3] {
+		buf := make([]byte, sz.n)
+		for _, impl := range impls {
+			b.Run("impl="+impl+"/size="+sz.name, func(b *testing.B) {
+				b.SetBytes(int64(sz.n))
+				b.ReportAllocs()
+				var sum [Size]byte
+				if impl == "stdlib" {
+					for b.Loop() {
+						sumNewStdlib(buf, &sum)
+					}
+					return
+				}
+				defer benchSelect(b, impl)()
+				for b.Loop() {
+					sumNew(buf, &sum)
+				}
+			})
+		}
+	}
+}
+
+// sumNew hashes msg into sum with a fresh New().
+func sumNew(msg []byte, sum *[Size]byte) {
+	h := New()
+	h.Write(msg)
+	h.Sum(sum[:0])
+}
+
+// sumNewStdlib hashes msg into sum with a fresh crypto/sha256.New().
+func sumNewStdlib(msg []byte, sum *[Size]byte) {
+	h := sha256.New()
+	h.Write(msg)
+	h.Sum(sum[:0])
+}
+
+// benchSelect forces the named path, or with "stdlib-single" the
+// single-message kernel of crypto/sha256 as forEachImpl does, and returns
+// the function that restores the configuration.
+func benchSelect(b *testing.B, impl string) func() {
+	if impl == "stdlib-single" {
+		prev := active
+		active = config{name: pathGeneric, single: pathStdlib, batch: batchSerial}
+		return func() { active = prev }
+	}
+	return mustSelect(b, impl)
 }
 
 // singleImpls returns the available paths that have their own

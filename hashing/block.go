@@ -17,6 +17,13 @@ var iv = [8]uint32{
 	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 }
 
+// iv224 is the SHA-224 initial hash value H(0) (FIPS 180-4, section
+// 5.3.2). SHA-224 uses the compression function of SHA-256 from it.
+var iv224 = [8]uint32{
+	0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
+	0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+}
+
 // k is the SHA-256 constant table K (FIPS 180-4, section 4.2.2).
 var k = [64]uint32{
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -3,7 +3,9 @@ package hashing
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Digest is a SHA-256 digest as a value: 32 bytes that compare with ==,
@@ -47,17 +49,124 @@ func digestError(s string, off int, reason string) error {
 	return &DigestError{Input: s, Offset: off, Reason: reason}
 }
 
-const hexDigits = "0123456789abcdef"
+const (
+	hexDigits      = "0123456789abcdef"
+	upperHexDigits = "0123456789ABCDEF"
+)
+
+// appendHex appends the 64 hex digits of d, written with digits, to dst.
+func appendHex(dst []byte, d *Digest, digits string) []byte {
+	for _, b := range d {
+		dst = append(dst, digits[b>>4], digits[b&0x0f])
+	}
+	return dst
+}
 
 // AppendTo appends the text form of d ("sha256:" and 64 lowercase hex
 // digits) to dst and returns the extended slice. It does not allocate when
 // dst has room for [DigestTextLen] more bytes.
 func (d Digest) AppendTo(dst []byte) []byte {
 	dst = append(dst, digestPrefix...)
-	for _, b := range d {
-		dst = append(dst, hexDigits[b>>4], hexDigits[b&0x0f])
+	return appendHex(dst, &d, hexDigits)
+}
+
+// Bytes returns the 32 bytes of d in a new slice, which the caller may
+// modify; d[:] is the allocation-free alternative.
+func (d Digest) Bytes() []byte {
+	b := make([]byte, Size)
+	copy(b, d[:])
+	return b
+}
+
+// Hex returns the 64 lowercase hexadecimal digits of d, without the
+// "sha256:" prefix: hex.EncodeToString(d[:]).
+func (d Digest) Hex() string {
+	var buf [2 * Size]byte
+	return string(appendHex(buf[:0], &d, hexDigits))
+}
+
+// Format implements [fmt.Formatter]. The verbs print d as follows:
+//
+//	%x   the 32 bytes as 64 lowercase hex digits, as for a [32]byte
+//	%X   the same with uppercase digits
+//	%s   the text form, as String returns it: "sha256:" and 64 hex digits
+//	%v   the text form, as %s (so do %+v and Print and Println)
+//	%q   the text form as a double-quoted Go string; %#q backquotes it
+//	%#v  Go syntax, hashing.Digest{0xba, 0x78, ...}, as fmt prints a
+//	     [32]byte type without methods
+//
+// So code that printed a [32]byte with %x or %X prints the same for a
+// Digest. Width, precision and flags act as fmt applies them, for %x and
+// %X as to a [32]byte (%#x puts a single "0x" before the 64 digits, % x a
+// space between bytes, %.4x prints the first 4 bytes, %80x and %-80x pad
+// with spaces on the left or right, %080x with zeros), and for %s, %v and
+// %q as to a string (%-80s pads the text form with spaces on the right to
+// 80 characters, %.10s keeps its first 10). Any other verb is reported as
+// fmt reports a verb that a value does not support, with the text form:
+// %d prints %!d(hashing.Digest=sha256:ba7816bf...).
+func (d Digest) Format(f fmt.State, verb rune) {
+	plain := !hasFlags(f)
+	switch verb {
+	case 'x', 'X':
+		if plain {
+			var buf [2 * Size]byte
+			digits := hexDigits
+			if verb == 'X' {
+				digits = upperHexDigits
+			}
+			f.Write(appendHex(buf[:0], &d, digits))
+			return
+		}
+		fmt.Fprintf(f, fmt.FormatString(f, verb), [Size]byte(d))
+	case 'v', 's', 'q':
+		if verb == 'v' && f.Flag('#') {
+			s := fmt.Sprintf(fmt.FormatString(f, verb), [Size]byte(d))
+			f.Write([]byte("hashing.Digest" + strings.TrimPrefix(s, "[32]uint8")))
+			return
+		}
+		if plain && verb != 'q' {
+			var buf [DigestTextLen]byte
+			f.Write(d.AppendTo(buf[:0]))
+			return
+		}
+		fmt.Fprintf(f, fmt.FormatString(f, verb), d.String())
+	default:
+		// As fmt reports a bad verb for a value of string kind: the type,
+		// then the value as %v with the width, precision and flags given,
+		// where '#' does not quote it.
+		spec := []byte{'%'}
+		for _, c := range "-+ 0" {
+			if f.Flag(int(c)) {
+				spec = append(spec, byte(c))
+			}
+		}
+		if w, ok := f.Width(); ok {
+			spec = strconv.AppendInt(spec, int64(w), 10)
+		}
+		if p, ok := f.Precision(); ok {
+			spec = strconv.AppendInt(append(spec, '.'), int64(p), 10)
+		}
+		f.Write([]byte("%!" + string(verb) + "(hashing.Digest="))
+		fmt.Fprintf(f, string(append(spec, 'v')), d.String())
+		f.Write([]byte(")"))
 	}
-	return dst
+}
+
+// hasFlags reports whether the directive has a flag, a width or a
+// precision.
+func hasFlags(f fmt.State) bool {
+	if _, ok := f.Width(); ok {
+		return true
+	}
+	if _, ok := f.Precision(); ok {
+		return true
+	}
+	for _, c := range "-+# 0" {
+		if f.Flag(int(c)) {
+			return true
+		}
+	}
+	return false
 }
 
 // String returns the text form of d: "sha256:" followed by 64 lowercase

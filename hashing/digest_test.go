@@ -1,9 +1,13 @@
 package hashing
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -164,4 +168,93 @@ func FuzzParseDigest(f *testing.F) {
 			t.Fatalf("accepted %q but prints as %q", s, d.String())
 		}
 	})
+}
+
+// digestText is a string type without methods: fmt's output for it, with
+// its type name replaced, is what Digest.Format must print for the text
+// verbs and for bad verbs.
+type digestText string
+
+// TestDigestFormat compares every fmt verb on random digests with what fmt
+// prints for the same bytes as a [32]byte (%x, %X, %#v), for the text form
+// as a string (%s, %v, %q) and for a string-kind value given a bad verb.
+func TestDigestFormat(t *testing.T) {
+	r := newRand(t)
+	digests := []Digest{{}, Sum([]byte("abc"))}
+	for range 20 {
+		var d Digest
+		copy(d[:], randBytes(r, Size))
+		digests = append(digests, d)
+	}
+	bytesVerbs := []string{"%x", "%X", "%#x", "%#X", "% x", "% X", "%# x", "%+x", "%10x", "%80x", "%-80x", "%-130X", "%080x", "%.5x", "%.0x", "%-80.3x", "%#-80x"}
+	textVerbs := []string{"%s", "%v", "%+v", "%q", "%#q", "%+q", "%10s", "%80s", "%-80s", "%80v", "%-80v", "%.10s", "%.0v", "%-90q", "%080s", "% s"}
+	goVerbs := []string{"%#v", "%#10v", "%#-6v"}
+	badVerbs := []string{"%d", "%z", "%t", "%o", "%b", "%c", "%U", "%e", "%f", "%g", "%10d", "%-80z", "%.3o", "%#d", "%#-80d", "%+!", "%-+ 010.70z"}
+	for _, d := range digests {
+		hexText := hex.EncodeToString(d[:])
+		text := "sha256:" + hexText
+		if got := d.String(); got != text {
+			t.Fatalf("String() = %q, want %q", got, text)
+		}
+		check := func(verb, got, want string) {
+			t.Helper()
+			if got != want {
+				t.Errorf("Sprintf(%q, %s):\n got %q\nwant %q", verb, text, got, want)
+			}
+		}
+		check("%x", fmt.Sprintf("%x", d), hexText)
+		check("%X", fmt.Sprintf("%X", d), strings.ToUpper(hexText))
+		check("%s", fmt.Sprintf("%s", d), text)
+		check("%v", fmt.Sprintf("%v", d), text)
+		check("%q", fmt.Sprintf("%q", d), strconv.Quote(text))
+		check("%-80s", fmt.Sprintf("%-80s|", d), text+strings.Repeat(" ", 80-len(text))+"|")
+		check("%80s", fmt.Sprintf("%80s", d), strings.Repeat(" ", 80-len(text))+text)
+		for _, v := range bytesVerbs {
+			check(v, fmt.Sprintf(v, d), fmt.Sprintf(v, [Size]byte(d)))
+		}
+		for _, v := range textVerbs {
+			check(v, fmt.Sprintf(v, d), fmt.Sprintf(v, text))
+		}
+		for _, v := range goVerbs {
+			want := "hashing.Digest" + strings.TrimPrefix(fmt.Sprintf(v, [Size]byte(d)), "[32]uint8")
+			check(v, fmt.Sprintf(v, d), want)
+		}
+		for _, v := range badVerbs {
+			want := strings.Replace(fmt.Sprintf(v, digestText(text)), "hashing.digestText", "hashing.Digest", 1)
+			if !strings.HasPrefix(want, "%!") || !strings.Contains(want, "(hashing.Digest=") {
+				t.Fatalf("fmt's bad-verb form for %q changed: %q", v, want)
+			}
+			check(v, fmt.Sprintf(v, d), want)
+		}
+		check("%T", fmt.Sprintf("%T", d), "hashing.Digest")
+		check("Println", fmt.Sprintln(d, &d), text+" "+text+"\n")
+		// Inside other values fmt formats each element with the same verb.
+		arr := [Size]byte(d)
+		check("%x of a slice", fmt.Sprintf("%x", []Digest{d, d}), fmt.Sprintf("%x", [][Size]byte{arr, arr}))
+		check("%v of a struct", fmt.Sprintf("%v", struct{ D Digest }{d}), "{"+text+"}")
+		check("%+v of a struct", fmt.Sprintf("%+v", struct{ D Digest }{d}), "{D:"+text+"}")
+
+		if got := d.Hex(); got != hexText {
+			t.Errorf("Hex() = %q, want %q", got, hexText)
+		}
+		b := d.Bytes()
+		if !bytes.Equal(b, d[:]) || len(b) != Size || cap(b) != Size {
+			t.Errorf("Bytes() = %x (len %d, cap %d), want %x", b, len(b), cap(b), d[:])
+		}
+		b[0] ^= 0xff
+		if b2 := d.Bytes(); b2[0] == b[0] {
+			t.Error("Bytes() returned storage shared with d or with another call")
+		}
+
+		// The text forms that do not go through fmt are unchanged.
+		if m, err := d.MarshalText(); err != nil || string(m) != text {
+			t.Errorf("MarshalText() = %q, %v", m, err)
+		}
+		if j, err := json.Marshal(d); err != nil || string(j) != `"`+text+`"` {
+			t.Errorf("json.Marshal = %s, %v", j, err)
+		}
+		if a := d.AppendTo(nil); string(a) != text {
+			t.Errorf("AppendTo = %q", a)
+		}
+	}
 }

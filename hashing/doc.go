@@ -11,18 +11,33 @@
 // no other algorithm prefix, no uppercase digits, no surrounding space, no
 // missing or extra digits. Every rejection is a [*DigestError] wrapping
 // [ErrInvalidDigest]. [Digest.AppendTo] is the allocation-free form of
-// String.
+// String. In fmt, %s, %v and %q print the text form, while %x and %X print
+// the 64 hex digits alone, as they do for a [32]byte (see [Digest.Format]);
+// [Digest.Hex] and [Digest.Bytes] return the digits and the bytes.
 //
 // # Drop-in for crypto/sha256
 //
-// [Size], [BlockSize], [New] and [Sum256] behave as their crypto/sha256
-// namesakes. The state returned by New implements [hash.Hash],
-// [hash.Cloner], [encoding.BinaryMarshaler], [encoding.BinaryAppender] and
+// Each exported name of crypto/sha256 has a namesake here that computes
+// the same: [Size], [Size224], [BlockSize], [New], [New224], [Sum256] and
+// [Sum224], all through the dispatcher below. The states returned by New
+// and New224 implement [hash.Hash], [hash.Cloner],
+// [encoding.BinaryMarshaler], [encoding.BinaryAppender] and
 // [encoding.BinaryUnmarshaler], in the standard library's state format
-// ("sha\x03", the eight chaining words, the buffered block and the length,
-// all big-endian), so a half-written state can move between crypto/sha256
-// and this package in either direction. Sum256, Sum, Write and Sum on a
-// reused state do not allocate. Only SHA-256 is provided (no SHA-224).
+// ("sha\x03" for SHA-256 or "sha\x02" for SHA-224, then the eight chaining
+// words, the buffered block and the length, all big-endian), so a
+// half-written state can move between crypto/sha256 and this package in
+// either direction. Sum256, Sum224, Sum, and Write and Sum on a reused
+// state do not allocate.
+//
+// One difference remains: New and New224 allocate where crypto/sha256's
+// constructors need not. Those are inlined and return one concrete type,
+// so the compiler makes the calls on the result direct and keeps the state
+// on the caller's stack. New and New224 return one of two types, chosen at
+// run time from the CPU (see [New]), so the calls stay dynamic and the
+// state, and any slice passed to Write or Sum, escape to the heap: inside
+// a function, h := New(); h.Write(b); h.Sum(buf[:0]) with a local array
+// buf makes two allocations where crypto/sha256 makes none. Sum256, Sum224,
+// or one hash.Hash kept and Reset, hash without allocating.
 //
 // # Paths
 //
@@ -42,8 +57,9 @@
 // shani for both single messages and batches (two SHA-NI streams beat
 // eight AVX2 lanes there). With AVX2 but no SHA-NI it is avx2 for batches, and single
 // messages go to crypto/sha256 itself, whose AVX2 kernel this package does
-// not duplicate (Describe reports the single kernel as "stdlib"; New then
-// returns crypto/sha256.New(), whose state format is the same). Elsewhere
+// not duplicate (Describe reports the single kernel as "stdlib"; New and
+// New224 then return crypto/sha256.New() and New224(), whose state format
+// is the same). Elsewhere
 // it is generic, or arm64 where the SHA2 instructions exist. [Describe]
 // reports the features found and the
 // kernels in force, as text or as a JSON-ready struct; [Implementations]

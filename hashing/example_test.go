@@ -13,10 +13,26 @@ func ExampleSum256() {
 	// Output: a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447
 }
 
+func ExampleSum224() {
+	sum := hashing.Sum224([]byte("abc"))
+	fmt.Printf("%x\n", sum)
+	// Output: 23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7
+}
+
 func ExampleDigest_String() {
 	d := hashing.Sum([]byte("abc"))
 	fmt.Println(d)
 	// Output: sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+}
+
+func ExampleDigest_Format() {
+	d := hashing.Sum([]byte("abc"))
+	fmt.Printf("%v\n%x\n%.4X\n%d\n", d, d, d, d)
+	// Output:
+	// sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+	// ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+	// BA7816BF
+	// %!d(hashing.Digest=sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad)
 }
 
 func ExampleParseDigest() {

@@ -45,6 +45,37 @@ func FuzzSum256Impls(f *testing.F) {
 	})
 }
 
+// FuzzSum224Impls compares Sum224 and New224, with a split write and a
+// Sum at the split, with crypto/sha256 on every available path.
+func FuzzSum224Impls(f *testing.F) {
+	for _, v := range fipsVectors[:3] {
+		f.Add(v.in(), uint16(1))
+	}
+	f.Add(bytes.Repeat([]byte{0x5a}, 200), uint16(64))
+	f.Add(make([]byte, 120), uint16(56))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		want := sha256.Sum224(data)
+		cut := 0
+		if len(data) > 0 {
+			cut = int(split) % (len(data) + 1)
+		}
+		wantMid := sha256.Sum224(data[:cut])
+		for _, name := range Implementations() {
+			restore := mustSelect(t, name)
+			got := Sum224(data)
+			h := New224()
+			h.Write(data[:cut])
+			mid := h.Sum(nil)
+			h.Write(data[cut:])
+			streamed := h.Sum(nil)
+			restore()
+			if got != want || !bytes.Equal(streamed, want[:]) || !bytes.Equal(mid, wantMid[:]) {
+				t.Fatalf("%s: len %d cut %d: Sum224 %x, streamed %x, mid %x; want %x, mid %x", name, len(data), cut, got, streamed, mid, want, wantMid)
+			}
+		}
+	})
+}
+
 // FuzzSumManySplits cuts data into messages at the points given by cuts
 // (two bytes each, taken as message lengths) and compares SumMany and
 // Batcher with crypto/sha256 on every available path. A length byte pair
