@@ -200,6 +200,7 @@ type boltChecker struct {
 	pgid     uint64  // pages [0, pgid) are in use or free
 	seen     []uint8 // per page: pageFree or pageReached once accounted for
 	buf      []byte
+	els      []leafElement
 }
 
 const (
@@ -240,7 +241,7 @@ func (c *boltChecker) readPage(id uint64) ([]byte, error) {
 	if overflow > 0 {
 		n := int64(overflow+1) * c.pageSize
 		if int64(cap(c.buf)) < n {
-			c.buf = make([]byte, n)
+			c.buf = append(make([]byte, 0, n), p...) // keep the first page, read already
 		}
 		p = c.buf[:n]
 		if _, err := c.r.ReadAt(p[c.pageSize:], int64(id)*c.pageSize+c.pageSize); err != nil {
@@ -295,7 +296,9 @@ type leafElement struct {
 // (common.WriteInodeToPage), and an inline page is exactly that long
 // (node.size): so each element's data must start where the previous one's
 // ended, which a damaged count, position or size breaks.
-func leafElements(p []byte, exact bool) ([]leafElement, error) {
+//
+// The elements are appended to els[:0], whose array is reused.
+func leafElements(els []leafElement, p []byte, exact bool) ([]leafElement, error) {
 	if len(p) < boltPageHeader {
 		return nil, errors.New("leaf page truncated")
 	}
@@ -307,8 +310,8 @@ func leafElements(p []byte, exact bool) ([]leafElement, error) {
 	if next > uint64(len(p)) {
 		return nil, fmt.Errorf("%d elements do not fit", count)
 	}
-	els := make([]leafElement, count)
-	for i := range els {
+	els = els[:0]
+	for i := range count {
 		at := boltPageHeader + i*boltElementSize
 		e := p[at : at+boltElementSize]
 		pos, ksize, vsize := uint64(ne.Uint32(e[4:])), uint64(ne.Uint32(e[8:])), uint64(ne.Uint32(e[12:]))
@@ -317,11 +320,11 @@ func leafElements(p []byte, exact bool) ([]leafElement, error) {
 			return nil, fmt.Errorf("element %d of %d: data at %d+%d+%d, want at %d within %d bytes", i, count, start, ksize, vsize, next, len(p))
 		}
 		next = start + ksize + vsize
-		els[i] = leafElement{
+		els = append(els, leafElement{
 			flags: ne.Uint32(e),
 			key:   p[start : start+ksize : start+ksize],
 			value: p[start+ksize : next : next],
-		}
+		})
 	}
 	if exact && next != uint64(len(p)) {
 		return nil, fmt.Errorf("%d elements end at %d of %d bytes", count, next, len(p))
@@ -353,15 +356,12 @@ func (c *boltChecker) walk(root uint64, leaf func([]leafElement) error) error {
 		}
 		switch ne.Uint16(p[8:]) {
 		case boltLeafPage:
-			els, err := leafElements(p, false)
+			els, err := leafElements(c.els, p, false)
 			if err != nil {
 				return fmt.Errorf("page %d: %w", ref.id, err)
 			}
-			keys := make([][]byte, len(els))
-			for i := range els {
-				keys[i] = els[i].key
-			}
-			if err := checkKeyOrder(keys, ref.lo, ref.hi); err != nil {
+			c.els = els
+			if err := checkLeafOrder(els, ref.lo, ref.hi); err != nil {
 				return fmt.Errorf("page %d: %w", ref.id, err)
 			}
 			if err := leaf(els); err != nil {
@@ -408,14 +408,41 @@ func (c *boltChecker) walk(root uint64, leaf func([]leafElement) error) error {
 // stay below hi unless hi is nil.
 func checkKeyOrder(keys [][]byte, lo, hi []byte) error {
 	for i, k := range keys {
-		switch {
-		case i == 0 && lo != nil && bytes.Compare(k, lo) < 0:
-			return fmt.Errorf("key %d (%x) below its parent's %x", i, k, lo)
-		case i > 0 && bytes.Compare(keys[i-1], k) >= 0:
-			return fmt.Errorf("key %d (%x) not above key %d (%x)", i, k, i-1, keys[i-1])
-		case hi != nil && bytes.Compare(k, hi) >= 0:
-			return fmt.Errorf("key %d (%x) not below the next parent key %x", i, k, hi)
+		var prev []byte
+		if i > 0 {
+			prev = keys[i-1]
 		}
+		if err := checkKeyAt(i, k, prev, lo, hi); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLeafOrder is checkKeyOrder for the keys of leaf elements.
+func checkLeafOrder(els []leafElement, lo, hi []byte) error {
+	for i, e := range els {
+		var prev []byte
+		if i > 0 {
+			prev = els[i-1].key
+		}
+		if err := checkKeyAt(i, e.key, prev, lo, hi); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkKeyAt checks key i, k, against the key before it (prev, nil for
+// the first) and the bounds lo and hi.
+func checkKeyAt(i int, k, prev, lo, hi []byte) error {
+	switch {
+	case prev == nil && lo != nil && bytes.Compare(k, lo) < 0:
+		return fmt.Errorf("key %d (%x) below its parent's %x", i, k, lo)
+	case prev != nil && bytes.Compare(prev, k) >= 0:
+		return fmt.Errorf("key %d (%x) not above key %d (%x)", i, k, i-1, prev)
+	case hi != nil && bytes.Compare(k, hi) >= 0:
+		return fmt.Errorf("key %d (%x) not below the next parent key %x", i, k, hi)
 	}
 	return nil
 }
@@ -473,12 +500,8 @@ func checkBoltTree(r io.ReaderAt, size int64, m boltMeta, pageSize int, entry fu
 			return 0, fmt.Errorf("bucket %q: inline page header damaged", boltBucket)
 		}
 		var els []leafElement
-		if els, err = leafElements(inline, true); err == nil {
-			keys := make([][]byte, len(els))
-			for i := range els {
-				keys[i] = els[i].key
-			}
-			if err = checkKeyOrder(keys, nil, nil); err == nil {
+		if els, err = leafElements(nil, inline, true); err == nil {
+			if err = checkLeafOrder(els, nil, nil); err == nil {
 				err = entries(els)
 			}
 		}

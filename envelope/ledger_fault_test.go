@@ -298,6 +298,34 @@ func TestBoltLedgerRootPageFlips(t *testing.T) {
 	logFaultCounts(t, fmt.Sprintf("root-page flips (bytes %d to %d)", 0, end-root[0]), count)
 }
 
+// TestBoltLedgerPageHeaderFlips flips, one at a time, every bit of every
+// page header below the high-water page of a ledger large enough for
+// branch and leaf pages: id, type, element count, overflow. A smaller
+// count on a leaf page drops its last entries with every checksum intact.
+func TestBoltLedgerPageHeaderFlips(t *testing.T) {
+	f := newFaultLedger(t, 300)
+	m, ps, _ := checkBoltMetas(bytesReaderAt(f.db), int64(len(f.db)))
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	var count [faultOutcomes]int
+	db := append([]byte(nil), f.db...)
+	branches := 0
+	for id := range int(m.pgid) {
+		if ne.Uint16(db[id*ps+8:]) == boltBranchPage {
+			branches++
+		}
+		for bit := range boltPageHeader * 8 {
+			at := id*ps + bit/8
+			db[at] ^= 1 << (bit % 8)
+			count[f.trial(t, path, db, f.hwm, fmt.Sprintf("page %d, header byte %d, bit %d", id, bit/8, bit%8))]++
+			db[at] ^= 1 << (bit % 8)
+		}
+	}
+	if branches == 0 {
+		t.Fatal("no branch page: the ledger is too small for this test")
+	}
+	logFaultCounts(t, fmt.Sprintf("page-header flips (%d pages)", m.pgid), count)
+}
+
 // TestBoltLedgerHWMFlips flips every bit of both slots of the high-water
 // file.
 func TestBoltLedgerHWMFlips(t *testing.T) {

@@ -261,3 +261,29 @@ func TestBoltLedgerSymlink(t *testing.T) {
 		t.Fatal("a second high-water file beside the link")
 	}
 }
+
+// TestBoltLedgerRollbackWhileOpen: another writer puts an older copy of
+// the file in place under an open ledger (which the BoltLedger doc
+// forbids). bbolt would read the older meta page at its next transaction;
+// the ledger refuses a transaction below one it has seen.
+func TestBoltLedgerRollbackWhileOpen(t *testing.T) {
+	path, env, src := hwmTestLedger(t)
+	old, _ := os.ReadFile(path)
+	l, err := OpenBoltLedger(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	r := NewResolver(l)
+	if res, err := r.Resolve(context.Background(), env, src, []byte(resAction0)); !res.Authorizes() || err != nil {
+		t.Fatal(res, err)
+	}
+	f, _ := os.OpenFile(path, os.O_WRONLY, 0)
+	f.WriteAt(old, 0)
+	f.Close()
+	res, err := r.Resolve(context.Background(), env, src, []byte(resAction0))
+	if res.Authorizes() {
+		t.Fatal("second authority after the file was rolled back under the open ledger")
+	}
+	wantCorrupt(t, err, "rolled back while open")
+}

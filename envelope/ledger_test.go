@@ -525,3 +525,48 @@ func TestOpenBoltLedgerError(t *testing.T) {
 		t.Fatal("OpenBoltLedger changed a file that is not a ledger")
 	}
 }
+
+// TestBoltLedgerLarge opens a ledger of 40,000 entries written in four
+// transactions: branch pages, and a freelist long enough to need overflow
+// pages (more than 511 free pages), which the open-time walk must read
+// whole.
+func TestBoltLedgerLarge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	l, err := OpenBoltLedger(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest := func(i int) hashing.Digest { return hashing.Sum(binary.BigEndian.AppendUint64(nil, uint64(i))) }
+	for start := 0; start < 40_000; start += 10_000 {
+		err := l.db.Update(func(tx *bolt.Tx) error {
+			for i := start; i < start+10_000; i++ {
+				d := digest(i)
+				if err := tx.Bucket(boltBucket).Put(d[:], appendEntry(nil, d, Entry{State: StateEmitted})); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	raw, _ := os.ReadFile(path)
+	m, ps, err := checkBoltMetas(bytesReaderAt(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if overflow := ne.Uint32(raw[int(m.freelist)*ps+12:]); overflow == 0 {
+		t.Fatalf("the freelist has no overflow page: the test needs more free pages")
+	}
+	if l, err = OpenBoltLedger(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, i := range []int{0, 12_345, 39_999} {
+		if ok, err := l.Resolve(digest(i), OutcomeAnswer); !ok || err != nil {
+			t.Fatalf("Resolve(%d) = %v, %v", i, ok, err)
+		}
+	}
+}
