@@ -57,12 +57,11 @@ type BoltOptions struct {
 	// Wait is how long to wait for another process to release the ledger
 	// file: 0 fails at once if it is locked. Negative is an error.
 	Wait time.Duration
-	// MustExist makes OpenBoltLedger fail, with an error wrapping
-	// fs.ErrNotExist, when the file does not exist, instead of creating a
-	// new, empty ledger. Use it wherever an empty ledger would be wrong:
-	// verifying a resolution against a ledger that a typo or an unset
-	// variable replaced by a new file would discard every resolution, and
-	// a host's single-use guarantee would rest on the wrong file.
+	// MustExist makes OpenBoltLedger fail with an error wrapping
+	// fs.ErrNotExist when the file does not exist, instead of creating a
+	// new, empty ledger. Set it to verify resolutions: a ledger that a typo
+	// or an unset variable replaced by a new, empty file would check
+	// nothing. Emitting may create the ledger.
 	MustExist bool
 }
 
@@ -106,10 +105,13 @@ type BoltOptions struct {
 //     holds no envelopes, and opens;
 //   - walks every page of the file, with every offset bounds-checked, and
 //     refuses it unless the pages in use and the free pages are disjoint
-//     and cover the file, keys are in the order bbolt's search needs, and
-//     every entry decodes: each value carries a CRC-32C of its key and
-//     value, so a damaged state, outcome, time or key is found rather than
-//     read as another entry.
+//     and cover the file, each page's keys and values are packed as bbolt
+//     writes them (a damaged element count would otherwise drop entries),
+//     keys are in the order bbolt's search needs, and every entry decodes:
+//     each value carries a CRC-32C of its key and value, so a damaged
+//     state, outcome, time or key is found rather than read as another
+//     entry. The walk reads the whole file, so opening takes time linear
+//     in the number of entries (BenchmarkBoltLedgerOpen).
 //
 // An older meta page that fails its checks is accepted when the newer one
 // passes and is at or above the mark: that is a write torn by a crash of a
@@ -121,14 +123,16 @@ type BoltOptions struct {
 // errors wrapping ErrLedgerCorrupt; after one, the ledger refuses every
 // call but Close.
 //
-// All of this detects accidental damage (a torn write, a flipped bit, a
-// truncated or restored file). It cannot stop a writer that means harm:
-// anyone who can write the ledger file and its high-water file can forge
-// any state, since neither is signed. Protect both files (and their
-// directory) from every writer but the bbdigest processes of the agent
-// whose envelopes they record: file permissions (they are created mode
-// 0600), no shared or synced folders, and no restoring them from a backup.
-// Delete both files together to start a new, empty ledger.
+// All of this detects accidental damage: a torn write, a flipped bit, a
+// truncated file, an older copy of the ledger file put back. It cannot
+// stop a writer that means harm: neither file is signed, so anyone who can
+// write both can set any state, and putting back an older copy of both
+// together rolls the ledger back undetected. Protect both files, and their
+// directory, from every writer but the processes that keep this ledger
+// (the agent's host, or the bbdigest commands it runs): file permissions
+// (both are created mode
+// 0600), no shared, synced or network folders, no restoring from backups
+// or snapshots. Delete both together to start a new, empty ledger.
 type BoltLedger struct {
 	db   *bolt.DB // resolution_bench_test.go sets db.NoSync
 	path string

@@ -88,9 +88,10 @@ func TestBoltLedgerSurvivesKill(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	var all []hashing.Digest
-	for round := range 4 {
-		killAfter := 20 + rng.IntN(200) // lines read before the kill
-		reported := runCrashChild(t, "TestBoltLedgerSurvivesKill", path, round, func(lines int) bool { return lines == killAfter }, 0)
+	for round := range 3 {
+		killAfter := 20 + rng.IntN(200) // lines read before the kill, which comes 0 to 3 ms later: anywhere in a cycle
+		killDelay := time.Duration(rng.IntN(3000)) * time.Microsecond
+		reported := runCrashChild(t, "TestBoltLedgerSurvivesKill", path, round, func(lines int) bool { return lines == killAfter }, killDelay)
 		if len(reported) < killAfter {
 			t.Fatalf("round %d: child reported %d envelopes, want at least %d", round, len(reported), killAfter)
 		}
@@ -135,8 +136,8 @@ func TestBoltLedgerCreationKill(t *testing.T) {
 }
 
 // runCrashChild runs the child test of name on the ledger at path and kills
-// it once kill(lines read) is true, or after delay if kill is nil. It
-// returns the digests the child reported.
+// it delay after kill(lines read) is first true, or after delay from its
+// start if kill is nil. It returns the digests the child reported.
 func runCrashChild(t *testing.T, name, path string, round int, kill func(int) bool, delay time.Duration) []hashing.Digest {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
@@ -167,9 +168,7 @@ func runCrashChild(t *testing.T, name, path string, round int, kill func(int) bo
 		reported = append(reported, hashing.Digest(b))
 		if kill != nil && kill(len(reported)) && !killed {
 			killed = true
-			if err := cmd.Process.Kill(); err != nil { // SIGKILL on Unix
-				t.Fatal(err)
-			}
+			time.AfterFunc(delay, func() { cmd.Process.Kill() }) // SIGKILL on Unix
 			// Keep reading: lines written before the kill still count.
 		}
 	}

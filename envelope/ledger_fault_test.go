@@ -23,6 +23,7 @@ import (
 var (
 	ledgerFlips = flag.Int("ledger.flips", 0, "random single-bit flips per ledger shape in TestBoltLedgerFaultInjection (default 400, 150 with -short)")
 	ledgerSeed  = flag.Uint64("ledger.seed", 0, "seed of TestBoltLedgerFaultInjection (default random)")
+	ledgerAll   = flag.Bool("ledger.exhaustive", false, "flip every bit of every byte TestBoltLedgerRootPageFlips and TestBoltLedgerPageHeaderFlips cover, not only the structural ones")
 )
 
 // faultLedger is a pristine ledger to damage: one envelope consumed by an
@@ -261,13 +262,14 @@ func TestBoltLedgerMetaFlips(t *testing.T) {
 	logFaultCounts(t, "meta-page flips", count)
 }
 
-// TestBoltLedgerRootPageFlips flips, one at a time, every bit bbolt reads
-// of the root page of a small ledger: its header, the bucket's element,
-// name and header, and the inline page holding every entry (with -short,
-// only up to the end of the inline page's elements). A flip of the inline
-// page's count, for one, drops its last entries without breaking a
-// checksum: a resolved envelope would read as never emitted, and could be
-// emitted and resolved again.
+// TestBoltLedgerRootPageFlips flips, one at a time, every bit of the
+// structure of the root page of a small ledger: its header, the bucket's
+// element, name and header, and the inline page's header and elements
+// (with -ledger.exhaustive, every byte bbolt reads of the page, the keys
+// and values of every entry too; TestLedgerEntryEncoding covers those bit
+// by bit). A flip of the inline page's count, for one, drops its last
+// entries without breaking a checksum: a resolved envelope would read as
+// never emitted, and could be emitted and resolved again.
 func TestBoltLedgerRootPageFlips(t *testing.T) {
 	const fillers = 8
 	f := newFaultLedger(t, fillers)
@@ -282,7 +284,7 @@ func TestBoltLedgerRootPageFlips(t *testing.T) {
 		t.Fatalf("root page: %d bytes read, want the inline bucket", root[1]-root[0])
 	}
 	end := root[1]
-	if testing.Short() {
+	if !*ledgerAll {
 		end = root[0] + 2*boltPageHeader + boltElementSize + len(boltBucket) + boltBucketHeader + (fillers+1)*boltElementSize
 	}
 	path := filepath.Join(t.TempDir(), "ledger.db")
@@ -298,10 +300,11 @@ func TestBoltLedgerRootPageFlips(t *testing.T) {
 	logFaultCounts(t, fmt.Sprintf("root-page flips (bytes %d to %d)", 0, end-root[0]), count)
 }
 
-// TestBoltLedgerPageHeaderFlips flips, one at a time, every bit of every
-// page header below the high-water page of a ledger large enough for
-// branch and leaf pages: id, type, element count, overflow. A smaller
-// count on a leaf page drops its last entries with every checksum intact.
+// TestBoltLedgerPageHeaderFlips flips, one at a time, every bit of the
+// type, element count and overflow of every page below the high-water
+// page of a ledger large enough for branch and leaf pages (with
+// -ledger.exhaustive, the page id too). A smaller count on a leaf page
+// drops its last entries with every checksum intact.
 func TestBoltLedgerPageHeaderFlips(t *testing.T) {
 	f := newFaultLedger(t, 300)
 	m, ps, _ := checkBoltMetas(bytesReaderAt(f.db), int64(len(f.db)))
@@ -313,7 +316,11 @@ func TestBoltLedgerPageHeaderFlips(t *testing.T) {
 		if ne.Uint16(db[id*ps+8:]) == boltBranchPage {
 			branches++
 		}
-		for bit := range boltPageHeader * 8 {
+		first := 8 // flags, count, overflow
+		if *ledgerAll {
+			first = 0
+		}
+		for bit := first * 8; bit < boltPageHeader*8; bit++ {
 			at := id*ps + bit/8
 			db[at] ^= 1 << (bit % 8)
 			count[f.trial(t, path, db, f.hwm, fmt.Sprintf("page %d, header byte %d, bit %d", id, bit/8, bit%8))]++
