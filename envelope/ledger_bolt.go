@@ -4,107 +4,359 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
 // boltBucket is the one bucket of a BoltLedger file. Its keys are the 32
-// bytes of an envelope digest; its values are one state byte (a
-// LedgerState), followed, for StateResolved, by the time of resolution as
-// 8 bytes of big-endian Unix nanoseconds.
+// bytes of an envelope digest; its values are entrySize bytes (see
+// appendEntry).
 var boltBucket = []byte("binding_moment_envelopes")
 
-// BoltLockTimeout is how long OpenBoltLedger waits for another process to
-// release the file: bbolt lets one process at a time open a database for
-// writing.
+// BoltLockTimeout is how long OpenBoltLedger waits by default for another
+// process to release the ledger file: one process at a time may have it
+// open.
 const BoltLockTimeout = 10 * time.Second
 
-// BoltLedger is a Ledger kept in a bbolt database file, so that single use
-// survives restarts and holds across processes. Every Emit and Resolve is
-// one bbolt read-write transaction, synced to disk (fsync) before it
-// returns: an envelope reported resolved stays resolved after a crash, and
-// the test-and-set of Resolve is atomic across goroutines (bbolt runs one
-// writer at a time) and across processes (the file is locked while open).
-//
-// It is safe for concurrent use. Close it when done.
-type BoltLedger struct {
-	db *bolt.DB
+// Errors of a BoltLedger, for errors.Is.
+var (
+	// ErrLedgerCorrupt: the ledger file or its high-water file is damaged,
+	// was rolled back (an older copy, or a damaged newest meta page that
+	// bbolt would have silently replaced by the previous one), or was
+	// written by a version of bbdigest whose format this one refuses. The
+	// ledger cannot tell which envelopes are resolved, so it refuses to
+	// answer. A BoltLedger that finds corruption after opening refuses
+	// every later call.
+	ErrLedgerCorrupt = errors.New("envelope: ledger corrupt")
+	// ErrLedgerLocked: another process (or another BoltLedger in this
+	// one) has the ledger file open, and did not release it within
+	// BoltOptions.Wait.
+	ErrLedgerLocked = errors.New("envelope: ledger locked")
+	// ErrLedgerClosed: the BoltLedger was closed.
+	ErrLedgerClosed = errors.New("envelope: ledger closed")
+)
+
+// errNoChange makes a read-write transaction roll back instead of
+// committing: the call changes nothing.
+var errNoChange = errors.New("envelope: no change")
+
+// BoltOptions configures OpenBoltLedger. The zero value waits for no lock
+// and creates a missing ledger; nil options wait BoltLockTimeout.
+type BoltOptions struct {
+	// Wait is how long to wait for another process to release the ledger
+	// file: 0 fails at once if it is locked. Negative is an error.
+	Wait time.Duration
+	// MustExist makes OpenBoltLedger fail with an error wrapping
+	// fs.ErrNotExist when the file does not exist, instead of creating a
+	// new, empty ledger. Set it to verify resolutions: a ledger that a typo
+	// or an unset variable replaced by a new, empty file would check
+	// nothing. Emitting may create the ledger.
+	MustExist bool
 }
 
-// OpenBoltLedger opens the ledger file at path, creating it (mode 0600) if
-// it does not exist. If another process has the file open, it waits up to
-// BoltLockTimeout, then fails.
-func OpenBoltLedger(path string) (*BoltLedger, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: BoltLockTimeout})
-	if err != nil {
-		return nil, fmt.Errorf("envelope: open ledger %s: %w", path, err)
+// BoltLedger is a Ledger kept in a bbolt database file, so that single use
+// survives restarts and holds across processes. It is safe for concurrent
+// use. Close it when done.
+//
+// # Durability and single use
+//
+// Every Emit and Resolve that changes the ledger is one bbolt read-write
+// transaction, synced to disk (fsync) before it returns, followed by an
+// update of the high-water file, synced too. An envelope reported resolved
+// stays resolved after a crash, and the test-and-set of Resolve is atomic
+// across goroutines (one write at a time) and across processes (one
+// process at a time has the file open; others wait up to
+// BoltOptions.Wait, then fail with ErrLedgerLocked). A call that changes
+// nothing (emitting an emitted envelope, resolving one that is not
+// emitted) commits nothing.
+//
+// Resolve is at most once, not exactly once: see Resolver. An envelope is
+// consumed when the transaction commits; a process killed after that and
+// before it acts has consumed it without acting on it. Lookup tells a host
+// that restarts which outcome consumed the envelope, and when.
+//
+// # Integrity
+//
+// bbolt keeps two meta pages and, on open, silently falls back to the
+// older one when the newer is damaged: the ledger would roll back, and a
+// resolved envelope would be emitted again, ready for a second authority.
+// So the ledger keeps, next to the file PATH, a high-water file PATH.hwm
+// (PATH with symbolic links resolved) holding the transaction id of its
+// last commit, and on open it:
+//
+//   - reads both meta pages itself and refuses the file if bbolt would use
+//     a page that fails its checks (magic, version, page size, page header,
+//     checksum), or if the page it uses is older than the high-water mark;
+//   - refuses a ledger that has committed transactions but whose
+//     high-water file is missing (deleted, or a ledger written by bbdigest
+//     before the file existed: such ledgers are not supported) or damaged.
+//     A ledger created but killed before its high-water file was written
+//     holds no envelopes, and opens;
+//   - walks every page of the file, with every offset bounds-checked, and
+//     refuses it unless the pages in use and the free pages are disjoint
+//     and cover the file, each page's keys and values are packed as bbolt
+//     writes them (a damaged element count would otherwise drop entries),
+//     keys are in the order bbolt's search needs, and every entry decodes:
+//     each value carries a CRC-32C of its key and value, so a damaged
+//     state, outcome, time or key is found rather than read as another
+//     entry. The walk reads the whole file, so opening takes time linear
+//     in the number of entries (BenchmarkBoltLedgerOpen).
+//
+// An older meta page that fails its checks is accepted when the newer one
+// passes and is at or above the mark: that is a write torn by a crash of a
+// commit that never completed (and never returned), or damage to history
+// the ledger no longer reads. It is overwritten by the next commit.
+//
+// Every call into bbolt runs with debug.SetPanicOnFault and a recover, so
+// bbolt's panics on damaged pages, and faults on its memory map, become
+// errors wrapping ErrLedgerCorrupt; after one, the ledger refuses every
+// call but Close.
+//
+// All of this detects accidental damage: a torn write, a flipped bit, a
+// truncated file, an older copy of the ledger file put back. It cannot
+// stop a writer that means harm: neither file is signed, so anyone who can
+// write both can set any state, and putting back an older copy of both
+// together rolls the ledger back undetected. Protect both files, and their
+// directory, from every writer but the processes that keep this ledger
+// (the agent's host, or the bbdigest commands it runs): file permissions
+// (both are created mode
+// 0600), no shared, synced or network folders, no restoring from backups
+// or snapshots. Delete both together to start a new, empty ledger.
+type BoltLedger struct {
+	db   *bolt.DB // resolution_bench_test.go sets db.NoSync
+	path string
+	file *os.File // bbolt's handle on the file (Options.OpenFile): read for the checks, closed if bbolt cannot be
+	hwm  *hwmFile
+
+	mu     sync.RWMutex // held exclusively by Close, shared by every other call
+	closed bool         // guarded by mu
+	wmu    sync.Mutex   // one write (commit and high-water update) at a time
+	txid   atomic.Uint64
+	failed atomic.Pointer[error] // the first corruption found
+	stuck  atomic.Bool           // a panic may have left bbolt's locks held: Close must not wait for them
+}
+
+// OpenBoltLedger opens the ledger file at path, creating it (mode 0600)
+// unless opts.MustExist, checks it (see BoltLedger, Integrity), and
+// returns it. If another process has the file open, it waits up to
+// opts.Wait for it, then fails with an error wrapping ErrLedgerLocked. nil
+// opts means: wait BoltLockTimeout, create the file if it is missing.
+//
+// Errors wrap ErrLedgerCorrupt when the file or its high-water file fails
+// a check, ErrLedgerLocked, or fs.ErrNotExist (with opts.MustExist).
+func OpenBoltLedger(path string, opts *BoltOptions) (*BoltLedger, error) {
+	o := BoltOptions{Wait: BoltLockTimeout}
+	if opts != nil {
+		o = *opts
 	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(boltBucket)
+	if o.Wait < 0 {
+		return nil, fmt.Errorf("envelope: open ledger %s: negative wait %v", path, o.Wait)
+	}
+	l := &BoltLedger{path: path}
+	bo := &bolt.Options{
+		// bbolt waits forever when Timeout is 0; a timeout of 1ns makes
+		// one attempt.
+		Timeout: max(o.Wait, time.Nanosecond),
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			if o.MustExist {
+				flag &^= os.O_CREATE
+			}
+			f, err := os.OpenFile(name, flag, perm)
+			l.file = f
+			return f, err
+		},
+	}
+	err, panicked := bboltCall(path, func() (err error) {
+		l.db, err = bolt.Open(path, 0o600, bo)
 		return err
 	})
-	if err != nil {
-		db.Close()
+	switch {
+	case panicked:
+		if l.file != nil {
+			releaseFile(l.file) // bbolt did not return: nothing else will close it
+		}
+		return nil, err
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("%w: ledger file %s is locked by another process (waited %v)", ErrLedgerLocked, path, o.Wait)
+	case o.MustExist && errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("envelope: ledger %s does not exist: %w", path, fs.ErrNotExist)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
+		return nil, fmt.Errorf("%w: %s: not a ledger, or both bbolt meta pages damaged: %v", ErrLedgerCorrupt, path, err)
+	case err != nil:
 		return nil, fmt.Errorf("envelope: open ledger %s: %w", path, err)
 	}
-	return &BoltLedger{db: db}, nil
+	if err := l.init(); err != nil {
+		l.abort()
+		return nil, err
+	}
+	return l, nil
 }
 
-// Close closes the database file.
-func (l *BoltLedger) Close() error { return l.db.Close() }
-
-var errCorruptEntry = errors.New("envelope: ledger: corrupt entry")
-
-// decodeState reads a stored value; nil (no entry) is StateUnknown.
-func decodeState(v []byte) (LedgerState, time.Time, error) {
-	if v == nil {
-		return StateUnknown, time.Time{}, nil
+// init checks the file bbolt opened and the high-water file, and creates
+// the bucket of a new ledger.
+func (l *BoltLedger) init() error {
+	st, err := l.file.Stat()
+	if err != nil {
+		return fmt.Errorf("envelope: open ledger %s: %w", l.path, err)
 	}
+	size := st.Size()
+	cur, pageSize, err := checkBoltMetas(l.file, size)
+	if err != nil {
+		return l.corrupt("%v", err)
+	}
+	hwmPath := l.path
+	if p, err := filepath.EvalSymlinks(l.path); err == nil {
+		hwmPath = p
+	}
+	hwmPath += ".hwm"
+	hs, err := readHWM(hwmPath)
+	if err != nil {
+		return fmt.Errorf("envelope: open ledger %s: high-water file: %w", l.path, err)
+	}
+	// A file at transaction 0 or 1 is as bbolt creates it, before the
+	// first commit: it holds nothing, so a missing or damaged high-water
+	// file is the crash window of its creation. A valid mark above it
+	// means the ledger was replaced by a new file.
+	fresh := cur.txid <= 1
+	mark, slot, markOK := hs.newest()
 	switch {
-	case len(v) == 1 && LedgerState(v[0]) == StateEmitted:
-		return StateEmitted, time.Time{}, nil
-	case len(v) == 1 && LedgerState(v[0]) == StateResolved:
-		return StateResolved, time.Time{}, nil
-	case len(v) == 9 && LedgerState(v[0]) == StateResolved:
-		return StateResolved, time.Unix(0, int64(binary.BigEndian.Uint64(v[1:]))), nil
+	case fresh && markOK && mark > cur.txid:
+		return l.corrupt("a new, empty file, but the high-water file %s records transaction %d: the ledger was replaced, truncated or deleted (delete both files to start a new ledger)", hwmPath, mark)
+	case !fresh:
+		if why := hs.check(cur.txid, hwmPath); why != "" {
+			return l.corrupt("%s", why)
+		}
 	}
-	return StateUnknown, time.Time{}, fmt.Errorf("%w: % x", errCorruptEntry, v[:min(len(v), 16)])
+	if !fresh {
+		if _, err := checkBoltTree(l.file, size, cur, pageSize, func(k, v []byte) error {
+			_, err := decodeEntry(k, v)
+			return err
+		}); err != nil {
+			return l.corrupt("%v", err)
+		}
+	}
+	// bbolt must be at the meta page checked.
+	l.txid.Store(cur.txid)
+	if _, err := l.txn(false, func(tx *bolt.Tx) error {
+		if got := uint64(tx.ID()); got != cur.txid {
+			return l.corrupt("bbolt opened transaction %d, the meta page checked is %d", got, cur.txid)
+		}
+		if !fresh && tx.Bucket(boltBucket) == nil {
+			return l.corrupt("bucket %q missing", boltBucket)
+		}
+		return nil
+	}); err != nil {
+		return l.wrap(err)
+	}
+	if !fresh {
+		if l.hwm, err = openHWM(hwmPath, slot); err != nil {
+			return fmt.Errorf("envelope: open ledger %s: high-water file: %w", l.path, err)
+		}
+		if cur.txid > mark { // the last commit was not recorded: a crash
+			if err := l.hwm.write(cur.txid); err != nil {
+				return fmt.Errorf("envelope: open ledger %s: high-water file %s: %w", l.path, hwmPath, err)
+			}
+		}
+		return nil
+	}
+	// A new ledger: the high-water file first, then the bucket.
+	if l.hwm, err = createHWM(hwmPath, cur.txid); err != nil {
+		return fmt.Errorf("envelope: create ledger %s: high-water file: %w", l.path, err)
+	}
+	return l.write(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucket(boltBucket)
+		return err
+	})
+}
+
+// abort releases what a failed OpenBoltLedger holds.
+func (l *BoltLedger) abort() {
+	if l.hwm != nil {
+		l.hwm.close()
+	}
+	if l.stuck.Load() {
+		releaseFile(l.file)
+		return
+	}
+	if _, panicked := bboltCall(l.path, l.db.Close); panicked {
+		releaseFile(l.file)
+	}
+}
+
+// Close closes the ledger. Every later call, Close included, returns
+// ErrLedgerClosed. After bbolt panicked (see ErrLedgerCorrupt), Close
+// releases the file without bbolt, which may be left holding its own
+// locks; the file's memory map then stays until the process exits.
+func (l *BoltLedger) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrLedgerClosed
+	}
+	l.closed = true
+	var errs []error
+	if err := l.hwm.close(); err != nil {
+		errs = append(errs, err)
+	}
+	if l.stuck.Load() {
+		errs = append(errs, releaseFile(l.file))
+	} else {
+		err, panicked := bboltCall(l.path, l.db.Close)
+		if panicked {
+			releaseFile(l.file)
+		}
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("envelope: close ledger %s: %w", l.path, err)
+	}
+	return nil
 }
 
 // Emit implements Ledger.
 func (l *BoltLedger) Emit(d hashing.Digest) error {
-	return l.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(boltBucket)
-		state, _, err := decodeState(b.Get(d[:]))
+	return l.update(func(tx *bolt.Tx) error {
+		b, e, err := l.get(tx, d)
 		if err != nil {
 			return err
 		}
-		switch state {
+		switch e.State {
 		case StateEmitted:
-			return nil
+			return errNoChange
 		case StateResolved:
 			return fmt.Errorf("%w: %s", ErrAlreadyResolved, d)
 		}
-		return b.Put(d[:], []byte{byte(StateEmitted)})
+		return b.Put(d[:], appendEntry(nil, d, Entry{State: StateEmitted}))
 	})
 }
 
 // Resolve implements Ledger. The test and the set are one transaction.
-func (l *BoltLedger) Resolve(d hashing.Digest) (bool, error) {
+func (l *BoltLedger) Resolve(d hashing.Digest, o Outcome) (bool, error) {
+	if err := checkResolveOutcome(o); err != nil {
+		return false, err
+	}
 	ok := false
-	err := l.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(boltBucket)
-		state, _, err := decodeState(b.Get(d[:]))
-		if err != nil || state != StateEmitted {
+	err := l.update(func(tx *bolt.Tx) error {
+		b, e, err := l.get(tx, d)
+		if err != nil {
 			return err
 		}
-		v := make([]byte, 9)
-		v[0] = byte(StateResolved)
-		binary.BigEndian.PutUint64(v[1:], uint64(time.Now().UnixNano()))
-		if err := b.Put(d[:], v); err != nil {
+		if e.State != StateEmitted {
+			return errNoChange
+		}
+		e = Entry{State: StateResolved, Outcome: o, ResolvedAt: time.Now().Round(0)}
+		if err := b.Put(d[:], appendEntry(nil, d, e)); err != nil {
 			return err
 		}
 		ok = true
@@ -116,23 +368,224 @@ func (l *BoltLedger) Resolve(d hashing.Digest) (bool, error) {
 	return ok, nil
 }
 
-// State implements Ledger.
-func (l *BoltLedger) State(d hashing.Digest) (LedgerState, error) {
-	s, _, err := l.lookup(d)
-	return s, err
-}
-
-// ResolvedAt reports when the envelope with digest d was resolved; ok is
-// false if it is not resolved.
-func (l *BoltLedger) ResolvedAt(d hashing.Digest) (t time.Time, ok bool, err error) {
-	s, t, err := l.lookup(d)
-	return t, err == nil && s == StateResolved, err
-}
-
-func (l *BoltLedger) lookup(d hashing.Digest) (s LedgerState, t time.Time, err error) {
-	err = l.db.View(func(tx *bolt.Tx) error {
-		s, t, err = decodeState(tx.Bucket(boltBucket).Get(d[:]))
+// Lookup implements Ledger.
+func (l *BoltLedger) Lookup(d hashing.Digest) (Entry, error) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if err := l.usable(); err != nil {
+		return Entry{}, err
+	}
+	var e Entry
+	_, err := l.txn(false, func(tx *bolt.Tx) (err error) {
+		_, e, err = l.get(tx, d)
 		return err
 	})
-	return s, t, err
+	if err != nil {
+		return Entry{}, l.wrap(err)
+	}
+	return e, nil
+}
+
+// get returns the ledger's bucket in tx and the entry for d.
+func (l *BoltLedger) get(tx *bolt.Tx, d hashing.Digest) (*bolt.Bucket, Entry, error) {
+	b := tx.Bucket(boltBucket)
+	if b == nil {
+		return nil, Entry{}, l.corrupt("bucket %q missing", boltBucket)
+	}
+	v := b.Get(d[:])
+	if v == nil {
+		return b, Entry{}, nil
+	}
+	e, err := decodeEntry(d[:], v)
+	if err != nil {
+		return nil, Entry{}, l.corrupt("entry %s: %v", d, err)
+	}
+	return b, e, nil
+}
+
+// update runs fn in a read-write transaction and commits it, unless fn
+// fails (errNoChange: nothing to do), then records the transaction in the
+// high-water file.
+func (l *BoltLedger) update(fn func(tx *bolt.Tx) error) error {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if err := l.usable(); err != nil {
+		return err
+	}
+	return l.write(fn)
+}
+
+// write is update without the checks of mu: for init and update.
+func (l *BoltLedger) write(fn func(tx *bolt.Tx) error) error {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	if err := l.usable(); err != nil { // a corruption found while waiting
+		return err
+	}
+	txid, err := l.txn(true, fn)
+	switch {
+	case errors.Is(err, errNoChange):
+		return nil
+	case errors.Is(err, ErrAlreadyResolved):
+		return err
+	case err != nil:
+		return l.wrap(err)
+	}
+	l.txid.Store(txid)
+	l.hwm.noSync = l.db.NoSync
+	if err := l.hwm.write(txid); err != nil {
+		return fmt.Errorf("envelope: ledger %s: transaction %d committed, but the high-water file %s was not updated: %w", l.path, txid, l.hwm.path, err)
+	}
+	return nil
+}
+
+// txn runs fn in a bbolt transaction, through bboltCall, and commits it if
+// writable and fn succeeds; it returns the id of the transaction committed.
+// A transaction older than one the ledger has seen is a rollback of the
+// file under it.
+func (l *BoltLedger) txn(writable bool, fn func(tx *bolt.Tx) error) (uint64, error) {
+	var tx *bolt.Tx
+	var txid uint64
+	floor := l.txid.Load() // before Begin: a commit after this only raises the txid seen
+	err, panicked := bboltCall(l.path, func() error {
+		var err error
+		if tx, err = l.db.Begin(writable); err != nil {
+			return err
+		}
+		id := uint64(tx.ID())
+		if id < floor || writable && id == floor {
+			tx.Rollback()
+			return l.corrupt("bbolt transaction %d after transaction %d: the file was rolled back while open", id, floor)
+		}
+		if err := fn(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if !writable {
+			return tx.Rollback()
+		}
+		if err := tx.Commit(); err != nil {
+			if tx.DB() != nil {
+				tx.Rollback()
+			}
+			return err
+		}
+		txid = id
+		return nil
+	})
+	if panicked {
+		// Release bbolt's locks if the transaction can still be closed. If
+		// it cannot, or the panic came from Begin, bbolt may hold them.
+		if tx != nil && tx.DB() != nil {
+			bboltCall(l.path, tx.Rollback)
+		}
+		if tx == nil || tx.DB() != nil {
+			l.stuck.Store(true)
+		}
+	}
+	return txid, err
+}
+
+// bboltCall runs fn, a call into bbolt, and turns a panic into an error
+// wrapping ErrLedgerCorrupt: bbolt asserts, indexes and dereferences
+// whatever damaged pages say, and debug.SetPanicOnFault, set for the call,
+// makes a fault on its memory map (a page past the end of the file) a
+// panic too.
+func bboltCall(path string, fn func() error) (err error, panicked bool) {
+	defer func(old bool) {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			err, panicked = fmt.Errorf("%w: %s: bbolt panicked: %v", ErrLedgerCorrupt, path, r), true
+		}
+	}(debug.SetPanicOnFault(true))
+	return fn(), false
+}
+
+// usable returns the error every call gets on a closed or failed ledger.
+// Callers hold mu.
+func (l *BoltLedger) usable() error {
+	if l.closed {
+		return ErrLedgerClosed
+	}
+	if p := l.failed.Load(); p != nil {
+		return fmt.Errorf("%w (refusing every call since)", *p)
+	}
+	return nil
+}
+
+// corrupt returns an error wrapping ErrLedgerCorrupt.
+func (l *BoltLedger) corrupt(format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrLedgerCorrupt, l.path, fmt.Sprintf(format, args...))
+}
+
+// wrap returns err with the path, and records a corruption so that the
+// ledger refuses every later call.
+func (l *BoltLedger) wrap(err error) error {
+	if errors.Is(err, ErrLedgerCorrupt) {
+		l.failed.CompareAndSwap(nil, &err)
+		return err
+	}
+	return fmt.Errorf("envelope: ledger %s: %w", l.path, err)
+}
+
+// An entry's value is entrySize bytes:
+//
+//	0      state: 1 emitted, 2 resolved (LedgerState)
+//	1      outcome that resolved it: 0 none, 1 authority, 2 declined,
+//	       3 answer, 4 question
+//	2:10   when it was resolved: Unix nanoseconds, big-endian; 0 if not
+//	10:14  CRC-32C (Castagnoli) of the key and bytes 0:10, big-endian
+//
+// The codes are stored and never renumbered. An emitted entry has outcome
+// and time 0; a resolved one has neither 0.
+const entrySize = 14
+
+// outcomeCodes maps the outcomes that resolve an envelope to their stored
+// codes.
+var outcomeCodes = [...]Outcome{1: OutcomeAuthority, 2: OutcomeDeclined, 3: OutcomeAnswer, 4: OutcomeQuestion}
+
+func outcomeCode(o Outcome) byte {
+	for c, oc := range outcomeCodes {
+		if c > 0 && oc == o {
+			return byte(c)
+		}
+	}
+	return 0
+}
+
+func entryChecksum(k, v []byte) uint32 {
+	return crc32.Update(crc32.Checksum(k, castagnoli), castagnoli, v[:entrySize-4])
+}
+
+// appendEntry appends the stored value of e, the entry for d, to dst.
+func appendEntry(dst []byte, d hashing.Digest, e Entry) []byte {
+	var v [entrySize]byte
+	v[0] = byte(e.State)
+	if e.State == StateResolved {
+		v[1] = outcomeCode(e.Outcome)
+		binary.BigEndian.PutUint64(v[2:], uint64(e.ResolvedAt.UnixNano()))
+	}
+	binary.BigEndian.PutUint32(v[10:], entryChecksum(d[:], v[:]))
+	return append(dst, v[:]...)
+}
+
+// decodeEntry decodes the stored value v of key k.
+func decodeEntry(k, v []byte) (Entry, error) {
+	if len(k) != hashing.Size {
+		return Entry{}, fmt.Errorf("key of %d bytes", len(k))
+	}
+	if len(v) != entrySize {
+		return Entry{}, fmt.Errorf("value of %d bytes, want %d (a ledger of an older bbdigest, or damage)", len(v), entrySize)
+	}
+	if got, want := binary.BigEndian.Uint32(v[10:]), entryChecksum(k, v); got != want {
+		return Entry{}, fmt.Errorf("checksum %08x, computed %08x", got, want)
+	}
+	state, code, at := LedgerState(v[0]), int(v[1]), int64(binary.BigEndian.Uint64(v[2:]))
+	switch {
+	case state == StateEmitted && code == 0 && at == 0:
+		return Entry{State: StateEmitted}, nil
+	case state == StateResolved && code > 0 && code < len(outcomeCodes) && at != 0:
+		return Entry{State: StateResolved, Outcome: outcomeCodes[code], ResolvedAt: time.Unix(0, at)}, nil
+	}
+	return Entry{}, fmt.Errorf("state %d, outcome %d, time %d", state, code, at)
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
-// crashChildEnv, when set, makes TestBoltLedgerSurvivesKill the child: it
-// names the ledger file to write.
+// crashChildEnv, when set, makes TestBoltLedgerSurvivesKill or
+// TestBoltLedgerCreationKill the child: it names the ledger file to write.
 const crashChildEnv = "BBDIGEST_LEDGER_CRASH_CHILD"
 
 // crashDigest is the digest of the i-th envelope of round r.
@@ -30,11 +30,12 @@ func crashDigest(round, i int) hashing.Digest {
 	return hashing.Sum(b[:])
 }
 
-// crashChild emits and resolves envelopes until it is killed, writing the
-// hex of each digest to stdout once its Resolve has committed. os.Stdout
-// is unbuffered: each line is one write(2), issued after the fsync.
+// crashChild opens (or creates) the ledger and emits and resolves envelopes
+// until it is killed, writing the hex of each digest to stdout once its
+// Resolve has returned. os.Stdout is unbuffered: each line is one
+// write(2), issued after the ledger's fsyncs.
 func crashChild(path string, round int) {
-	l, err := OpenBoltLedger(path)
+	l, err := OpenBoltLedger(path, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
@@ -45,7 +46,7 @@ func crashChild(path string, round int) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(3)
 		}
-		if ok, err := l.Resolve(d); !ok || err != nil {
+		if ok, err := l.Resolve(d, OutcomeAuthority); !ok || err != nil {
 			fmt.Fprintln(os.Stderr, "resolve:", ok, err)
 			os.Exit(3)
 		}
@@ -53,17 +54,30 @@ func crashChild(path string, round int) {
 	}
 }
 
+// crashChildMain runs the child if this process is one.
+func crashChildMain() bool {
+	path := os.Getenv(crashChildEnv)
+	if path == "" {
+		return false
+	}
+	var round int
+	fmt.Sscan(os.Getenv(crashChildEnv+"_ROUND"), &round)
+	crashChild(path, round)
+	return true
+}
+
 // TestBoltLedgerSurvivesKill re-executes the test binary as a child that
 // emits and resolves envelopes in a loop, kills it with SIGKILL while it
-// writes, and checks in the parent that the file opens, passes bbolt's
+// writes, and checks in the parent that the file opens (meta pages, the
+// high-water file and the full page walk all pass), passes bbolt's
 // consistency check, and holds every envelope the child reported resolved
-// as resolved, with none reopenable. It does so for several rounds on the
-// same file, so a later child also opens the file an earlier one left.
+// as resolved by authority, with none reopenable. It does so for several
+// rounds on the same file, so a later child also opens the file an earlier
+// one left. Envelopes the ledger holds as resolved that the child never
+// reported are the at-most-once window (see Resolver): consumed, with
+// nobody told; Lookup still names their outcome.
 func TestBoltLedgerSurvivesKill(t *testing.T) {
-	if path := os.Getenv(crashChildEnv); path != "" {
-		var round int
-		fmt.Sscan(os.Getenv(crashChildEnv+"_ROUND"), &round)
-		crashChild(path, round)
+	if crashChildMain() {
 		return
 	}
 	if testing.Short() {
@@ -75,20 +89,58 @@ func TestBoltLedgerSurvivesKill(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	var all []hashing.Digest
 	for round := range 3 {
-		killAfter := 20 + rng.IntN(200) // lines read before the kill
-		reported := runCrashChild(t, path, round, killAfter)
+		killAfter := 20 + rng.IntN(200) // lines read before the kill, which comes 0 to 3 ms later: anywhere in a cycle
+		killDelay := time.Duration(rng.IntN(3000)) * time.Microsecond
+		reported := runCrashChild(t, "TestBoltLedgerSurvivesKill", path, round, func(lines int) bool { return lines == killAfter }, killDelay)
 		if len(reported) < killAfter {
 			t.Fatalf("round %d: child reported %d envelopes, want at least %d", round, len(reported), killAfter)
 		}
 		all = append(all, reported...)
-		checkCrashLedger(t, path, all)
-		t.Logf("round %d: killed after %d lines, %d reported resolved", round, killAfter, len(reported))
+		unseen := checkCrashLedger(t, path, all, round, len(reported))
+		t.Logf("round %d: killed after %d lines, %d reported resolved, %d resolved but unreported", round, killAfter, len(reported), unseen)
 	}
 }
 
-func runCrashChild(t *testing.T, path string, round, killAfter int) []hashing.Digest {
+// TestBoltLedgerCreationKill kills children that create a new ledger at
+// random moments of their first milliseconds: before the file exists,
+// after bbolt created it but before the high-water file, before the
+// bucket, before or during the first commits. Every file left must open
+// (never "corrupt": a crash is not damage) and hold what the child
+// reported.
+func TestBoltLedgerCreationKill(t *testing.T) {
+	if crashChildMain() {
+		return
+	}
+	if testing.Short() {
+		t.Skip("re-executes the test binary")
+	}
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	dir := t.TempDir()
+	states := map[string]int{}
+	for round := range 24 {
+		path := filepath.Join(dir, fmt.Sprintf("ledger-%d.db", round))
+		delay := time.Duration(rng.IntN(40_000)) * time.Microsecond
+		reported := runCrashChild(t, "TestBoltLedgerCreationKill", path, round, nil, delay)
+		_, dbErr := os.Stat(path)
+		_, hwmErr := os.Stat(path + ".hwm")
+		state := fmt.Sprintf("ledger exists %v, .hwm exists %v", dbErr == nil, hwmErr == nil)
+		if len(reported) > 0 {
+			state += ", envelopes reported"
+		}
+		states[state]++
+		checkCrashLedger(t, path, reported, round, len(reported))
+	}
+	t.Logf("states after the kill: %v", states)
+}
+
+// runCrashChild runs the child test of name on the ledger at path and kills
+// it delay after kill(lines read) is first true, or after delay from its
+// start if kill is nil. It returns the digests the child reported.
+func runCrashChild(t *testing.T, name, path string, round int, kill func(int) bool, delay time.Duration) []hashing.Digest {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBoltLedgerSurvivesKill$", "-test.count=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
 	cmd.Env = append(os.Environ(), crashChildEnv+"="+path, fmt.Sprintf("%s_ROUND=%d", crashChildEnv, round))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -100,6 +152,9 @@ func runCrashChild(t *testing.T, path string, round, killAfter int) []hashing.Di
 	}
 	timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() }) // never hang
 	defer timer.Stop()
+	if kill == nil {
+		time.AfterFunc(delay, func() { cmd.Process.Kill() })
+	}
 
 	var reported []hashing.Digest
 	sc := bufio.NewScanner(out)
@@ -111,11 +166,9 @@ func runCrashChild(t *testing.T, path string, round, killAfter int) []hashing.Di
 			continue
 		}
 		reported = append(reported, hashing.Digest(b))
-		if len(reported) == killAfter && !killed {
+		if kill != nil && kill(len(reported)) && !killed {
 			killed = true
-			if err := cmd.Process.Kill(); err != nil { // SIGKILL on Unix
-				t.Fatal(err)
-			}
+			time.AfterFunc(delay, func() { cmd.Process.Kill() }) // SIGKILL on Unix
 			// Keep reading: lines written before the kill still count.
 		}
 	}
@@ -127,9 +180,13 @@ func runCrashChild(t *testing.T, path string, round, killAfter int) []hashing.Di
 	return reported
 }
 
-func checkCrashLedger(t *testing.T, path string, resolved []hashing.Digest) {
+// checkCrashLedger opens the ledger a killed child left and checks it:
+// every digest of resolved is resolved by authority; of the envelopes of
+// this round after the first n reported, those resolved are counted
+// (unseen) and must have an outcome and a time too.
+func checkCrashLedger(t *testing.T, path string, resolved []hashing.Digest, round, n int) (unseen int) {
 	t.Helper()
-	l, err := OpenBoltLedger(path)
+	l, err := OpenBoltLedger(path, &BoltOptions{})
 	if err != nil {
 		t.Fatalf("reopen after kill: %v", err)
 	}
@@ -144,14 +201,28 @@ func checkCrashLedger(t *testing.T, path string, resolved []hashing.Digest) {
 		t.Fatalf("bbolt check after kill: %v", err)
 	}
 	for _, d := range resolved {
-		if s, err := l.State(d); s != StateResolved || err != nil {
-			t.Fatalf("%s reported resolved, now %v (%v)", d, s, err)
+		if e, err := l.Lookup(d); e.State != StateResolved || e.Outcome != OutcomeAuthority || e.ResolvedAt.IsZero() || err != nil {
+			t.Fatalf("%s reported resolved, now %+v (%v)", d, e, err)
 		}
 		if err := l.Emit(d); !errors.Is(err, ErrAlreadyResolved) {
 			t.Fatalf("%s re-emitted after kill: %v", d, err)
 		}
-		if ok, err := l.Resolve(d); ok || err != nil {
+		if ok, err := l.Resolve(d, OutcomeAuthority); ok || err != nil {
 			t.Fatalf("%s resolved again after kill: %v, %v", d, ok, err)
 		}
 	}
+	for i := n; ; i++ {
+		e, err := l.Lookup(crashDigest(round, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.State != StateResolved {
+			break
+		}
+		if e.Outcome != OutcomeAuthority || e.ResolvedAt.IsZero() {
+			t.Fatalf("unreported envelope %d resolved as %+v", i, e)
+		}
+		unseen++
+	}
+	return unseen
 }

@@ -1,10 +1,14 @@
 package envelope
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,7 +29,7 @@ func resLedgers() []struct {
 	}{
 		{"mem", func(t testing.TB) Ledger { return NewMemLedger() }},
 		{"bolt", func(t testing.TB) Ledger {
-			l, err := OpenBoltLedger(filepath.Join(t.TempDir(), "ledger.db"))
+			l, err := OpenBoltLedger(filepath.Join(t.TempDir(), "ledger.db"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,14 +44,19 @@ func TestLedgerStates(t *testing.T) {
 		t.Run("ledger="+lt.name, func(t *testing.T) {
 			l := lt.open(t)
 			d, other := hashing.Sum([]byte("a")), hashing.Sum([]byte("b"))
-			state := func(want LedgerState) {
+			state := func(want LedgerState) Entry {
 				t.Helper()
-				if got, err := l.State(d); err != nil || got != want {
-					t.Fatalf("State = %v, %v; want %v", got, err, want)
+				e, err := l.Lookup(d)
+				if err != nil || e.State != want {
+					t.Fatalf("Lookup = %+v, %v; want %v", e, err, want)
 				}
+				if want != StateResolved && (e.Outcome != 0 || !e.ResolvedAt.IsZero()) {
+					t.Fatalf("Lookup = %+v: outcome or time before resolution", e)
+				}
+				return e
 			}
 			state(StateUnknown)
-			if ok, err := l.Resolve(d); ok || err != nil {
+			if ok, err := l.Resolve(d, OutcomeAuthority); ok || err != nil {
 				t.Fatalf("Resolve(unknown) = %v, %v", ok, err)
 			}
 			state(StateUnknown) // a failed Resolve changes nothing
@@ -59,19 +68,31 @@ func TestLedgerStates(t *testing.T) {
 				t.Fatal(err)
 			}
 			state(StateEmitted)
-			if ok, err := l.Resolve(d); !ok || err != nil {
+			for _, o := range []Outcome{0, OutcomeRecord, OutcomeDiscarded, OutcomeMalformed, 99} {
+				if ok, err := l.Resolve(d, o); ok || err == nil {
+					t.Fatalf("Resolve(%v) = %v, %v; want an error", o, ok, err)
+				}
+			}
+			state(StateEmitted) // a Resolve with an outcome that does not consume changes nothing
+			before := time.Now()
+			if ok, err := l.Resolve(d, OutcomeDeclined); !ok || err != nil {
 				t.Fatalf("first Resolve = %v, %v", ok, err)
 			}
-			state(StateResolved)
-			if ok, err := l.Resolve(d); ok || err != nil {
+			e := state(StateResolved)
+			if e.Outcome != OutcomeDeclined || e.ResolvedAt.Before(before.Add(-time.Second)) || e.ResolvedAt.After(time.Now()) {
+				t.Fatalf("Lookup after Resolve = %+v", e)
+			}
+			if ok, err := l.Resolve(d, OutcomeAuthority); ok || err != nil {
 				t.Fatalf("second Resolve = %v, %v", ok, err)
 			}
 			if err := l.Emit(d); !errors.Is(err, ErrAlreadyResolved) {
 				t.Fatalf("Emit(resolved) = %v, want ErrAlreadyResolved", err)
 			}
-			state(StateResolved) // re-emitting does not reopen
-			if s, _ := l.State(other); s != StateUnknown {
-				t.Fatalf("State(other) = %v", s)
+			if e2 := state(StateResolved); e2 != e { // neither changes the entry
+				t.Fatalf("entry changed from %+v to %+v", e, e2)
+			}
+			if e, _ := l.Lookup(other); e != (Entry{}) {
+				t.Fatalf("Lookup(other) = %+v", e)
 			}
 		})
 	}
@@ -80,6 +101,47 @@ func TestLedgerStates(t *testing.T) {
 			t.Errorf("LedgerState(%d) = %q, want %q", s, s, name)
 		}
 	}
+}
+
+// TestLedgerRecordsOutcome: each outcome that consumes an envelope is the
+// one Lookup reports, in both ledgers and after reopening a BoltLedger.
+func TestLedgerRecordsOutcome(t *testing.T) {
+	outcomes := []Outcome{OutcomeAuthority, OutcomeDeclined, OutcomeAnswer, OutcomeQuestion}
+	digest := func(o Outcome) hashing.Digest { return hashing.Sum([]byte{byte(o)}) }
+	check := func(t *testing.T, l Ledger) {
+		for _, o := range outcomes {
+			if e, err := l.Lookup(digest(o)); err != nil || e.State != StateResolved || e.Outcome != o || e.ResolvedAt.IsZero() {
+				t.Errorf("Lookup after Resolve(%v) = %+v, %v", o, e, err)
+			}
+		}
+	}
+	for _, lt := range resLedgers() {
+		t.Run("ledger="+lt.name, func(t *testing.T) {
+			l := lt.open(t)
+			for _, o := range outcomes {
+				l.Emit(digest(o))
+				if ok, err := l.Resolve(digest(o), o); !ok || err != nil {
+					t.Fatalf("Resolve(%v) = %v, %v", o, ok, err)
+				}
+			}
+			check(t, l)
+		})
+	}
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	l, err := OpenBoltLedger(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outcomes {
+		l.Emit(digest(o))
+		l.Resolve(digest(o), o)
+	}
+	l.Close()
+	if l, err = OpenBoltLedger(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	check(t, l)
 }
 
 // TestResolver runs the rules of §7.3 through a ledger: which outcomes
@@ -193,8 +255,8 @@ func TestResolver(t *testing.T) {
 						t.Fatalf("step %d: Resolve(%s) = %v (%s), want %v", j, s.res, got.Outcome, got.Reason, s.want)
 					}
 				}
-				if st, err := l.State(env.Digest()); err != nil || st != tt.final {
-					t.Fatalf("final state %v, %v; want %v", st, err, tt.final)
+				if e, err := l.Lookup(env.Digest()); err != nil || e.State != tt.final {
+					t.Fatalf("final state %v, %v; want %v", e.State, err, tt.final)
 				}
 			})
 		}
@@ -211,17 +273,17 @@ func TestResolverContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || got.Authorizes() || got != (Result{}) {
 		t.Fatalf("Resolve(cancelled) = %+v, %v", got, err)
 	}
-	if s, _ := l.State(env.Digest()); s != StateEmitted {
-		t.Fatalf("state after a cancelled Resolve = %v", s)
+	if e, _ := l.Lookup(env.Digest()); e.State != StateEmitted {
+		t.Fatalf("state after a cancelled Resolve = %v", e.State)
 	}
 }
 
 // failingLedger fails every call.
 type failingLedger struct{ err error }
 
-func (f failingLedger) Emit(hashing.Digest) error                 { return f.err }
-func (f failingLedger) Resolve(hashing.Digest) (bool, error)      { return false, f.err }
-func (f failingLedger) State(hashing.Digest) (LedgerState, error) { return 0, f.err }
+func (f failingLedger) Emit(hashing.Digest) error                     { return f.err }
+func (f failingLedger) Resolve(hashing.Digest, Outcome) (bool, error) { return false, f.err }
+func (f failingLedger) Lookup(hashing.Digest) (Entry, error)          { return Entry{}, f.err }
 
 func TestResolverLedgerError(t *testing.T) {
 	boom := errors.New("disk on fire")
@@ -317,7 +379,7 @@ func TestResolverConcurrentMixed(t *testing.T) {
 
 func TestBoltLedgerReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	l, err := OpenBoltLedger(path)
+	l, err := OpenBoltLedger(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,56 +387,186 @@ func TestBoltLedgerReopen(t *testing.T) {
 	l.Emit(a)
 	l.Emit(b)
 	before := time.Now()
-	if ok, err := l.Resolve(a); !ok || err != nil {
+	if ok, err := l.Resolve(a, OutcomeAuthority); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
+	ea, _ := l.Lookup(a)
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	l, err = OpenBoltLedger(path)
+	l, err = OpenBoltLedger(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
 	for d, want := range map[hashing.Digest]LedgerState{a: StateResolved, b: StateEmitted, c: StateUnknown} {
-		if got, err := l.State(d); got != want || err != nil {
-			t.Errorf("State(%s) = %v, %v; want %v", d, got, err, want)
+		if got, err := l.Lookup(d); got.State != want || err != nil {
+			t.Errorf("Lookup(%s) = %+v, %v; want %v", d, got, err, want)
 		}
 	}
-	at, ok, err := l.ResolvedAt(a)
-	if !ok || err != nil || at.Before(before.Add(-time.Second)) || at.After(time.Now()) {
-		t.Errorf("ResolvedAt(a) = %v, %v, %v", at, ok, err)
+	got, err := l.Lookup(a)
+	if err != nil || got != ea || got.Outcome != OutcomeAuthority || got.ResolvedAt.Before(before.Add(-time.Second)) || got.ResolvedAt.After(time.Now()) {
+		t.Errorf("Lookup(a) after reopening = %+v, %v; before closing %+v", got, err, ea)
 	}
-	if _, ok, _ := l.ResolvedAt(b); ok {
-		t.Errorf("ResolvedAt(b) reports resolved")
-	}
-	if ok, _ := l.Resolve(a); ok {
+	if ok, _ := l.Resolve(a, OutcomeAuthority); ok {
 		t.Errorf("a resolved again after reopening")
 	}
 }
 
+// TestResolverDiscardNamesOutcome: a resolution presented after the
+// envelope was consumed is discarded with the outcome that consumed it.
+func TestResolverDiscardNamesOutcome(t *testing.T) {
+	l := NewMemLedger()
+	env := resTestEnvelope(t, resExampleSynopsis, true, true)
+	l.Emit(env.Digest())
+	r := NewResolver(l)
+	d := env.Digest().String()
+	if got, err := r.Resolve(context.Background(), env, resJSON(d, "declined", ""), nil); err != nil || got.Outcome != OutcomeDeclined {
+		t.Fatal(got, err)
+	}
+	got, err := r.Resolve(context.Background(), env, resJSON(d, "option", `"option_idx":0`), []byte(resAction0))
+	if err != nil || got.Outcome != OutcomeDiscarded || !strings.Contains(got.Reason, "(declined at ") {
+		t.Fatalf("Resolve after a decline = %+v, %v", got, err)
+	}
+}
+
+// TestLedgerEntryEncoding: an entry round-trips, and every single-bit flip
+// of its key or value, and every value length but the right one, is an
+// error: a damaged entry is never read as another one.
+func TestLedgerEntryEncoding(t *testing.T) {
+	d := hashing.Sum([]byte("entry"))
+	at := time.Unix(0, 1_790_000_000_123_456_789)
+	for _, e := range []Entry{
+		{State: StateEmitted},
+		{State: StateResolved, Outcome: OutcomeAuthority, ResolvedAt: at},
+		{State: StateResolved, Outcome: OutcomeDeclined, ResolvedAt: at},
+		{State: StateResolved, Outcome: OutcomeAnswer, ResolvedAt: at},
+		{State: StateResolved, Outcome: OutcomeQuestion, ResolvedAt: at},
+	} {
+		v := appendEntry(nil, d, e)
+		if got, err := decodeEntry(d[:], v); err != nil || got != e {
+			t.Fatalf("decodeEntry(appendEntry(%+v)) = %+v, %v", e, got, err)
+		}
+		kv := append(d[:], v...)
+		for bit := range len(kv) * 8 {
+			kv[bit/8] ^= 1 << (bit % 8)
+			if got, err := decodeEntry(kv[:hashing.Size], kv[hashing.Size:]); err == nil {
+				t.Fatalf("%+v with bit %d flipped decodes as %+v", e, bit, got)
+			}
+			kv[bit/8] ^= 1 << (bit % 8)
+		}
+		for n := range 2 * entrySize {
+			if n != entrySize {
+				if _, err := decodeEntry(d[:], append(v[:0:0], append(v, v...)[:n]...)); err == nil {
+					t.Fatalf("a value of %d bytes decodes", n)
+				}
+			}
+		}
+	}
+	// A well-formed checksum over an inconsistent entry is refused too.
+	for _, v := range [][]byte{
+		{byte(StateEmitted), 1, 0, 0, 0, 0, 0, 0, 0, 0},  // emitted with an outcome
+		{byte(StateEmitted), 0, 0, 0, 0, 0, 0, 0, 0, 1},  // emitted with a time
+		{byte(StateResolved), 0, 0, 0, 0, 0, 0, 0, 0, 1}, // resolved without an outcome
+		{byte(StateResolved), 1, 0, 0, 0, 0, 0, 0, 0, 0}, // resolved without a time
+		{byte(StateResolved), 5, 0, 0, 0, 0, 0, 0, 0, 1}, // unknown outcome code
+		{3, 0, 0, 0, 0, 0, 0, 0, 0, 0},                   // unknown state
+		{0, 0, 0, 0, 0, 0, 0, 0, 0, 0},                   // unknown state
+	} {
+		v = binary.BigEndian.AppendUint32(v, entryChecksum(d[:], append(v, 0, 0, 0, 0)))
+		if got, err := decodeEntry(d[:], v); err == nil {
+			t.Errorf("% x decodes as %+v", v, got)
+		}
+	}
+}
+
 func TestBoltLedgerCorruptEntry(t *testing.T) {
-	l, err := OpenBoltLedger(filepath.Join(t.TempDir(), "ledger.db"))
+	l, err := OpenBoltLedger(filepath.Join(t.TempDir(), "ledger.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	d := hashing.Sum([]byte("x"))
-	l.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(boltBucket).Put(d[:], []byte{7}) })
-	if _, err := l.State(d); !errors.Is(err, errCorruptEntry) {
-		t.Errorf("State = %v", err)
-	}
-	if ok, err := l.Resolve(d); ok || !errors.Is(err, errCorruptEntry) {
+	d, other := hashing.Sum([]byte("x")), hashing.Sum([]byte("y"))
+	l.Emit(other)
+	v := appendEntry(nil, d, Entry{State: StateResolved, Outcome: OutcomeAuthority, ResolvedAt: time.Now()})
+	v[0] = byte(StateEmitted) // a resolved entry whose state byte now says emitted
+	l.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(boltBucket).Put(d[:], v) })
+	if ok, err := l.Resolve(d, OutcomeAuthority); ok || !errors.Is(err, ErrLedgerCorrupt) {
 		t.Errorf("Resolve = %v, %v", ok, err)
 	}
-	if err := l.Emit(d); !errors.Is(err, errCorruptEntry) {
-		t.Errorf("Emit = %v", err)
+	// The ledger now refuses every call, also for an intact entry.
+	if _, err := l.Lookup(other); !errors.Is(err, ErrLedgerCorrupt) {
+		t.Errorf("Lookup after corruption = %v", err)
+	}
+	if err := l.Emit(other); !errors.Is(err, ErrLedgerCorrupt) {
+		t.Errorf("Emit after corruption = %v", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Errorf("Close after corruption = %v", err)
 	}
 }
 
 func TestOpenBoltLedgerError(t *testing.T) {
-	if _, err := OpenBoltLedger(filepath.Join(t.TempDir(), "no", "such", "dir", "l.db")); err == nil {
+	if _, err := OpenBoltLedger(filepath.Join(t.TempDir(), "no", "such", "dir", "l.db"), nil); err == nil {
 		t.Fatal("OpenBoltLedger in a missing directory succeeded")
+	}
+	if _, err := OpenBoltLedger(filepath.Join(t.TempDir(), "l.db"), &BoltOptions{Wait: -1}); err == nil {
+		t.Fatal("OpenBoltLedger with a negative wait succeeded")
+	}
+	// A file that is not a ledger is refused, and left as it was.
+	path := filepath.Join(t.TempDir(), "envelope.json")
+	content := bytes.Repeat([]byte(`{"binding_moment":{}}`), 1000)
+	os.WriteFile(path, content, 0o600)
+	if _, err := OpenBoltLedger(path, nil); !errors.Is(err, ErrLedgerCorrupt) {
+		t.Fatalf("OpenBoltLedger(a JSON file) = %v, want ErrLedgerCorrupt", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, content) {
+		t.Fatal("OpenBoltLedger changed a file that is not a ledger")
+	}
+}
+
+// TestBoltLedgerLarge opens a ledger of 40,000 entries written in four
+// transactions: branch pages, and a freelist long enough to need overflow
+// pages (more than 511 free pages), which the open-time walk must read
+// whole.
+func TestBoltLedgerLarge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	l, err := OpenBoltLedger(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest := func(i int) hashing.Digest { return hashing.Sum(binary.BigEndian.AppendUint64(nil, uint64(i))) }
+	for start := 0; start < 40_000; start += 10_000 {
+		err := l.db.Update(func(tx *bolt.Tx) error {
+			for i := start; i < start+10_000; i++ {
+				d := digest(i)
+				if err := tx.Bucket(boltBucket).Put(d[:], appendEntry(nil, d, Entry{State: StateEmitted})); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	raw, _ := os.ReadFile(path)
+	m, ps, err := checkBoltMetas(bytesReaderAt(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if overflow := ne.Uint32(raw[int(m.freelist)*ps+12:]); overflow == 0 {
+		t.Fatalf("the freelist has no overflow page: the test needs more free pages")
+	}
+	if l, err = OpenBoltLedger(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, i := range []int{0, 12_345, 39_999} {
+		if ok, err := l.Resolve(digest(i), OutcomeAnswer); !ok || err != nil {
+			t.Fatalf("Resolve(%d) = %v, %v", i, ok, err)
+		}
 	}
 }
