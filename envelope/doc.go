@@ -134,6 +134,41 @@
 // or fail to parse. Storing the Go struct by other means (gob, reflection,
 // copying fields) is not supported: the fields are unexported.
 //
+// # Single use
+//
+// A Resolver consumes an envelope in a Ledger in the same step that checks
+// its resolution, so among any number of resolutions of one envelope at
+// most one is a decision (§7.3, §12.5). MemLedger keeps the ledger in
+// memory; BoltLedger keeps it in a bbolt file, which survives restarts and
+// which processes share one at a time (OpenBoltLedger waits for the file's
+// lock, then fails with ErrLedgerLocked). Verifying against a ledger that
+// must already hold the emitted envelopes opens it with
+// BoltOptions.MustExist.
+//
+// Single use is at most once, not exactly once. The envelope is consumed
+// when the ledger commits, before Resolve returns: a host killed, or given
+// an error, between the two has consumed the decision without learning it,
+// and the same resolution presented again is OutcomeDiscarded. Such a host
+// asks the ledger: Lookup reports StateResolved with the Outcome that
+// consumed the envelope and when (the Reason of the discarded Result says
+// the same). If the host's own record shows it did not act, it puts the
+// question again in a new envelope that differs from the first (§12.5).
+// StateEmitted means nothing was consumed.
+//
+// # Protecting the ledger
+//
+// A BoltLedger is a file PATH and a high-water file PATH.hwm beside it. On
+// open it refuses, with ErrLedgerCorrupt, a file that is damaged or rolled
+// back: a damaged newest meta page that bbolt would silently replace by the
+// previous one, an older copy of the file, a missing or damaged high-water
+// file, or any page or entry that fails its checks. These checks find
+// accidents, not attacks: neither file is signed, and whoever can write both
+// can set any state or roll both back together. Keep both files, and their
+// directory, writable only by the processes that keep the ledger (mode 0600,
+// as created), off shared, synced and network folders, and never restore them
+// from a backup. Ledgers written before the high-water file existed are
+// refused. Delete both files together to start an empty ledger.
+//
 // # Concurrency
 //
 // A Parser is not safe for concurrent use; the package-level functions are.

@@ -57,7 +57,7 @@ func BenchmarkResolve(b *testing.B) {
 	}{
 		{"mem", func(b *testing.B) Ledger { return NewMemLedger() }},
 		{"bolt", func(b *testing.B) Ledger {
-			l, err := OpenBoltLedger(filepath.Join(b.TempDir(), "ledger.db"))
+			l, err := OpenBoltLedger(filepath.Join(b.TempDir(), "ledger.db"), nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func BenchmarkResolve(b *testing.B) {
 					bk := tx.Bucket(boltBucket)
 					for i := range b.N {
 						d := digestOf(i)
-						if err := bk.Put(d[:], []byte{byte(StateEmitted)}); err != nil {
+						if err := bk.Put(d[:], appendEntry(nil, d, Entry{State: StateEmitted})); err != nil {
 							return err
 						}
 					}

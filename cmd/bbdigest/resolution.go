@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
@@ -18,8 +20,8 @@ envelope it names (draft-morrison-binding-moment-envelope-04 §7.3).
 
 Usage:
   bbdigest resolution verify --envelope FILE --resolution FILE
-                             [--action FILE] [--ledger PATH]
-  bbdigest envelope emit --ledger PATH [FILE|-]
+                             [--action FILE] [--ledger PATH [--wait D]]
+  bbdigest envelope emit --ledger PATH [--wait D] [FILE|-]
 
 Commands:
   resolution verify  check the resolution and print one JSON object with an
@@ -45,6 +47,22 @@ Options:
                      false): a host acting on the outcome must then keep that
                      state itself (§7.3, §12.5). An empty PATH (as an unset
                      shell variable gives) and "-" are usage errors.
+                     verify never creates a ledger: a PATH that does not
+                     exist is an error (exit 3); emit creates it.
+                     Beside PATH is PATH.hwm, a high-water file: the ledger
+                     refuses a file that is damaged or was rolled back (an
+                     older copy, or a damaged newest meta page), answering
+                     "ledger corrupt" rather than an older state. Keep both
+                     files writable only by the agent (mode 0600, as they
+                     are created), and never restore them from a backup.
+  --wait D           how long to wait for another process that holds the
+                     ledger (default 10s; 0 does not wait), then fail with
+                     "locked by another process"
+
+  Single use is at most once: a process killed after the ledger recorded
+  an outcome and before it printed it has consumed the envelope unseen.
+  Verifying the same resolution again then answers "discarded", with a
+  reason that names the outcome that consumed it and when.
 
   FILE "-" reads stdin (for one of the files at most). An empty FILE is a
   usage error. An input longer than 256 MiB is rejected as too-large.
@@ -130,8 +148,28 @@ func (c *cli) resolution(args []string) int {
 // written, and returns the exit code for it. Every ledger failure of
 // resolution verify and envelope emit goes through here.
 func (c *cli) ledgerFailure(cmd string, err error) int {
-	c.errorf("%s: %v", cmd, err)
+	c.errorf("%s: %s", cmd, ledgerMessage(err))
+	switch {
+	case errors.Is(err, envelope.ErrLedgerLocked):
+		c.hintf("another bbdigest holds the ledger; --wait D waits longer for it")
+	case errors.Is(err, envelope.ErrLedgerCorrupt):
+		c.hintf("nothing was authorised or recorded; the ledger needs a person's decision (see 'bbdigest help resolution')")
+	case errors.Is(err, fs.ErrNotExist):
+		c.hintf("resolution verify never creates a ledger: emit the envelope first with 'bbdigest envelope emit --ledger PATH'")
+	}
 	return exitLedger
+}
+
+// ledgerMessage is err's message without the package's "envelope: "
+// prefix, which means nothing to a user of the command.
+func ledgerMessage(err error) string {
+	return strings.ReplaceAll(err.Error(), "envelope: ", "")
+}
+
+// ledgerOptions returns the options for opening the ledger: wait is the
+// --wait flag, mustExist whether a missing ledger is an error.
+func ledgerOptions(wait time.Duration, mustExist bool) *envelope.BoltOptions {
+	return &envelope.BoltOptions{Wait: wait, MustExist: mustExist}
 }
 
 // verifyOutput is the one JSON object resolution verify prints: a checked
@@ -218,6 +256,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 	resFile := fs.String("resolution", "", "")
 	actionFile := fs.String("action", "", "")
 	ledgerPath := fs.String("ledger", "", "")
+	wait := fs.Duration("wait", envelope.BoltLockTimeout, "")
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		if code == exitOK {
 			return verifyOutput{}, exitOK
@@ -247,6 +286,11 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 		usage = append(usage, "empty --ledger PATH: leave --ledger out to verify with no single-use check")
 	case given["ledger"] && *ledgerPath == "-":
 		usage = append(usage, "--ledger -: the ledger is a file, not stdin")
+	case given["wait"] && !given["ledger"]:
+		usage = append(usage, "--wait without --ledger")
+	}
+	if *wait < 0 {
+		usage = append(usage, "negative --wait "+wait.String())
 	}
 	stdin := 0
 	for _, n := range []string{*envFile, *resFile, *actionFile} {
@@ -322,16 +366,18 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 			result = envelope.Verify(env, res, action)
 		}
 	default:
-		l, err := envelope.OpenBoltLedger(*ledgerPath)
+		// The ledger must exist: a fresh, empty one would hold no
+		// emitted envelope, and a typo in PATH must not look like one.
+		l, err := envelope.OpenBoltLedger(*ledgerPath, ledgerOptions(*wait, true))
 		if err != nil {
-			return verifyError(errLedger, "ledger", *ledgerPath, err.Error()), c.ledgerFailure(cmd, err)
+			return verifyError(errLedger, "ledger", *ledgerPath, ledgerMessage(err)), c.ledgerFailure(cmd, err)
 		}
 		result, err = envelope.NewResolver(l).Resolve(context.Background(), env, resIn.src, action)
 		if cerr := l.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
 		if err != nil {
-			return verifyError(errLedger, "ledger", *ledgerPath, err.Error()), c.ledgerFailure(cmd, err)
+			return verifyError(errLedger, "ledger", *ledgerPath, ledgerMessage(err)), c.ledgerFailure(cmd, err)
 		}
 	}
 	code := exitRejected
@@ -347,6 +393,7 @@ func (c *cli) envelopeEmit(args []string) int {
 	const cmd = "envelope emit"
 	fs := c.flagSet(cmd)
 	ledgerPath := fs.String("ledger", "", "")
+	wait := fs.Duration("wait", envelope.BoltLockTimeout, "")
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
 		return code
@@ -360,6 +407,8 @@ func (c *cli) envelopeEmit(args []string) int {
 		return c.usageError(cmd, "empty --ledger PATH")
 	case *ledgerPath == "-":
 		return c.usageError(cmd, "--ledger -: the ledger is a file, not stdin")
+	case *wait < 0:
+		return c.usageError(cmd, "negative --wait "+wait.String())
 	}
 	name := "-"
 	if len(operands) == 1 {
@@ -375,7 +424,7 @@ func (c *cli) envelopeEmit(args []string) int {
 		c.reject(name, err)
 		return exitRejected
 	}
-	l, err := envelope.OpenBoltLedger(*ledgerPath)
+	l, err := envelope.OpenBoltLedger(*ledgerPath, ledgerOptions(*wait, false))
 	if err != nil {
 		return c.ledgerFailure(cmd, err)
 	}

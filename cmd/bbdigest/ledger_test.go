@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bbdigest/bbdigest/envelope"
+)
+
+// ledgerCase is a working directory with the §6.4 envelope, a resolution
+// selecting option 0, option 0's action, and a ledger path.
+type ledgerCase struct {
+	t      *testing.T
+	ledger string
+}
+
+func newLedgerCase(t *testing.T) *ledgerCase {
+	t.Helper()
+	env, err := os.ReadFile("testdata/demo/envelope-draft-6.4.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := os.ReadFile("testdata/demo/action-1-dates.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	for name, content := range map[string]string{
+		"env.json": string(env),
+		"act.json": string(act),
+		"res.json": `{"binding_moment_resolution":{"envelope_digest":"` + draftEnvelopeDigest + `","resolution":"option","option_idx":0}}`,
+	} {
+		if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &ledgerCase{t: t, ledger: "agent.db"}
+}
+
+// run runs bbdigest with args and returns its stdout, stderr and exit code.
+func (lc *ledgerCase) run(args ...string) (string, string, int) {
+	var stdout, stderr bytes.Buffer
+	c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
+	code := c.main(args)
+	return stdout.String(), stderr.String(), code
+}
+
+func (lc *ledgerCase) emit() {
+	lc.t.Helper()
+	if out, errOut, code := lc.run("envelope", "emit", "--ledger", lc.ledger, "env.json"); code != exitOK {
+		lc.t.Fatalf("emit: exit %d: %s%s", code, out, errOut)
+	}
+}
+
+// verify runs resolution verify against the ledger with extra flags and
+// returns the decoded JSON answer, stderr and the exit code.
+func (lc *ledgerCase) verify(extra ...string) (map[string]any, string, int) {
+	lc.t.Helper()
+	args := append([]string{"resolution", "verify", "--envelope", "env.json", "--resolution", "res.json",
+		"--action", "act.json", "--ledger", lc.ledger}, extra...)
+	out, errOut, code := lc.run(args...)
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil || strings.Count(out, "\n") != 1 {
+		lc.t.Fatalf("verify printed %q (%v), want one JSON object", out, err)
+	}
+	return v, errOut, code
+}
+
+// A ledger another process holds is an error that says so, after --wait.
+func TestVerifyLedgerLocked(t *testing.T) {
+	lc := newLedgerCase(t)
+	lc.emit()
+	held, err := envelope.OpenBoltLedger(lc.ledger, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	v, errOut, code := lc.verify("--wait", "0")
+	if code != exitLedger || v["outcome"] != "error" || v["error"] != "ledger" ||
+		!strings.Contains(v["reason"].(string), "ledger file agent.db is locked by another process") {
+		t.Errorf("locked, --wait 0: exit %d, %v", code, v)
+	}
+	if !strings.Contains(errOut, "bbdigest: hint: another bbdigest holds the ledger; --wait D waits longer") {
+		t.Errorf("stderr %q", errOut)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("--wait 0 waited %v", d)
+	}
+	// Released while it waits: the answer comes once the lock is free.
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		held.Close()
+	}()
+	if v, errOut, code := lc.verify("--wait", "5s"); code != exitOK || v["outcome"] != "authority" {
+		t.Errorf("--wait 5s, released after 200 ms: exit %d, %v, %s", code, v, errOut)
+	}
+}
+
+// The attack of the issue: after an authority, a flipped bit in the
+// checksum of the newest bbolt meta page made bbolt fall back to the older
+// meta page, where the envelope was only emitted, and the same resolution
+// was authority again. Now the ledger is refused as corrupt, exit 3, and
+// nothing is authorised.
+func TestVerifyLedgerMetaFlip(t *testing.T) {
+	lc := newLedgerCase(t)
+	lc.emit()
+	if v, _, code := lc.verify(); code != exitOK || v["outcome"] != "authority" {
+		t.Fatalf("first verify: exit %d, %v", code, v)
+	}
+	db, err := os.ReadFile(lc.ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bbolt's meta page: a 16-byte page header, then magic, version,
+	// page size, flags (4 bytes each), the root bucket (16), the freelist
+	// and high-water page ids (8 each), txid (8) and checksum (8).
+	const hdr, txidAt, sumAt = 16, 16 + 16 + 16 + 16, 16 + 16 + 16 + 24
+	pageSize := int(binary.LittleEndian.Uint32(db[hdr+8:]))
+	newest := 0
+	if binary.LittleEndian.Uint64(db[pageSize+txidAt:]) > binary.LittleEndian.Uint64(db[txidAt:]) {
+		newest = pageSize
+	}
+	db[newest+sumAt] ^= 1
+	if err := os.WriteFile(lc.ledger, db, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, errOut, code := lc.verify()
+	if code != exitLedger || v["outcome"] != "error" || v["error"] != "ledger" || !strings.Contains(v["reason"].(string), "ledger corrupt") {
+		t.Errorf("verify after the flip: exit %d, %v", code, v)
+	}
+	if !strings.Contains(errOut, "nothing was authorised or recorded") {
+		t.Errorf("stderr %q", errOut)
+	}
+	if _, errOut, code := lc.run("envelope", "emit", "--ledger", lc.ledger, "env.json"); code != exitLedger || !strings.Contains(errOut, "ledger corrupt") {
+		t.Errorf("emit after the flip: exit %d, %s", code, errOut)
+	}
+	// Removing the high-water file does not help.
+	os.Remove(lc.ledger + ".hwm")
+	if v, _, code := lc.verify(); code != exitLedger || v["outcome"] == "authority" {
+		t.Errorf("verify without the high-water file: exit %d, %v", code, v)
+	}
+}
+
+// --ledger names a file that must exist for verify: an empty ledger in its
+// place would discard, but a created one would hide a typo.
+func TestVerifyLedgerMissing(t *testing.T) {
+	lc := newLedgerCase(t)
+	v, errOut, code := lc.verify()
+	if code != exitLedger || v["error"] != "ledger" || !strings.Contains(v["reason"].(string), "does not exist") {
+		t.Errorf("exit %d, %v, %s", code, v, errOut)
+	}
+	if m, _ := filepath.Glob("agent.db*"); len(m) != 0 {
+		t.Errorf("verify created %v", m)
+	}
+}
