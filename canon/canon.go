@@ -64,11 +64,18 @@ func (c *Canonicalizer) Profile() Profile { return c.profile }
 
 // Append appends the canonical form of the JSON text src to dst and returns
 // the extended buffer. On error it returns dst unchanged in length (bytes
-// beyond len(dst) may have been written) and a *Error. Bytes in the spare
-// capacity of the result may have been written too, so src must not lie in
-// dst's spare capacity (nor overlap dst at all: the output is written while
-// the input is read, and can be longer than it, as 1e21 becomes 1e+21).
+// beyond len(dst) may have been written) and a *Error.
+//
+// src may overlap dst, its spare capacity included, so a buffer can be
+// canonicalized in place with buf, err = c.Append(buf[:0], buf). The output
+// is written while the input is read, and can be longer than it (1e21
+// becomes 1e+21), so such an src is first copied into c's arena; an src
+// apart from dst is read where it lies, and Append then makes no
+// allocation once c is warm and dst has room.
 func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
+	if overlaps(src, dst) || c.overlapsArena(src) {
+		src = c.detach(src)
+	}
 	if !indented(src) && c.quickCanonical(src) {
 		c.end()
 		return append(dst, src...), nil
@@ -107,8 +114,12 @@ func (c *Canonicalizer) appendEngine(dst, src []byte) ([]byte, error) {
 // View returns the canonical form of src. When src is already canonical it
 // returns src itself and copies nothing; otherwise it returns a slice of c's
 // arena that stays valid until the next call on c. The caller must not
-// modify the result.
+// modify the result. src may be a result of an earlier View on c (it is
+// then copied first, as the arena it lies in is rewritten).
 func (c *Canonicalizer) View(src []byte) ([]byte, error) {
+	if c.overlapsArena(src) {
+		src = c.detach(src)
+	}
 	if !indented(src) && c.quickCanonical(src) {
 		c.end()
 		return src, nil
@@ -190,6 +201,32 @@ func (c *Canonicalizer) Transcode(w io.Writer, r io.Reader) error {
 	return err
 }
 
+// overlaps reports whether src shares memory with dst[:cap(dst)], which the
+// engine writes (see appendSpan) while it reads src.
+func overlaps(src, dst []byte) bool {
+	if len(src) == 0 || cap(dst) == 0 {
+		return false
+	}
+	s := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	return s < d+uintptr(cap(dst)) && d < s+uintptr(len(src))
+}
+
+// overlapsArena reports whether src shares memory with the arena buffers a
+// call writes and a caller can hold: c.out, which View returns, and c.mini,
+// the compact text View returns when it is canonical.
+func (c *Canonicalizer) overlapsArena(src []byte) bool {
+	return overlaps(src, c.out) || overlaps(src, c.mini)
+}
+
+// detach returns a copy of src in c.in, which no call writes while it reads
+// its input and which is never returned (Transcode reads into it, and
+// passes it to View, which does not write it).
+func (c *Canonicalizer) detach(src []byte) []byte {
+	c.in = append(c.in[:0], src...)
+	return c.in
+}
+
 // maxPooledArena is the largest buffer a pooled Canonicalizer keeps, so that
 // one huge input does not pin its memory forever.
 const maxPooledArena = 1 << 20
@@ -232,7 +269,9 @@ func (c *Canonicalizer) ArenaSize() int {
 }
 
 // AppendCanonical appends the canonical form of src under profile p to dst.
-// It is the one-shot form of [Canonicalizer.Append].
+// It is the one-shot form of [Canonicalizer.Append]: src may overlap dst,
+// its spare capacity included (AppendCanonical(buf[:0], buf, p)
+// canonicalizes buf in place).
 func AppendCanonical(dst, src []byte, p Profile) ([]byte, error) {
 	c := getCanonicalizer(p)
 	out, err := c.Append(dst, src)
