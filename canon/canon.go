@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/bbdigest/bbdigest/internal/boundedread"
 	"github.com/bbdigest/bbdigest/internal/es6"
 )
 
@@ -46,7 +47,7 @@ type Canonicalizer struct {
 	quickMode  bool                  // the fast path is calling the engine's helpers
 	win        classWindow           // string scanning bitmaps (scan_amd64.go)
 	out        []byte                // output buffer of View, Encode and Transcode
-	in         []byte                // input buffer of Transcode
+	in         []byte                // input buffer of Transcode; the copy of an src that overlaps an output (detach)
 	mini       []byte                // the input with its whitespace removed (minify.go)
 	numBuf     [es6.DecimalRoom]byte // room for es6.AppendDecimal
 }
@@ -166,35 +167,21 @@ func (c *Canonicalizer) Encode(w io.Writer, src []byte) error {
 // writes its canonical form to w. The whole input is held in c's arena
 // (object members can only be ordered once all are read), so memory use is
 // bounded by the profile's MaxSize, not by the stream. An input longer than
-// the bound is rejected with class too-large as soon as the bound is passed,
-// without reading the rest. Errors from r and w are returned as they are.
+// the bound is rejected with class too-large (Offset = MaxSize) without
+// reading the rest, and costs little more memory than the bound: a regular
+// file that is already longer is rejected before a byte of it is read, and
+// anything else is read in chunks of a few MiB (internal/boundedread), not
+// into a buffer that doubles. Errors from r and w are returned as they are.
 func (c *Canonicalizer) Transcode(w io.Writer, r io.Reader) error {
 	limit := c.profile.MaxSize()
-	buf := c.in[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		room := buf[len(buf):cap(buf)]
-		if over := len(buf) + len(room) - (limit + 1); over > 0 {
-			room = room[:len(room)-over]
-		}
-		k, err := r.Read(room)
-		buf = buf[:len(buf)+k]
-		if len(buf) > limit {
-			c.in = buf[:0]
-			return &Error{Class: ClassTooLarge, Offset: int64(limit), Msg: "input longer than the " + strconv.Itoa(limit) + "-byte bound"}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			c.in = buf[:0]
-			return err
-		}
+	buf, err := boundedread.ReadAll(c.in, r, limit)
+	if err == nil {
+		c.in = buf
+		err = c.Encode(w, buf)
+	} else if errors.Is(err, boundedread.ErrTooLarge) {
+		err = &Error{Class: ClassTooLarge, Offset: int64(limit), Msg: "input longer than the " + strconv.Itoa(limit) + "-byte bound"}
 	}
-	c.in = buf
-	err := c.Encode(w, buf)
+	c.in = buf[:0]
 	if cap(c.in) > maxPooledArena {
 		c.in = nil
 	}
