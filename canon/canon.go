@@ -26,6 +26,7 @@ type Canonicalizer struct {
 	src  []byte
 	dst  []byte
 	pend int // start of the pending canonical input span (see state.go)
+	base int // len(dst) when the call began (permute.go)
 
 	// arena, kept between calls
 	stack   []frame
@@ -37,6 +38,7 @@ type Canonicalizer struct {
 	// deferred member ordering (permute.go)
 	recs       []sortRec
 	spans      []span
+	growth     [4]growth // of members, recs, spans and names (grown)
 	kids       []int32
 	topKids    int
 	recOrder   []int32
@@ -74,7 +76,7 @@ func (c *Canonicalizer) Profile() Profile { return c.profile }
 // apart from dst is read where it lies, and Append then makes no
 // allocation once c is warm and dst has room.
 func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
-	if overlaps(src, dst) || c.overlapsArena(src) {
+	if c.aliased(src, dst) {
 		src = c.detach(src)
 	}
 	if !indented(src) && c.quickCanonical(src) {
@@ -102,7 +104,7 @@ func (c *Canonicalizer) appendEngine(dst, src []byte) ([]byte, error) {
 	c.begin(dst, src)
 	err := c.run()
 	if err == nil {
-		c.finish(len(dst), false)
+		c.finish(false)
 	}
 	out := c.dst
 	c.end()
@@ -118,7 +120,7 @@ func (c *Canonicalizer) appendEngine(dst, src []byte) ([]byte, error) {
 // modify the result. src may be a result of an earlier View on c (it is
 // then copied first, as the arena it lies in is rewritten).
 func (c *Canonicalizer) View(src []byte) ([]byte, error) {
-	if c.overlapsArena(src) {
+	if c.aliased(src, nil) {
 		src = c.detach(src)
 	}
 	if !indented(src) && c.quickCanonical(src) {
@@ -140,7 +142,7 @@ func (c *Canonicalizer) View(src []byte) ([]byte, error) {
 func (c *Canonicalizer) viewEngine(src []byte) (out []byte, verbatim bool, err error) {
 	c.begin(c.out[:0], src)
 	err = c.run()
-	verbatim = err == nil && c.finish(0, true)
+	verbatim = err == nil && c.finish(true)
 	out = c.dst
 	c.end()
 	c.out = out[:0]
@@ -188,22 +190,22 @@ func (c *Canonicalizer) Transcode(w io.Writer, r io.Reader) error {
 	return err
 }
 
-// overlaps reports whether src shares memory with dst[:cap(dst)], which the
-// engine writes (see appendSpan) while it reads src.
-func overlaps(src, dst []byte) bool {
-	if len(src) == 0 || cap(dst) == 0 {
-		return false
-	}
+// aliased reports whether src shares memory with a buffer the call writes
+// while it reads src, and which a caller can hold: dst[:cap(dst)] (see
+// appendSpan), c.out (which View returns) and c.mini (the compact text,
+// which View returns when it is canonical).
+func (c *Canonicalizer) aliased(src, dst []byte) bool {
+	// (An empty src inside one of them is copied too, harmlessly.)
 	s := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
-	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
-	return s < d+uintptr(cap(dst)) && d < s+uintptr(len(src))
+	e := s + uintptr(len(src))
+	return overlaps(s, e, dst) || overlaps(s, e, c.out) || overlaps(s, e, c.mini)
 }
 
-// overlapsArena reports whether src shares memory with the arena buffers a
-// call writes and a caller can hold: c.out, which View returns, and c.mini,
-// the compact text View returns when it is canonical.
-func (c *Canonicalizer) overlapsArena(src []byte) bool {
-	return overlaps(src, c.out) || overlaps(src, c.mini)
+// overlaps reports whether the bytes from s to e share memory with
+// b[:cap(b)].
+func overlaps(s, e uintptr, b []byte) bool {
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return s < p+uintptr(cap(b)) && p < e
 }
 
 // detach returns a copy of src in c.in, which no call writes while it reads
@@ -269,7 +271,10 @@ func AppendCanonical(dst, src []byte, p Profile) ([]byte, error) {
 // Canonicalize returns the canonical form of src under profile p in a new
 // slice.
 func Canonicalize(src []byte, p Profile) ([]byte, error) {
-	return AppendCanonical(make([]byte, 0, len(src)), src, p)
+	// No buffer of the input's size up front: the engine sizes the output
+	// from what it has read (numbers such as 1e20 make it longer than the
+	// input), and the canonical fast path copies src into one of its size.
+	return AppendCanonical(nil, src, p)
 }
 
 // Validate reports whether src is acceptable under profile p, returning the

@@ -39,17 +39,26 @@ func memChild(f []string) {
 		fmt.Println("ERR bad " + childEnv)
 		os.Exit(2)
 	}
-	p, err := ProfileByName(f[1])
+	name, depth, _ := strings.Cut(f[1], ":") // "rfc8785" or "rfc8785:DEPTH"
+	p, err := ProfileByName(name)
+	if err == nil && depth != "" {
+		d, _ := strconv.Atoi(depth)
+		p, err = p.WithMaxDepth(d)
+	}
 	if err != nil {
 		fmt.Println("ERR", err)
 		os.Exit(2)
 	}
-	src, err := os.ReadFile(f[2])
-	if err != nil {
-		fmt.Println("ERR", err)
-		os.Exit(2)
+	var src, out []byte
+	if f[0] == "transcode" {
+		// From the file as a stream, which Transcode reads in chunks.
+		var r *os.File
+		if r, err = os.Open(f[2]); err == nil {
+			err = New(p).Transcode(io.Discard, pipeReader{r})
+		}
+	} else if src, err = os.ReadFile(f[2]); err == nil {
+		out, err = memOps[f[0]](src, p)
 	}
-	out, err := memOps[f[0]](src, p)
 	if err != nil {
 		fmt.Println("ERR", err)
 		os.Exit(2)
@@ -71,7 +80,11 @@ func peakRatio(t *testing.T, op string, p Profile, src []byte) float64 {
 	if err := os.WriteFile(file, src, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	hwm := runChild(t, nil, "mem "+op+" "+p.Name()+" "+file)
+	spec := p.Name()
+	if p.MaxDepth() != New(p).Profile().defaultMaxDepth() {
+		spec += ":" + strconv.Itoa(p.MaxDepth())
+	}
+	hwm := runChild(t, nil, "mem "+op+" "+spec+" "+file)
 	return float64(hwm) / float64(len(src))
 }
 
@@ -167,6 +180,15 @@ type memShape struct {
 	build func(size int) []byte
 }
 
+// memShapeProfiles lists the profiles of the shapes that one profile
+// rejects (the others run under Strict and RFC8785).
+var memShapeProfiles = map[string][]Profile{
+	"deep-wide-1000":      {RFC8785},
+	"nested-arrays-deep":  {mustDepth(RFC8785, 1<<24)},
+	"nested-objects-deep": {mustDepth(RFC8785, 1<<24)},
+	"expanding-1e20":      {RFC8785},
+}
+
 // objectOf writes {"name":value,...} with the names in the order given,
 // separated by sep after each comma and colon.
 func objectOf(names []string, value, sep string, escape bool) []byte {
@@ -190,6 +212,14 @@ func objectOf(names []string, value, sep string, escape bool) []byte {
 	}
 	b.WriteString("}")
 	return b.Bytes()
+}
+
+func mustDepth(p Profile, depth int) Profile {
+	p, err := p.WithMaxDepth(depth)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 func reversed(s []string) []string {
@@ -247,6 +277,66 @@ var memShapes = []memShape{
 				b.WriteString(",")
 			}
 			b.WriteString(e.String())
+		}
+		b.WriteString("]")
+		return b.Bytes()
+	}},
+	{"string-then-reverse-object", func(size int) []byte {
+		// Members only in the second half: the density seen so far
+		// underestimates the whole.
+		obj := objectOf(reversed(shortNames(size/18)), "0", "", false)
+		return append(append([]byte(`[" `+strings.Repeat("x", size/2)+`",`), obj...), ']')
+	}},
+	{"deep-wide", func(size int) []byte {
+		// 64 nested objects (the strict bound), each
+		// with members of short names in descending order and the next
+		// object last, under the name "": every member stays open.
+		depth := 64
+		names := reversed(shortNames(size / (8 * depth)))
+		var b bytes.Buffer
+		for d := 0; d < depth; d++ {
+			inner := objectOf(names, "0", "", false)
+			b.Write(inner[:len(inner)-1])
+			b.WriteString(`,"":`)
+		}
+		b.WriteString("0")
+		b.WriteString(strings.Repeat("}", depth))
+		return b.Bytes()
+	}},
+	{"deep-wide-1000", func(size int) []byte {
+		// The same, 1000 deep (the rfc8785 bound), so with names of at
+		// most two characters: about seven bytes of input per member.
+		const depth = 1000
+		names := reversed(shortNames(size / (7 * depth)))
+		var b bytes.Buffer
+		for d := 0; d < depth; d++ {
+			inner := objectOf(names, "0", "", false)
+			b.Write(inner[:len(inner)-1])
+			b.WriteString(`,"":`)
+		}
+		b.WriteString("0")
+		b.WriteString(strings.Repeat("}", depth))
+		return b.Bytes()
+	}},
+	{"nested-arrays-deep", func(size int) []byte {
+		// [[[...]]] as deep as a raised bound allows: stack frames.
+		n := min(size/2, 1<<24)
+		return []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+	}},
+	{"nested-objects-deep", func(size int) []byte {
+		// {"a":{"a":...}} as deep as a raised bound allows, after a space
+		// (so the engine, not the fast path, reads it): frames and members.
+		n := min(size/6, 1<<24-1)
+		return []byte(" " + strings.Repeat(`{"a":`, n) + "0" + strings.Repeat("}", n))
+	}},
+	{"expanding-1e20", func(size int) []byte {
+		var b bytes.Buffer
+		b.WriteString("[")
+		for i := 0; b.Len() < size; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("1e20")
 		}
 		b.WriteString("]")
 		return b.Bytes()
@@ -342,17 +432,68 @@ func TestTranscodePeakMemory(t *testing.T) {
 	}
 }
 
-// TestPeakMemoryShapes reports the peak memory of every shape (-v); it is
-// a survey, not a check.
+// TestPeakMemoryManyMembers canonicalizes an object of millions of short
+// names in descending order ({"~~~~":0,...,"!":0}, about nine bytes of
+// input per member, compact and pretty-printed), the shape that costs
+// canon the most memory per byte of input, with View, Append, Canonicalize
+// and (compact) Transcode under both profiles, each in a child process:
+// peak resident memory must stay at most 6 times the input (it was 24
+// times with 48-byte member records and arrays that doubled).
+func TestPeakMemoryManyMembers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	if _, err := vmHWM(); err != nil {
+		t.Skip(err)
+	}
+	const size, maxRatio = 36 << 20, 6.0
+	names := reversed(shortNames(size / 9))
+	pretty := names[:len(names)*9/14] // the same size of input
+	for _, in := range []struct {
+		name    string
+		src     []byte
+		members int
+	}{
+		{"compact", objectOf(names, "0", "", false), len(names)},
+		{"pretty", objectOf(pretty, "0", "\n  ", false), len(pretty)},
+	} {
+		for _, p := range []Profile{Strict, RFC8785} {
+			ops := []string{"view", "append", "canonicalize"}
+			if in.name == "compact" {
+				ops = append(ops, "transcode") // from a stream
+			}
+			for _, op := range ops {
+				r := peakRatio(t, op, p, in.src)
+				t.Logf("%s %s %s: %d members, %.1f MB: peak resident memory %.2fx the input", in.name, p.Name(), op, in.members, float64(len(in.src))/1e6, r)
+				if r > maxRatio {
+					t.Errorf("%s %s %s: peak resident memory %.2fx the input, want at most %.1fx", in.name, p.Name(), op, r, maxRatio)
+				}
+			}
+		}
+	}
+}
+
+// TestPeakMemoryShapes reports the peak memory of every shape, as
+// TestPeakMemoryManyMembers measures it, when CANON_MEM_SIZE gives a size
+// (CANON_MEM_SHAPES selects shapes by a substring of their names): a
+// survey for the documentation, not a check.
 func TestPeakMemoryShapes(t *testing.T) {
 	size, _ := strconv.Atoi(os.Getenv("CANON_MEM_SIZE"))
 	if size == 0 {
 		t.Skip("set CANON_MEM_SIZE")
 	}
+	only := os.Getenv("CANON_MEM_SHAPES") // a substring of the shapes to run
 	for _, sh := range memShapes {
+		if !strings.Contains(sh.name, only) {
+			continue
+		}
 		src := sh.build(size)
-		for _, p := range []Profile{Strict, RFC8785} {
-			for _, op := range []string{"view", "append", "canonicalize"} {
+		profiles := memShapeProfiles[sh.name]
+		if profiles == nil {
+			profiles = []Profile{Strict, RFC8785}
+		}
+		for _, p := range profiles {
+			for _, op := range []string{"view", "append", "canonicalize", "transcode"} {
 				r := peakRatio(t, op, p, src)
 				t.Logf("%-30s %-8s %-13s %5.1f MB  peak/input %.2f", sh.name, p.Name(), op, float64(len(src))/1e6, r)
 			}

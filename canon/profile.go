@@ -9,6 +9,13 @@ import (
 // DefaultMaxSize is the input size bound of the predefined profiles: 256 MiB.
 const DefaultMaxSize = 256 << 20
 
+// MaxSizeLimit is the largest input size bound [Profile.WithMaxSize]
+// accepts: 768 MiB. The engine keeps positions in the input and in the
+// output in 32 bits, to keep its per-member records small, and the output
+// of n bytes of input is at most 5.25n bytes (1e20 is written with 21
+// digits), below 2^32 for n up to this bound.
+const MaxSizeLimit = 768 << 20
+
 // StrictMaxDepth is the nesting bound of the strict profile (envelope draft
 // §6.3, EP §13.12): the outermost container is depth 1, 64 is accepted and
 // 65 is rejected.
@@ -144,13 +151,14 @@ func (p Profile) WithMaxDepth(n int) (Profile, error) {
 	return p, nil
 }
 
-// WithMaxSize returns p with its input size bound set to n bytes (n >= 1).
+// WithMaxSize returns p with its input size bound set to n bytes
+// (1 <= n <= MaxSizeLimit).
 // Longer inputs are rejected with class too-large before any work is done on
 // them. The receiver is unchanged. Setting DefaultMaxSize gives the
 // predefined profile (== Strict or RFC8785 when no other bound is set).
 func (p Profile) WithMaxSize(n int) (Profile, error) {
-	if n < 1 {
-		return p, fmt.Errorf("canon: max size %d out of range", n)
+	if n < 1 || n > MaxSizeLimit {
+		return p, fmt.Errorf("canon: max size %d out of range [1, %d]", n, MaxSizeLimit)
 	}
 	p.maxSize = n
 	if n == DefaultMaxSize {

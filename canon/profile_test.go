@@ -70,3 +70,27 @@ func TestProfileByName(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxSizeLimit checks the range WithMaxSize accepts: positions are kept
+// in 32 bits, so a bound above MaxSizeLimit is refused.
+func TestMaxSizeLimit(t *testing.T) {
+	for _, n := range []int{1, DefaultMaxSize, MaxSizeLimit} {
+		if p, err := RFC8785.WithMaxSize(n); err != nil || p.MaxSize() != n {
+			t.Errorf("WithMaxSize(%d) = %v, %v", n, p, err)
+		}
+	}
+	for _, n := range []int{0, -1, MaxSizeLimit + 1, 1 << 32, 1<<62 - 1} {
+		if p, err := Strict.WithMaxSize(n); err == nil || p != Strict {
+			t.Errorf("WithMaxSize(%d) = %v, %v; want an error and the receiver", n, p, err)
+		}
+	}
+	// The output of the longest input is below 2^32 bytes: 5.25 times the
+	// input at most (a lone 1e20, four bytes, is written with 21 digits).
+	if MaxSizeLimit*21/4 >= 1<<32 {
+		t.Errorf("MaxSizeLimit %d: output of up to %d bytes does not fit 32-bit positions", MaxSizeLimit, MaxSizeLimit*21/4)
+	}
+	out, err := Canonicalize([]byte("1e20"), RFC8785)
+	if err != nil || len(out) != 21 {
+		t.Errorf("1e20 = %q, %v; want 21 digits", out, err)
+	}
+}
