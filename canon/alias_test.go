@@ -162,3 +162,32 @@ func TestViewOverlap(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendInPlaceAllocs canonicalizes a buffer in place with a warm
+// Canonicalizer: the copy of the input goes to the arena, so the call makes
+// no allocation.
+func TestAppendInPlaceAllocs(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("allocation counts differ")
+	}
+	for _, in := range []string{example64Envelope, `{"b":1,"a":[1.0,2]}`, `[1,2,3]`} {
+		c := New(RFC8785)
+		want, err := Canonicalize([]byte(in), RFC8785)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 0, 2*len(in)+64) // room for the output and a number's
+		var got []byte
+		run := func() {
+			b := append(buf[:0], in...)
+			got, err = c.Append(b[:0], b)
+		}
+		run()
+		if n := testing.AllocsPerRun(50, run); n != 0 {
+			t.Errorf("%.40q: in-place Append allocates %v times", in, n)
+		}
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%.40q: in place %q, %v; want %q", in, got, err, want)
+		}
+	}
+}

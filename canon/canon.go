@@ -117,8 +117,9 @@ func (c *Canonicalizer) appendEngine(dst, src []byte) ([]byte, error) {
 // View returns the canonical form of src. When src is already canonical it
 // returns src itself and copies nothing; otherwise it returns a slice of c's
 // arena that stays valid until the next call on c. The caller must not
-// modify the result. src may be a result of an earlier View on c (it is
-// then copied first, as the arena it lies in is rewritten).
+// modify the result. src may be (a part of) a result of an earlier View on
+// c: as the arena it lies in is rewritten, it is then copied first, and
+// the result is never src itself.
 func (c *Canonicalizer) View(src []byte) ([]byte, error) {
 	if c.aliased(src, nil) {
 		src = c.detach(src)
