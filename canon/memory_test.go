@@ -214,6 +214,26 @@ func objectOf(names []string, value, sep string, escape bool) []byte {
 	return b.Bytes()
 }
 
+// maxNesting returns the deepest nesting of containers in src (JSON text).
+func maxNesting(src []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(src); i++ {
+		switch b := src[i]; {
+		case inString && b == '\\':
+			i++
+		case b == '"':
+			inString = !inString
+		case inString:
+		case b == '{' || b == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
 func mustDepth(p Profile, depth int) Profile {
 	p, err := p.WithMaxDepth(depth)
 	if err != nil {
@@ -473,10 +493,13 @@ func TestPeakMemoryManyMembers(t *testing.T) {
 	}
 }
 
-// TestPeakMemoryShapes reports the peak memory of every shape, as
-// TestPeakMemoryManyMembers measures it, when CANON_MEM_SIZE gives a size
-// (CANON_MEM_SHAPES selects shapes by a substring of their names): a
-// survey for the documentation, not a check.
+// TestPeakMemoryShapes checks the package's memory bound (doc.go,
+// Security) on every shape of memShapes, under each profile, for View,
+// Append, Canonicalize and Transcode: peak memory at most 7 times the
+// input, plus 200 bytes per level of nesting beyond the predefined depth
+// bounds. It runs only when CANON_MEM_SIZE gives the input size (about a
+// minute at 48000000; CANON_MEM_SHAPES selects shapes by a substring of
+// their names), and logs each ratio (-v), for the documentation.
 func TestPeakMemoryShapes(t *testing.T) {
 	size, _ := strconv.Atoi(os.Getenv("CANON_MEM_SIZE"))
 	if size == 0 {
@@ -493,9 +516,16 @@ func TestPeakMemoryShapes(t *testing.T) {
 			profiles = []Profile{Strict, RFC8785}
 		}
 		for _, p := range profiles {
+			// The levels beyond the predefined bound, which a raised bound
+			// lets the input reach.
+			extra := max(0, maxNesting(src)-New(p).Profile().defaultMaxDepth())
 			for _, op := range []string{"view", "append", "canonicalize", "transcode"} {
 				r := peakRatio(t, op, p, src)
 				t.Logf("%-30s %-8s %-13s %5.1f MB  peak/input %.2f", sh.name, p.Name(), op, float64(len(src))/1e6, r)
+				if limit := 7*float64(len(src)) + 200*float64(extra); r*float64(len(src)) > limit {
+					t.Errorf("%s %s %s: peak resident memory %.2fx the input (%d levels beyond the default bound), want at most %.2fx",
+						sh.name, p.Name(), op, r, extra, limit/float64(len(src)))
+				}
 			}
 		}
 	}
