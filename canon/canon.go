@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/bbdigest/bbdigest/internal/boundedread"
 	"github.com/bbdigest/bbdigest/internal/es6"
 )
 
@@ -25,6 +26,7 @@ type Canonicalizer struct {
 	src  []byte
 	dst  []byte
 	pend int // start of the pending canonical input span (see state.go)
+	base int // len(dst) when the call began (permute.go)
 
 	// arena, kept between calls
 	stack   []frame
@@ -36,6 +38,7 @@ type Canonicalizer struct {
 	// deferred member ordering (permute.go)
 	recs       []sortRec
 	spans      []span
+	growth     [4]growth // of members, recs, spans and names (grown)
 	kids       []int32
 	topKids    int
 	recOrder   []int32
@@ -46,7 +49,7 @@ type Canonicalizer struct {
 	quickMode  bool                  // the fast path is calling the engine's helpers
 	win        classWindow           // string scanning bitmaps (scan_amd64.go)
 	out        []byte                // output buffer of View, Encode and Transcode
-	in         []byte                // input buffer of Transcode
+	in         []byte                // input buffer of Transcode; the copy of an src that overlaps an output (detach)
 	mini       []byte                // the input with its whitespace removed (minify.go)
 	numBuf     [es6.DecimalRoom]byte // room for es6.AppendDecimal
 }
@@ -64,11 +67,18 @@ func (c *Canonicalizer) Profile() Profile { return c.profile }
 
 // Append appends the canonical form of the JSON text src to dst and returns
 // the extended buffer. On error it returns dst unchanged in length (bytes
-// beyond len(dst) may have been written) and a *Error. Bytes in the spare
-// capacity of the result may have been written too, so src must not lie in
-// dst's spare capacity (nor overlap dst at all: the output is written while
-// the input is read, and can be longer than it, as 1e21 becomes 1e+21).
+// beyond len(dst) may have been written) and a *Error.
+//
+// src may overlap dst, its spare capacity included, so a buffer can be
+// canonicalized in place with buf, err = c.Append(buf[:0], buf). The output
+// is written while the input is read, and can be longer than it (1e21
+// becomes 1e+21), so such an src is first copied into c's arena; an src
+// apart from dst is read where it lies, and Append then makes no
+// allocation once c is warm and dst has room.
 func (c *Canonicalizer) Append(dst, src []byte) ([]byte, error) {
+	if c.aliased(src, dst) {
+		src = c.detach(src)
+	}
 	if !indented(src) && c.quickCanonical(src) {
 		c.end()
 		return append(dst, src...), nil
@@ -94,7 +104,7 @@ func (c *Canonicalizer) appendEngine(dst, src []byte) ([]byte, error) {
 	c.begin(dst, src)
 	err := c.run()
 	if err == nil {
-		c.finish(len(dst), false)
+		c.finish(false)
 	}
 	out := c.dst
 	c.end()
@@ -107,8 +117,13 @@ func (c *Canonicalizer) appendEngine(dst, src []byte) ([]byte, error) {
 // View returns the canonical form of src. When src is already canonical it
 // returns src itself and copies nothing; otherwise it returns a slice of c's
 // arena that stays valid until the next call on c. The caller must not
-// modify the result.
+// modify the result. src may be (a part of) a result of an earlier View on
+// c: as the arena it lies in is rewritten, it is then copied first, and
+// the result is never src itself.
 func (c *Canonicalizer) View(src []byte) ([]byte, error) {
+	if c.aliased(src, nil) {
+		src = c.detach(src)
+	}
 	if !indented(src) && c.quickCanonical(src) {
 		c.end()
 		return src, nil
@@ -128,7 +143,7 @@ func (c *Canonicalizer) View(src []byte) ([]byte, error) {
 func (c *Canonicalizer) viewEngine(src []byte) (out []byte, verbatim bool, err error) {
 	c.begin(c.out[:0], src)
 	err = c.run()
-	verbatim = err == nil && c.finish(0, true)
+	verbatim = err == nil && c.finish(true)
 	out = c.dst
 	c.end()
 	c.out = out[:0]
@@ -155,39 +170,51 @@ func (c *Canonicalizer) Encode(w io.Writer, src []byte) error {
 // writes its canonical form to w. The whole input is held in c's arena
 // (object members can only be ordered once all are read), so memory use is
 // bounded by the profile's MaxSize, not by the stream. An input longer than
-// the bound is rejected with class too-large as soon as the bound is passed,
-// without reading the rest. Errors from r and w are returned as they are.
+// the bound is rejected with class too-large (Offset = MaxSize) without
+// reading the rest, and costs little more memory than the bound: a regular
+// file that is already longer is rejected before a byte of it is read, and
+// anything else is read in chunks of a few MiB (internal/boundedread), not
+// into a buffer that doubles. Errors from r and w are returned as they are.
 func (c *Canonicalizer) Transcode(w io.Writer, r io.Reader) error {
 	limit := c.profile.MaxSize()
-	buf := c.in[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		room := buf[len(buf):cap(buf)]
-		if over := len(buf) + len(room) - (limit + 1); over > 0 {
-			room = room[:len(room)-over]
-		}
-		k, err := r.Read(room)
-		buf = buf[:len(buf)+k]
-		if len(buf) > limit {
-			c.in = buf[:0]
-			return &Error{Class: ClassTooLarge, Offset: int64(limit), Msg: "input longer than the " + strconv.Itoa(limit) + "-byte bound"}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			c.in = buf[:0]
-			return err
-		}
+	buf, err := boundedread.ReadAll(c.in, r, limit)
+	if err == nil {
+		c.in = buf
+		err = c.Encode(w, buf)
+	} else if errors.Is(err, boundedread.ErrTooLarge) {
+		err = &Error{Class: ClassTooLarge, Offset: int64(limit), Msg: "input longer than the " + strconv.Itoa(limit) + "-byte bound"}
 	}
-	c.in = buf
-	err := c.Encode(w, buf)
+	c.in = buf[:0]
 	if cap(c.in) > maxPooledArena {
 		c.in = nil
 	}
 	return err
+}
+
+// aliased reports whether src shares memory with a buffer the call writes
+// while it reads src, and which a caller can hold: dst[:cap(dst)] (see
+// appendSpan), c.out (which View returns) and c.mini (the compact text,
+// which View returns when it is canonical).
+func (c *Canonicalizer) aliased(src, dst []byte) bool {
+	// (An empty src inside one of them is copied too, harmlessly.)
+	s := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	e := s + uintptr(len(src))
+	return overlaps(s, e, dst) || overlaps(s, e, c.out) || overlaps(s, e, c.mini)
+}
+
+// overlaps reports whether the bytes from s to e share memory with
+// b[:cap(b)].
+func overlaps(s, e uintptr, b []byte) bool {
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return s < p+uintptr(cap(b)) && p < e
+}
+
+// detach returns a copy of src in c.in, which no call writes while it reads
+// its input and which is never returned (Transcode reads into it, and
+// passes it to View, which does not write it).
+func (c *Canonicalizer) detach(src []byte) []byte {
+	c.in = append(c.in[:0], src...)
+	return c.in
 }
 
 // maxPooledArena is the largest buffer a pooled Canonicalizer keeps, so that
@@ -232,7 +259,9 @@ func (c *Canonicalizer) ArenaSize() int {
 }
 
 // AppendCanonical appends the canonical form of src under profile p to dst.
-// It is the one-shot form of [Canonicalizer.Append].
+// It is the one-shot form of [Canonicalizer.Append]: src may overlap dst,
+// its spare capacity included (AppendCanonical(buf[:0], buf, p)
+// canonicalizes buf in place).
 func AppendCanonical(dst, src []byte, p Profile) ([]byte, error) {
 	c := getCanonicalizer(p)
 	out, err := c.Append(dst, src)
@@ -243,7 +272,10 @@ func AppendCanonical(dst, src []byte, p Profile) ([]byte, error) {
 // Canonicalize returns the canonical form of src under profile p in a new
 // slice.
 func Canonicalize(src []byte, p Profile) ([]byte, error) {
-	return AppendCanonical(make([]byte, 0, len(src)), src, p)
+	// No buffer of the input's size up front: the engine sizes the output
+	// from what it has read (numbers such as 1e20 make it longer than the
+	// input), and the canonical fast path copies src into one of its size.
+	return AppendCanonical(nil, src, p)
 }
 
 // Validate reports whether src is acceptable under profile p, returning the

@@ -65,9 +65,19 @@
 //
 // No input causes a panic, a stack overflow or unbounded memory: depth is
 // bounded before a container is entered, and input size by
-// [Profile.MaxSize] ([DefaultMaxSize] unless set), checked before any work
-// (and, by [Canonicalizer.Transcode], while reading). Memory is linear in
-// the input.
+// [Profile.MaxSize] ([DefaultMaxSize] unless set, [MaxSizeLimit] at most),
+// checked before any work (and, by [Canonicalizer.Transcode], while
+// reading, so that rejecting a longer stream holds little more than the
+// bound). Memory is linear in the input: with the predefined depth bounds a
+// call's peak memory, the input and the output included, stays within 7
+// times the input. An object of millions of short names, the costliest
+// shape per byte of input, takes about 4.5 times (16 bytes for each member
+// and 4 for its place in the sorted order); such objects nested 1000 deep,
+// 6.5 times; numbers written longer than they are read (1e20 becomes 21
+// digits) about the output plus the input. Transcode holds one more copy of
+// the input while it joins what it has read from a stream. Raising the
+// depth bound with [Profile.WithMaxDepth] adds up to about 200 bytes per
+// level of nesting that an input reaches.
 //
 // # Concurrency
 //

@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"unicode/utf8"
 )
@@ -54,6 +55,12 @@ func FuzzCanonicalize(f *testing.F) {
 					t.Fatalf("%q: strict %v, rfc8785 %v", in, errS, errR)
 				}
 			}
+		}
+		// In place: the input's own buffer as the output buffer.
+		buf := append(make([]byte, 0, len(in)+64), in...)
+		inPlace, errP := rfc.Append(buf[:0], buf)
+		if fmt.Sprint(errP) != fmt.Sprint(errR) || errR == nil && !bytes.Equal(inPlace, outR) {
+			t.Fatalf("%q: in place gives %q, %v; want %q, %v", in, inPlace, errP, outR, errR)
 		}
 		if errR != nil {
 			return

@@ -94,16 +94,20 @@ func (c *Canonicalizer) minify(src []byte) (compact []byte, ok bool) {
 	if impl == minifyOff || len(src) < minifyMinLen || len(src) > c.profile.MaxSize() {
 		return nil, false
 	}
-	need := len(src) + 64 // the kernel stores whole blocks
+	// The first block goes to the stack, so that compact input does not
+	// allocate the arena buffer it will not use.
+	var first [128]byte // the kernel stores whole blocks: room for two
+	var st minState
+	w := compressBlocks(impl, first[:], src[:64], &st)
+	if w == 64 {
+		return nil, false
+	}
+	need := len(src) + 64
 	if cap(c.mini) < need {
 		c.mini = make([]byte, need)
 	}
 	dst := c.mini[:need]
-	var st minState
-	w := compressBlocks(impl, dst, src[:64], &st)
-	if w == 64 {
-		return nil, false
-	}
+	copy(dst, first[:w])
 	w += compress(impl, dst[w:], src[64:], &st)
 	if st.inString != 0 || st.merged != 0 {
 		return nil, false

@@ -226,6 +226,9 @@ func (c *Canonicalizer) numberIEEE(lit *numLit) (int, error) {
 	// Not canonical: the literal is not in ES6's layout, or its digits are
 	// not the double's, so the output differs from it.
 	c.flush(lit.start)
+	if cap(c.dst)-len(c.dst) < es6.DecimalRoom {
+		c.grow(es6.DecimalRoom, lit.end)
+	}
 	c.dst = es6.AppendDecimal(c.dst, lit.neg, d, de)
 	c.pend = lit.end
 	return lit.end, nil
@@ -401,6 +404,9 @@ func (c *Canonicalizer) shortDecimal(lit *numLit) ([]byte, bool) {
 func (c *Canonicalizer) replaceNumber(start, end int, out []byte) (int, error) {
 	if string(out) != string(c.src[start:end]) {
 		c.flush(start)
+		if cap(c.dst)-len(c.dst) < len(out) {
+			c.grow(len(out), end)
+		}
 		c.dst = append(c.dst, out...)
 		c.pend = end
 	}

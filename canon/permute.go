@@ -17,39 +17,55 @@ package canon
 // close would move the content of an object once per enclosing unsorted
 // object (size × depth, which crafted input could make enormous).
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
-// sortRec is an object whose members must be written in another order.
+// sortRec is an object whose members must be written in another order. Its
+// coordinates are output coordinates relative to c.base (the index in the
+// output written in input order, which fits in 32 bits: MaxSizeLimit).
 type sortRec struct {
-	start, end    int // content span (after '{', before '}'), output coordinates
-	spans, nspans int // its members' spans in sorted order: c.spans[spans:spans+nspans]
-	kids, nkids   int // records nested directly in it, by start: c.kids[kids:kids+nkids]
-	parent        int32
+	start, end uint32 // content span (after '{', before '}')
+	spans      uint32 // its members' spans in sorted order: c.spans[spans:] up to the next record's spans (or the end)
+	kids       uint32 // after linkRecords: the records nested directly in it, by start, are c.kids[kids:] up to the next record's kids
 }
 
-// span is a half-open range of output coordinates.
-type span struct{ start, end int }
+// span is a half-open range of output coordinates relative to c.base.
+type span struct{ start, end uint32 }
 
-// recordSort sorts the members of the object f, whose content ends at output
-// coordinate end, and records their order.
-// c.order already holds the sorted members (sortMembers).
-func (c *Canonicalizer) recordSort(f *frame, end int) {
-	r := sortRec{start: f.contentStart, end: end, spans: len(c.spans), nspans: len(c.order)}
-	for _, j := range c.order {
-		ms, me := c.memberSpan(int(j), end)
-		c.spans = append(c.spans, span{ms, me})
+// recordSort records the order of the members of the object f, whose
+// content ends at output coordinate end and whose closing brace is at input
+// offset pos. c.order already holds the sorted members (sortMembers).
+func (c *Canonicalizer) recordSort(f *frame, pos, end int) {
+	// At most one record and one span for each member open now (this
+	// object's included) or still to come (four bytes of input each). The
+	// objects open now are likely to be deferred too (the budget that
+	// deferred this one is spent, or it is nested in them): the arrays grow
+	// at once to hold them.
+	most := len(c.members) + (len(c.src)-pos)/4
+	if len(c.recs) == cap(c.recs) {
+		c.recs = grown(c.recs, &c.growth[1], 1, pos, len(c.src), len(c.recs)+len(c.stack), len(c.recs)+most)
 	}
-	c.recs = append(c.recs, r)
+	if cap(c.spans)-len(c.spans) < len(c.order) {
+		c.spans = grown(c.spans, &c.growth[2], len(c.order), pos, len(c.src), len(c.spans)+len(c.members), len(c.spans)+most)
+	}
+	c.recs = append(c.recs, sortRec{start: uint32(f.contentStart - c.base), end: uint32(end - c.base), spans: uint32(len(c.spans))})
+	for _, j := range c.order {
+		ms, me := c.memberSpan(int(j), f.contentStart, end)
+		c.spans = append(c.spans, span{uint32(ms - c.base), uint32(me - c.base)})
+	}
 }
 
 // memberSpan returns the output span of member j of the innermost object,
-// whose content ends at output coordinate end: members are separated by
-// exactly one comma in the output.
-func (c *Canonicalizer) memberSpan(j, end int) (int, int) {
+// whose content starts at output coordinate start and ends at end: members
+// are separated by exactly one comma in the output. (Member records hold
+// their coordinates modulo 2^32, which the object's own start resolves.)
+func (c *Canonicalizer) memberSpan(j, start, end int) (int, int) {
 	if j+1 < len(c.members) {
-		end = c.members[j+1].start - 1
+		end = start + int(c.members[j+1].start-uint32(start)) - 1
 	}
-	return c.members[j].start, end
+	return start + int(c.members[j].start-uint32(start)), end
 }
 
 // insertionSortMax is the member count up to which sortMembers sorts by
@@ -127,7 +143,7 @@ func (c *Canonicalizer) sortMembers(first, end int) (dup int) {
 // span and applies the recorded member orders. It reports whether the output
 // is src itself (nothing dropped, rewritten or reordered); then, and only
 // then, it has written nothing if verbatimOK.
-func (c *Canonicalizer) finish(base int, verbatimOK bool) (verbatim bool) {
+func (c *Canonicalizer) finish(verbatimOK bool) (verbatim bool) {
 	if len(c.recs) == 0 {
 		if c.pend == 0 && verbatimOK {
 			return true
@@ -135,63 +151,111 @@ func (c *Canonicalizer) finish(base int, verbatimOK bool) (verbatim bool) {
 		c.flush(len(c.src))
 		return false
 	}
-	var stage []byte // the output in input order, indexed from base
+	c.linkRecords()
+	// The output before the first record is in place already (or, if
+	// nothing was rewritten, is the input's): only the rest is staged.
+	from := int(c.recs[c.kids[c.topKids]].start)
+	var stage []byte // the output in input order from coordinate from on
 	if c.pend == 0 {
-		stage = c.src // nothing was rewritten: the input is the staging copy
+		stage = c.src[from:] // nothing was rewritten: the input is the staging copy
+		c.dst = append(growBytes(c.dst, len(c.src)), c.src[:from]...)
 	} else {
 		c.flush(len(c.src))
-		c.scratch = append(c.scratch[:0], c.dst[base:]...)
+		c.scratch = append(c.scratch[:0], c.dst[c.base+from:]...)
 		stage = c.scratch
-		c.dst = c.dst[:base]
+		c.dst = c.dst[:c.base+from]
 	}
-	c.linkRecords()
-	c.dst = c.emit(c.dst, stage, base)
+	c.dst = c.emit(c.dst, stage, from)
 	return false
 }
 
-// linkRecords finds each record's parent (the nearest record whose content
-// contains it) and lists every record's children, and the top-level records
-// (c.kids[c.topKids:]), in order of start.
+// linkRecords lists every record's children (the records whose content it
+// contains directly), and the top-level records (c.kids[c.topKids:]), in
+// order of start.
 func (c *Canonicalizer) linkRecords() {
 	recs := c.recs
 	// Records were appended as objects closed (children first); their
 	// starts give document order.
-	c.recOrder = c.recOrder[:0]
+	c.recOrder = slices.Grow(c.recOrder[:0], len(recs))
 	for i := range recs {
 		c.recOrder = append(c.recOrder, int32(i))
 	}
-	slices.SortFunc(c.recOrder, func(a, b int32) int { return recs[a].start - recs[b].start })
+	slices.SortFunc(c.recOrder, func(a, b int32) int { return cmp.Compare(recs[a].start, recs[b].start) })
+	// Count each record's children into its kids field, then turn the
+	// counts into the starts of contiguous lists, then fill the lists in
+	// start order (each start advancing to the next record's), which
+	// walks the nesting a second time.
+	for i := range recs {
+		recs[i].kids = 0
+	}
+	top := 0
+	c.walkNesting(func(i, parent int32) {
+		if parent >= 0 {
+			recs[parent].kids++
+		} else {
+			top++
+		}
+	})
+	off := uint32(0)
+	for i := range recs {
+		n := recs[i].kids
+		recs[i].kids = off
+		off += n
+	}
+	c.topKids = int(off)
+	c.kids = slices.Grow(c.kids[:0], int(off)+top)[:int(off)+top]
+	t := int(off)
+	c.walkNesting(func(i, parent int32) {
+		if parent >= 0 {
+			c.kids[recs[parent].kids] = i
+			recs[parent].kids++
+		} else {
+			c.kids[t] = i
+			t++
+		}
+	})
+	// Each list start has advanced to the next one's: shift them back.
+	prev := uint32(0)
+	for i := range recs {
+		recs[i].kids, prev = prev, recs[i].kids
+	}
+}
+
+// walkNesting calls f for each record, in order of start, with the record
+// whose content directly contains it (-1: none).
+func (c *Canonicalizer) walkNesting(f func(i, parent int32)) {
+	recs := c.recs
 	st := c.recStack[:0]
 	for _, i := range c.recOrder {
 		r := &recs[i]
 		for len(st) > 0 && recs[st[len(st)-1]].end <= r.start {
 			st = st[:len(st)-1]
 		}
-		r.parent = -1
+		parent := int32(-1)
 		if len(st) > 0 {
-			r.parent = st[len(st)-1]
-			recs[r.parent].nkids++
+			parent = st[len(st)-1]
 		}
+		f(i, parent)
 		st = append(st, i)
 	}
 	c.recStack = st[:0]
-	// Lay the child lists out contiguously, then fill them in start order.
-	off := 0
-	for i := range recs {
-		recs[i].kids = off
-		off += recs[i].nkids
-		recs[i].nkids = 0
+}
+
+// recSpans and recKids return record k's member spans and children.
+func (c *Canonicalizer) recSpans(k int32) []span {
+	end := len(c.spans)
+	if int(k)+1 < len(c.recs) {
+		end = int(c.recs[k+1].spans)
 	}
-	c.topKids = off
-	c.kids = slices.Grow(c.kids[:0], off+len(recs))[:off]
-	for _, i := range c.recOrder {
-		if p := recs[i].parent; p >= 0 {
-			c.kids[recs[p].kids+recs[p].nkids] = i
-			recs[p].nkids++
-		} else {
-			c.kids = append(c.kids, i)
-		}
+	return c.spans[c.recs[k].spans:end]
+}
+
+func (c *Canonicalizer) recKids(k int32) []int32 {
+	end := c.topKids
+	if int(k)+1 < len(c.recs) {
+		end = int(c.recs[k+1].kids)
 	}
+	return c.kids[c.recs[k].kids:end]
 }
 
 // emitFrame is one step of emit's explicit stack: a range of output
@@ -204,44 +268,46 @@ type emitFrame struct {
 	kids  []int32 // range frames: records starting in [p, hi), by start
 }
 
-// emit appends the final output to dst. stage[i] holds the byte of output
-// coordinate base+i in input order.
-func (c *Canonicalizer) emit(dst, stage []byte, base int) []byte {
-	st := append(c.emitStack[:0], emitFrame{rec: -1, p: base, hi: base + len(stage), kids: c.kids[c.topKids:]})
+// emit appends the final output from output coordinate from on (relative to
+// c.base) to dst. stage[i] holds the byte of coordinate from+i in input
+// order.
+func (c *Canonicalizer) emit(dst, stage []byte, from int) []byte {
+	st := append(c.emitStack[:0], emitFrame{rec: -1, p: from, hi: from + len(stage), kids: c.kids[c.topKids:]})
 	for len(st) > 0 {
 		fr := &st[len(st)-1]
 		if fr.rec < 0 {
 			if len(fr.kids) == 0 {
-				dst = append(dst, stage[fr.p-base:fr.hi-base]...)
+				dst = append(dst, stage[fr.p-from:fr.hi-from]...)
 				st = st[:len(st)-1]
 				continue
 			}
 			k := fr.kids[0]
 			fr.kids = fr.kids[1:]
 			r := &c.recs[k]
-			dst = append(dst, stage[fr.p-base:r.start-base]...)
-			fr.p = r.end
+			dst = append(dst, stage[fr.p-from:int(r.start)-from]...)
+			fr.p = int(r.end)
 			st = append(st, emitFrame{rec: k})
 			continue
 		}
-		r := &c.recs[fr.rec]
-		if fr.si == r.nspans {
+		spans := c.recSpans(fr.rec)
+		if fr.si == len(spans) {
 			st = st[:len(st)-1]
 			continue
 		}
 		if fr.si > 0 {
 			dst = append(dst, ',')
 		}
-		sp := c.spans[r.spans+fr.si]
+		sp := spans[fr.si]
 		fr.si++
-		// The children of r that lie in this member, by binary search.
-		kids := c.kids[r.kids : r.kids+r.nkids]
-		lo, _ := slices.BinarySearchFunc(kids, sp.start, func(k int32, x int) int { return c.recs[k].start - x })
+		// The children of the record that lie in this member, by binary
+		// search.
+		kids := c.recKids(fr.rec)
+		lo, _ := slices.BinarySearchFunc(kids, sp.start, func(k int32, x uint32) int { return cmp.Compare(c.recs[k].start, x) })
 		hi := lo
 		for hi < len(kids) && c.recs[kids[hi]].start < sp.end {
 			hi++
 		}
-		st = append(st, emitFrame{rec: -1, p: sp.start, hi: sp.end, kids: kids[lo:hi]})
+		st = append(st, emitFrame{rec: -1, p: int(sp.start), hi: int(sp.end), kids: kids[lo:hi]})
 	}
 	c.emitStack = st[:0]
 	return dst

@@ -3,10 +3,18 @@ package canon
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // DefaultMaxSize is the input size bound of the predefined profiles: 256 MiB.
 const DefaultMaxSize = 256 << 20
+
+// MaxSizeLimit is the largest input size bound [Profile.WithMaxSize]
+// accepts: 768 MiB. The engine keeps positions in the input and in the
+// output in 32 bits, to keep its per-member records small, and the output
+// of n bytes of input is at most 5.25n bytes (1e20 is written with 21
+// digits), below 2^32 for n up to this bound.
+const MaxSizeLimit = 768 << 20
 
 // StrictMaxDepth is the nesting bound of the strict profile (envelope draft
 // §6.3, EP §13.12): the outermost container is depth 1, 64 is accepted and
@@ -37,15 +45,34 @@ var (
 	RFC8785 = Profile{rfc8785: true}
 )
 
-// ProfileByName returns the profile called name: "strict" or "rfc8785".
+// ProfileByName returns the profile called name: "strict" or "rfc8785",
+// in any mix of ASCII upper and lower case.
 func ProfileByName(name string) (Profile, error) {
-	switch name {
-	case "strict":
-		return Strict, nil
-	case "rfc8785":
-		return RFC8785, nil
+	for _, p := range [...]Profile{Strict, RFC8785} {
+		if equalFoldASCII(name, p.Name()) {
+			return p, nil
+		}
 	}
 	return Profile{}, fmt.Errorf("canon: unknown profile %q (want strict or rfc8785)", name)
+}
+
+// equalFoldASCII reports whether s equals the lowercase ASCII name when
+// ASCII letters are compared without case. Unlike strings.EqualFold it
+// folds nothing else: "ſtrict" (with U+017F) is not "strict".
+func equalFoldASCII(s, name string) bool {
+	if len(s) != len(name) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if b != name[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Name returns "strict" or "rfc8785".
@@ -56,15 +83,42 @@ func (p Profile) Name() string {
 	return "strict"
 }
 
+// String returns the profile's name, followed by the bounds that differ
+// from the profile's defaults, e.g. "strict", "rfc8785" or
+// "rfc8785(max-depth=2000,max-size=1048576)".
+func (p Profile) String() string {
+	b := []byte(p.Name())
+	sep := byte('(')
+	if p.rfc8785 && p.MaxDepth() != DefaultRFC8785MaxDepth {
+		b = append(append(b, sep), "max-depth="...)
+		b = strconv.AppendInt(b, int64(p.MaxDepth()), 10)
+		sep = ','
+	}
+	if p.MaxSize() != DefaultMaxSize {
+		b = append(append(b, sep), "max-size="...)
+		b = strconv.AppendInt(b, int64(p.MaxSize()), 10)
+		sep = ','
+	}
+	if sep == ',' {
+		b = append(b, ')')
+	}
+	return string(b)
+}
+
 // IntegersOnly reports whether the profile accepts only safe integers.
 func (p Profile) IntegersOnly() bool { return !p.rfc8785 }
 
 // MaxDepth returns the deepest container nesting the profile accepts.
 func (p Profile) MaxDepth() int {
-	switch {
-	case p.maxDepth > 0:
+	if p.maxDepth > 0 {
 		return p.maxDepth
-	case p.rfc8785:
+	}
+	return p.defaultMaxDepth()
+}
+
+// defaultMaxDepth is the nesting bound of p's predefined profile.
+func (p Profile) defaultMaxDepth() int {
+	if p.rfc8785 {
 		return DefaultRFC8785MaxDepth
 	}
 	return StrictMaxDepth
@@ -80,7 +134,9 @@ func (p Profile) MaxSize() int {
 
 // WithMaxDepth returns p with its nesting bound set to n (n >= 1). The strict
 // profile's bound is part of its definition and cannot be changed; asking
-// for any other value is an error. The receiver is unchanged.
+// for any other value is an error. The receiver is unchanged. Setting the
+// bound to its default gives the predefined profile (== Strict or RFC8785
+// when no other bound is set).
 func (p Profile) WithMaxDepth(n int) (Profile, error) {
 	if n < 1 || n > 1<<24 {
 		return p, fmt.Errorf("canon: max depth %d out of range [1, %d]", n, 1<<24)
@@ -89,16 +145,24 @@ func (p Profile) WithMaxDepth(n int) (Profile, error) {
 		return p, errors.New("canon: the strict profile's depth bound is fixed at 64")
 	}
 	p.maxDepth = n
+	if n == p.defaultMaxDepth() {
+		p.maxDepth = 0 // so that the result == the predefined profile
+	}
 	return p, nil
 }
 
-// WithMaxSize returns p with its input size bound set to n bytes (n >= 1).
+// WithMaxSize returns p with its input size bound set to n bytes
+// (1 <= n <= MaxSizeLimit).
 // Longer inputs are rejected with class too-large before any work is done on
-// them. The receiver is unchanged.
+// them. The receiver is unchanged. Setting DefaultMaxSize gives the
+// predefined profile (== Strict or RFC8785 when no other bound is set).
 func (p Profile) WithMaxSize(n int) (Profile, error) {
-	if n < 1 {
-		return p, fmt.Errorf("canon: max size %d out of range", n)
+	if n < 1 || n > MaxSizeLimit {
+		return p, fmt.Errorf("canon: max size %d out of range [1, %d]", n, MaxSizeLimit)
 	}
 	p.maxSize = n
+	if n == DefaultMaxSize {
+		p.maxSize = 0 // so that the result == the predefined profile
+	}
 	return p, nil
 }

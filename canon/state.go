@@ -32,8 +32,8 @@ package canon
 // result is what checking each name on arrival would give.
 
 import (
+	"bytes"
 	"encoding/binary"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -52,13 +52,31 @@ type frame struct {
 // member is one object member seen so far in an open object. Its output
 // span `"name":value` ends one byte (the comma) before the next member
 // starts, or at the end of the object's content (memberSpan).
+//
+// An object can hold tens of millions of members, so the record is kept to
+// sixteen bytes (crafted input has about nine bytes per member), with
+// positions in 32 bits (MaxSizeLimit keeps every position of the input and
+// of the output below 2^32):
+//
+//   - start is the output coordinate of the name's opening quote, modulo
+//     2^32: only differences between coordinates of one object are taken,
+//     and those are exact (memberSpan);
+//   - name, for a name without escapes, is the input offset of its opening
+//     quote: the name is the input up to the next '"' (it holds none).
+//     With escBit set it is the offset in c.names of a header (the input
+//     offset of the opening quote and the decoded length, four bytes each,
+//     little-endian) followed by the decoded name.
 type member struct {
-	nameStart, nameEnd int    // decoded name: c.src[nameStart:nameEnd], or c.names[...] if esc
-	esc                bool   // the name had escapes; its decoded form is in c.names
-	key                uint64 // nameKey of the decoded name
-	start              int    // output coordinate of the name's opening quote
-	off                int    // input offset of the name's opening quote
+	key   uint64 // nameKey of the decoded name
+	start uint32 // output coordinate of the name's opening quote, modulo 2^32
+	name  uint32 // see above
 }
+
+// escBit marks a member whose decoded name is in c.names.
+const escBit = 1 << 31
+
+// escHeader is the size of the header before a decoded name in c.names.
+const escHeader = 8
 
 // reset prepares the per-call state.
 func (c *Canonicalizer) begin(dst, src []byte) {
@@ -69,6 +87,8 @@ func (c *Canonicalizer) begin(dst, src []byte) {
 	c.names = c.names[:0]
 	c.recs = c.recs[:0]
 	c.spans = c.spans[:0]
+	c.base = len(dst)
+	c.growth = [4]growth{}
 	c.sortBudget = 2*len(src) + 4096
 	if testDeferAllSorts {
 		c.sortBudget = -1
@@ -86,8 +106,74 @@ func (c *Canonicalizer) end() {
 
 // flush copies the pending canonical span up to input offset p.
 func (c *Canonicalizer) flush(p int) {
+	if cap(c.dst)-len(c.dst) < p-c.pend {
+		c.grow(p-c.pend, p)
+	}
 	c.dst = appendSpan(c.dst, c.src, c.pend, p)
 	c.pend = p
+}
+
+// flushRoom is the room grow leaves beyond its estimate, for what a caller
+// of flush writes next (a number, an escape).
+const flushRoom = 64
+
+// grow makes room in c.dst for n more bytes, which complete the output of
+// the input up to offset from (its callers test first whether it has
+// them), and for an estimate of the output of the rest of the input: as
+// long as the rest times the ratio of output to input so far, plus an
+// eighth (whitespace shrinks the output; numbers such as 1e20 can make it
+// up to 5.25 times longer). Before growEarly bytes of input, too few to
+// tell, it doubles instead. Growing to an estimate of the whole output
+// keeps the buffer near the output's size and copies it about once.
+func (c *Canonicalizer) grow(n, from int) {
+	rest := int64(len(c.src) - from)
+	if out := int64(len(c.dst) - c.base + n); from < growEarly {
+		rest = min(rest, max(growEarly, 2*out))
+	} else {
+		rest = min(rest*out/int64(from)*9/8, 6*rest)
+	}
+	c.dst = growBytes(c.dst, n+int(rest)+flushRoom)
+}
+
+// growEarly is the input read from which grow extrapolates.
+const growEarly = 64 << 10
+
+// growBytes returns b with room for exactly n more bytes (or more, if it
+// has it), copying it once.
+func growBytes(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	nb := make([]byte, len(b), len(b)+n)
+	copy(nb, b)
+	return nb
+}
+
+// growth records where one of the scan's per-member (or per-object) arrays
+// last grew: its length and the input offset.
+type growth struct{ n, pos int }
+
+// grown returns s with room for k more elements (at least least in all, at
+// most most: no input can need more), for a scan at input offset pos of an
+// input of size bytes; g records the previous growth of s. It grows s
+// geometrically, but once s holds enough elements to extrapolate from, to
+// at least the count that its growth since g predicts for the whole input
+// (plus a sixteenth): a crafted input of tens of millions of members then
+// allocates each array about once, instead of leaving behind a trail of
+// copies of up to the final size (which the garbage collector lets build
+// up to the size of the live heap before it collects them).
+func grown[E any](s []E, g *growth, k, pos, size, least, most int) []E {
+	n := len(s)
+	want := max(2*n, n+k, 64, least)
+	if n >= 4096 && pos > g.pos && n > g.n {
+		est := n + int(int64(n-g.n)*int64(size-pos)/int64(pos-g.pos))
+		want = max(n+n/4, n+k, least, est+est/16)
+	}
+	want = max(min(want, most), n+k)
+	g.n, g.pos = n, pos
+	out := make([]E, n, want)
+	copy(out, s)
+	return out
 }
 
 // isSpace reports the four whitespace bytes of RFC 8259.
@@ -249,7 +335,7 @@ next:
 					c.sortInPlace(f, pos)
 					dst, pend = c.dst, c.pend
 				} else {
-					c.recordSort(f, end)
+					c.recordSort(f, pos, end)
 					f.deferred = true
 				}
 			}
@@ -304,17 +390,17 @@ name:
 	}
 	{
 		start := len(dst) + pos - pend
-		// Build the member in place: it is too big to pass around cheaply.
 		idx := len(c.members)
 		if idx == cap(c.members) {
-			c.members = slices.Grow(c.members, 1)
+			// Every member takes at least four bytes of input.
+			c.members = grown(c.members, &c.growth[0], 1, pos, n, 0, idx+1+(n-pos)/4)
 		}
 		c.members = c.members[:idx+1]
 		m := &c.members[idx]
-		m.start, m.off = start, pos
+		m.start = uint32(start)
 		end, esc := c.scanPlain(pos)
 		if !esc {
-			m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
+			m.name = uint32(pos)
 			m.key = nameKeyAt(src, pos+1, end-1)
 		} else {
 			c.dst, c.pend = dst, pend
@@ -356,22 +442,36 @@ name:
 // fields are set. It returns the offset after the name. (Out of line, it
 // keeps run's loop free of the registers it needs.)
 func (c *Canonicalizer) escapedName(idx, pos, j int) (int, error) {
-	namesBefore := len(c.names)
+	h := len(c.names)
+	if cap(c.names)-h < escHeader+nameRoom {
+		// Decoded names take at most 1.5 bytes per byte of input (a
+		// header of eight for `"\n":0,`).
+		n := len(c.src)
+		c.names = grown(c.names, &c.growth[3], escHeader+nameRoom, pos, n, 0, h+escHeader+nameRoom+(n-pos)*3/2)
+	}
+	c.names = append(c.names, make([]byte, escHeader)...)
 	end, err := c.scanString(pos, j, true)
 	if err != nil {
 		c.members = c.members[:idx] // the name is not known
 		return 0, err
 	}
 	m := &c.members[idx]
-	if len(c.names) != namesBefore {
-		m.esc, m.nameStart, m.nameEnd = true, namesBefore, len(c.names)
-		m.key = nameKey(c.names[namesBefore:])
+	if name := c.names[h+escHeader:]; len(name) != 0 {
+		binary.LittleEndian.PutUint32(c.names[h:], uint32(pos))
+		binary.LittleEndian.PutUint32(c.names[h+4:], uint32(len(name)))
+		m.name = uint32(h) | escBit
+		m.key = nameKey(name)
 	} else {
-		m.esc, m.nameStart, m.nameEnd = false, pos+1, end-1
+		c.names = c.names[:h]
+		m.name = uint32(pos)
 		m.key = nameKeyAt(c.src, pos+1, end-1)
 	}
 	return end, nil
 }
+
+// nameRoom is the room escapedName makes in c.names for a decoded name
+// (a longer one grows c.names as append does).
+const nameRoom = 256
 
 // wsEnd returns the offset of the first non-whitespace byte at or after pos.
 func wsEnd(src []byte, pos int) int {
@@ -430,10 +530,21 @@ func (c *Canonicalizer) literal(pos int, lit string) (int, error) {
 
 // nameOf returns the decoded name of m.
 func (c *Canonicalizer) nameOf(m *member) []byte {
-	if m.esc {
-		return c.names[m.nameStart:m.nameEnd]
+	if m.name&escBit != 0 {
+		h := int(m.name &^ escBit)
+		n := int(binary.LittleEndian.Uint32(c.names[h+4:]))
+		return c.names[h+escHeader : h+escHeader+n]
 	}
-	return c.src[m.nameStart:m.nameEnd]
+	name := c.src[m.name+1:]
+	return name[:bytes.IndexByte(name, '"')]
+}
+
+// offOf returns the input offset of m's opening quote.
+func (c *Canonicalizer) offOf(m *member) int {
+	if m.name&escBit != 0 {
+		return int(binary.LittleEndian.Uint32(c.names[m.name&^escBit:]))
+	}
+	return int(m.name)
 }
 
 // addMember makes c.members[idx], just appended, the current member of the
@@ -462,7 +573,7 @@ func (c *Canonicalizer) addMember(idx int) error {
 func (c *Canonicalizer) dupError(idx int) error {
 	c.stack[len(c.stack)-1].cur = idx
 	m := &c.members[idx]
-	return c.errorf(ClassDuplicateName, int64(m.off), "duplicate object member name %s", abbrev(c.nameOf(m)))
+	return c.errorf(ClassDuplicateName, int64(c.offOf(m)), "duplicate object member name %s", abbrev(c.nameOf(m)))
 }
 
 // earlierDuplicate returns the error the scan should report in place of
@@ -487,8 +598,8 @@ func (c *Canonicalizer) earlierDuplicate(err error) error {
 				break
 			}
 		}
-		if dup := c.sortMembers(f.first, end); dup >= 0 && int64(c.members[dup].off) < e.Offset &&
-			(best < 0 || c.members[dup].off < c.members[best].off) {
+		if dup := c.sortMembers(f.first, end); dup >= 0 && int64(c.offOf(&c.members[dup])) < e.Offset &&
+			(best < 0 || c.offOf(&c.members[dup]) < c.offOf(&c.members[best])) {
 			best, bestDepth = dup, d
 		}
 	}
@@ -508,7 +619,40 @@ func (c *Canonicalizer) compareMembers(a, b *member) int {
 		}
 		return +1
 	}
+	if (a.name|b.name)&escBit == 0 {
+		// Equal keys of names without escapes (which hold no NUL byte):
+		// the same name if shorter than eight bytes, else the same first
+		// eight bytes.
+		if a.key&0xFF == 0 {
+			return 0
+		}
+		return compareQuoted(c.src, int(a.name)+9, int(b.name)+9)
+	}
 	return CompareUTF16(c.nameOf(a), c.nameOf(b))
+}
+
+// compareQuoted is CompareUTF16 of src[a:] and src[b:], each cut at its
+// first '"' (names without escapes, from some offset in them on).
+func compareQuoted(src []byte, a, b int) int {
+	for {
+		x, y := src[a], src[b]
+		if x != y {
+			switch {
+			case x == '"': // a ends first: a prefix of b
+				return -1
+			case y == '"':
+				return +1
+			case utf16Key(x) < utf16Key(y):
+				return -1
+			}
+			return +1
+		}
+		if x == '"' {
+			return 0
+		}
+		a++
+		b++
+	}
 }
 
 // nameKey packs the first eight bytes of a name, each mapped by utf16Key
@@ -556,20 +700,25 @@ func nameKeyAt(src []byte, start, end int) uint64 {
 // offset pos, into the order of c.order (sortMembers), in the output buffer. Member spans are separated by exactly
 // one comma in the output, so the permuted content has the same length.
 func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
-	if first := c.members[f.first].off; c.pend <= first {
+	if first := c.offOf(&c.members[f.first]); c.pend <= first {
 		// Nothing in the object was dropped or rewritten: its content is
 		// src[first:pos] as it stands, members separated by single commas,
-		// so the members are copied in order straight from the input.
+		// so the members are copied in order straight from the input, each
+		// from the input offset its output coordinate gives.
 		c.flush(first)
+		if cap(c.dst)-len(c.dst) < pos-first {
+			c.grow(pos-first, pos)
+		}
+		toOff := uint32(first) - c.members[f.first].start
 		for i, j := range c.order {
 			if i > 0 {
 				c.dst = append(c.dst, ',')
 			}
 			end := pos
 			if int(j)+1 < len(c.members) {
-				end = c.members[j+1].off - 1
+				end = int(c.members[j+1].start+toOff) - 1
 			}
-			c.dst = appendSpan(c.dst, c.src, c.members[j].off, end)
+			c.dst = appendSpan(c.dst, c.src, int(c.members[j].start+toOff), end)
 		}
 		c.pend = pos
 		return
@@ -582,7 +731,7 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 	big, bs, be := -1, 0, 0 // that member: its place in c.order, its span
 	if end-start >= bigMember {
 		for i, j := range c.order {
-			if ms, me := c.memberSpan(int(j), end); 2*(me-ms) > end-start {
+			if ms, me := c.memberSpan(int(j), start, end); 2*(me-ms) > end-start {
 				big, bs, be = i, ms, me
 				break
 			}
@@ -598,7 +747,7 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 				c.dst[w] = ','
 				w++
 			}
-			ms, me := c.memberSpan(int(j), end)
+			ms, me := c.memberSpan(int(j), start, end)
 			w += copy(c.dst[w:], c.scratch[ms-start:me-start])
 		}
 		if w != end {
@@ -608,7 +757,7 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 	}
 	bt := start // the big member's place: after those before it, each with its comma
 	for _, j := range c.order[:big] {
-		ms, me := c.memberSpan(int(j), end)
+		ms, me := c.memberSpan(int(j), start, end)
 		bt += me - ms + 1
 	}
 	c.scratch = append(append(c.scratch[:0], c.dst[start:bs]...), c.dst[be:end]...)
@@ -623,7 +772,7 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 			w += be - bs
 			continue
 		}
-		ms, me := c.memberSpan(int(j), end)
+		ms, me := c.memberSpan(int(j), start, end)
 		if ms > bs { // after the big member in the scratch copy
 			ms, me = ms-(be-bs), me-(be-bs)
 		}
