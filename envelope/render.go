@@ -242,20 +242,24 @@ func appendU4(b []byte, r rune) []byte {
 // escaped like agent text: whatever the input holds, the output holds
 // nothing a terminal acts on.
 func Render(w io.Writer, src []byte) error {
-	e, err := Parse(src)
+	var p Parser
+	e, err := p.Parse(src)
 	if err == nil {
 		_, werr := io.WriteString(w, RenderText(e))
 		return werr
 	}
-	var b bytes.Buffer
-	b.Write(FallbackText(src))
-	if b.Len() > 0 && b.Bytes()[b.Len()-1] != '\n' {
-		b.WriteByte('\n')
+	// The fallback is written as it is (it can be as large as the input),
+	// and the diagnostic after it.
+	fb := p.FallbackText(src)
+	diag := []byte("binding moment discarded: ")
+	if len(fb) > 0 && fb[len(fb)-1] != '\n' {
+		diag = append([]byte{'\n'}, diag...)
 	}
-	b.WriteString("binding moment discarded: ")
-	b.Write(appendEscaped(nil, err.Error(), diagnostic))
-	b.WriteByte('\n')
-	if _, werr := w.Write(b.Bytes()); werr != nil {
+	diag = append(appendEscaped(diag, err.Error(), diagnostic), '\n')
+	if _, werr := w.Write(fb); werr != nil {
+		return werr
+	}
+	if _, werr := w.Write(diag); werr != nil {
 		return werr
 	}
 	return err
@@ -268,8 +272,13 @@ func Render(w io.Writer, src []byte) error {
 // it returns nil: there is no payload besides the envelope. Input the
 // rfc8785 canon gate rejects is the *canon.Error.
 func Payload(src []byte) ([]byte, error) {
+	return payload(canon.New(canon.RFC8785), src)
+}
+
+// payload is Payload with c, an rfc8785 Canonicalizer.
+func payload(c *canon.Canonicalizer, src []byte) ([]byte, error) {
 	var p Parser
-	doc, err := canon.New(canon.RFC8785).View(src)
+	doc, err := c.View(src)
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +331,21 @@ const maxRawShown = 64 << 10
 // input, each line behind "| " and escaped as in RenderText (bytes that are
 // not UTF-8 as \xNN).
 func FallbackText(src []byte) []byte {
-	payload, err := Payload(src)
+	return fallbackText(canon.New(canon.RFC8785), src)
+}
+
+// FallbackText is the package's FallbackText, done with p's scratch memory:
+// after p.Parse(src) has failed on a large input, it needs no second arena
+// of that size.
+func (p *Parser) FallbackText(src []byte) []byte {
+	p.c.Reset(canon.RFC8785)
+	defer p.c.Reset(canon.Strict)
+	return fallbackText(&p.c, src)
+}
+
+// fallbackText is FallbackText with c, an rfc8785 Canonicalizer.
+func fallbackText(c *canon.Canonicalizer, src []byte) []byte {
+	payload, err := payload(c, src)
 	if err != nil {
 		return fallbackRaw(src, err)
 	}
@@ -330,6 +353,7 @@ func FallbackText(src []byte) []byte {
 		return []byte("(no conventional payload: the input is a bare binding_moment value)\n")
 	}
 	var out bytes.Buffer
+	out.Grow(len(payload) + len(payload)/2) // indentation adds about that much
 	if json.Indent(&out, payload, "", "  ") != nil {
 		return fallbackRaw(src, err) // not reached: canonical JSON always indents
 	}

@@ -205,7 +205,12 @@ func (c *cli) envelopeRender(args []string) int {
 	if code >= 0 {
 		return code
 	}
-	e, err := parseEnvelope(src, rejected)
+	var p envelope.Parser // its scratch memory serves the fallback too
+	var e *envelope.Envelope
+	err := rejected
+	if err == nil {
+		e, err = p.Parse(src)
+	}
 	if err == nil {
 		text := envelope.RenderText(e)
 		if !strings.HasSuffix(text, "\n") {
@@ -217,7 +222,7 @@ func (c *cli) envelopeRender(args []string) int {
 	// conventional payload and say why the envelope was discarded. An
 	// input too large to read has no payload to show.
 	if rejected == nil {
-		if code := c.write(envelope.FallbackText(src)); code != exitOK {
+		if code := c.write(p.FallbackText(src)); code != exitOK {
 			return code
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,4 +119,101 @@ func (spaceReader) Read(p []byte) (int, error) {
 		p[i] = ' '
 	}
 	return len(p), nil
+}
+
+// TestPeakMemoryManyMembers runs the shape the review found at 20x the
+// input (an object of millions of short names in descending order, which
+// every member must be moved to sort) through the commands that read it,
+// each in a child process, and checks the peak resident memory against 6x
+// the input: canon, digest, digest --lines, envelope validate (text and
+// --json; the envelope has millions of unknown members, of which 100 are
+// listed), and envelope render (which then shows the whole input as the
+// fallback, indented).
+func TestPeakMemoryManyMembers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a 32 MB input")
+	}
+	if _, err := vmHWM(); err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "members.json")
+	src := reverseMembers(3_600_000)
+	if err := os.WriteFile(in, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"canon", in},
+		{"canon", "--profile", "rfc8785", in},
+		{"digest", in},
+		{"digest", "--lines", in},
+		{"envelope", "validate", in},
+		{"envelope", "validate", "--json", in},
+		{"envelope", "render", in},
+	} {
+		t.Run(strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
+			hwmFile := filepath.Join(dir, "hwm")
+			cmd := exec.Command(os.Args[0], args...)
+			cmd.Env = append(os.Environ(), childEnv+"=1", hwmEnv+"="+hwmFile, "GOGC=100", "GOMEMLIMIT=off")
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+			err := cmd.Run()
+			if ee, ok := err.(*exec.ExitError); ok && args[0] == "envelope" && ee.ExitCode() == exitRejected {
+				err = nil // not an envelope: millions of problems
+			}
+			if err != nil {
+				t.Fatalf("%v: %s", err, stderr.String())
+			}
+			b, err := os.ReadFile(hwmFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hwm, _ := strconv.Atoi(string(b))
+			ratio := float64(hwm) / float64(len(src))
+			t.Logf("peak resident memory %.1f MiB for %.1f MB of input: %.2fx", float64(hwm)/(1<<20), float64(len(src))/1e6, ratio)
+			if ratio > 6 {
+				t.Errorf("peak resident memory is %.2fx the input, want at most 6x", ratio)
+			}
+		})
+	}
+}
+
+// reverseMembers returns an object of n members with distinct names of
+// one to four printable ASCII characters (no '"' or '\'), in descending
+// order, each with the value 0.
+func reverseMembers(n int) []byte {
+	var alphabet []byte
+	for c := byte('#'); c <= '~'; c++ {
+		if c != '\\' {
+			alphabet = append(alphabet, c)
+		}
+	}
+	names := make([]string, 0, n)
+	var gen func(prefix []byte, depth int)
+	gen = func(prefix []byte, depth int) {
+		for _, c := range alphabet {
+			if len(names) == n {
+				return
+			}
+			name := append(prefix, c)
+			names = append(names, string(name))
+			if depth > 1 {
+				gen(name, depth-1)
+			}
+		}
+	}
+	gen(make([]byte, 0, 4), 4)
+	slices.Sort(names)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i := len(names) - 1; i >= 0; i-- {
+		b.WriteByte('"')
+		b.WriteString(names[i])
+		b.WriteString(`":0`)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }

@@ -265,7 +265,7 @@ func (c *cli) profile(name string) (canon.Profile, bool) {
 	}
 	if c.maxSize > 0 {
 		if p, err = p.WithMaxSize(c.maxSize); err != nil {
-			panic("BUG: " + err.Error()) // maxSize > 0 is always valid
+			panic("BUG: " + err.Error()) // tests set maxSize within 1..canon.MaxSizeLimit
 		}
 	}
 	return p, true
