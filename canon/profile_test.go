@@ -2,6 +2,7 @@ package canon
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -79,15 +80,20 @@ func TestMaxSizeLimit(t *testing.T) {
 			t.Errorf("WithMaxSize(%d) = %v, %v", n, p, err)
 		}
 	}
-	for _, n := range []int{0, -1, MaxSizeLimit + 1, 1 << 32, 1<<62 - 1} {
+	large := []int{0, -1, MaxSizeLimit + 1}
+	if strconv.IntSize == 64 {
+		big := int64(1) << 32 // a variable, so that the table compiles where int has 32 bits
+		large = append(large, int(big), int(big<<30-1))
+	}
+	for _, n := range large {
 		if p, err := Strict.WithMaxSize(n); err == nil || p != Strict {
 			t.Errorf("WithMaxSize(%d) = %v, %v; want an error and the receiver", n, p, err)
 		}
 	}
 	// The output of the longest input is below 2^32 bytes: 5.25 times the
 	// input at most (a lone 1e20, four bytes, is written with 21 digits).
-	if MaxSizeLimit*21/4 >= 1<<32 {
-		t.Errorf("MaxSizeLimit %d: output of up to %d bytes does not fit 32-bit positions", MaxSizeLimit, MaxSizeLimit*21/4)
+	if out := int64(MaxSizeLimit) * 21 / 4; out >= 1<<32 {
+		t.Errorf("MaxSizeLimit %d: output of up to %d bytes does not fit 32-bit positions", MaxSizeLimit, out)
 	}
 	out, err := Canonicalize([]byte("1e20"), RFC8785)
 	if err != nil || len(out) != 21 {
