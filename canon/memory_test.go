@@ -2,7 +2,6 @@ package canon
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/peakmem"
 )
 
 // Peak memory is measured in a child process: this test binary run again
@@ -63,7 +64,7 @@ func memChild(f []string) {
 		fmt.Println("ERR", err)
 		os.Exit(2)
 	}
-	hwm, err := vmHWM()
+	hwm, err := peakmem.VmHWM()
 	if err != nil {
 		fmt.Println("ERR", err)
 		os.Exit(2)
@@ -126,21 +127,6 @@ func runChild(t *testing.T, stdin func(w io.WriteCloser), arg string) int {
 	}
 	t.Fatalf("child %q: no HWM\n%s", arg, out.String())
 	return 0
-}
-
-// vmHWM returns this process's peak resident set size in bytes.
-func vmHWM() (int, error) {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			return kb << 10, err
-		}
-	}
-	return 0, errors.New("no VmHWM in /proc/self/status")
 }
 
 // shortNames returns n distinct member names of printable ASCII other than
@@ -413,7 +399,7 @@ func transcodeChild(f []string) {
 		fmt.Printf("ERR got %#v, want %#v\n", err, want)
 		os.Exit(2)
 	}
-	hwm, err := vmHWM()
+	hwm, err := peakmem.VmHWM()
 	if err != nil {
 		fmt.Println("ERR", err)
 		os.Exit(2)
@@ -429,7 +415,7 @@ func TestTranscodePeakMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	if _, err := vmHWM(); err != nil {
+	if _, err := peakmem.VmHWM(); err != nil {
 		t.Skip(err)
 	}
 	const limit = 128 << 20
@@ -469,7 +455,7 @@ func TestPeakMemoryManyMembers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	if _, err := vmHWM(); err != nil {
+	if _, err := peakmem.VmHWM(); err != nil {
 		t.Skip(err)
 	}
 	const size = 36 << 20

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/bbdigest/bbdigest/internal/peakmem"
 )
 
 // statusEnv names the file in which the bbdigest command of the scripts
@@ -86,7 +87,7 @@ func runChild() int {
 	}
 	code := c.main(os.Args[1:])
 	if f := os.Getenv(hwmEnv); f != "" {
-		hwm, err := vmHWM()
+		hwm, err := peakmem.VmHWM()
 		if err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			return 101
@@ -96,19 +97,4 @@ func runChild() int {
 		}
 	}
 	return code
-}
-
-// vmHWM returns this process's peak resident set size in bytes.
-func vmHWM() (int, error) {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			return kb << 10, err
-		}
-	}
-	return 0, errors.New("no VmHWM in /proc/self/status")
 }

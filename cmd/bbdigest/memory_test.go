@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/peakmem"
 )
 
 // TestPeakMemoryRejectingOversized rejects inputs past the size bound in a
@@ -22,7 +24,7 @@ func TestPeakMemoryRejectingOversized(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: writes some 600 MiB through pipes")
 	}
-	if _, err := vmHWM(); err != nil {
+	if _, err := peakmem.VmHWM(); err != nil {
 		t.Skip(err)
 	}
 	const bound = 64 << 20
@@ -133,7 +135,7 @@ func TestPeakMemoryManyMembers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds a 32 MB input")
 	}
-	if _, err := vmHWM(); err != nil {
+	if _, err := peakmem.VmHWM(); err != nil {
 		t.Skip(err)
 	}
 	dir := t.TempDir()

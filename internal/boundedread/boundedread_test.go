@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/bbdigest/bbdigest/internal/peakmem"
 )
 
 // pipeReader hides every method but Read, as a pipe would.
@@ -144,7 +146,7 @@ func TestReadAllPeakMemory(t *testing.T) {
 		if !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("err %v", err)
 		}
-		hwm, err := vmHWM()
+		hwm, err := peakmem.VmHWM()
 		if err != nil {
 			t.Skip(err)
 		}
@@ -154,7 +156,7 @@ func TestReadAllPeakMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	if _, err := vmHWM(); err != nil {
+	if _, err := peakmem.VmHWM(); err != nil {
 		t.Skip(err)
 	}
 	const limit = 128 << 20
@@ -196,19 +198,4 @@ func TestReadAllPeakMemory(t *testing.T) {
 	if hwm > max {
 		t.Errorf("peak resident memory %d bytes, want at most %d", hwm, max)
 	}
-}
-
-// vmHWM returns this process's peak resident set size in bytes.
-func vmHWM() (int, error) {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			return kb << 10, err
-		}
-	}
-	return 0, errors.New("no VmHWM in /proc/self/status")
 }
