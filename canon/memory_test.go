@@ -294,35 +294,15 @@ var memShapes = []memShape{
 		return append(append([]byte(`[" `+strings.Repeat("x", size/2)+`",`), obj...), ']')
 	}},
 	{"deep-wide", func(size int) []byte {
-		// 64 nested objects (the strict bound), each
-		// with members of short names in descending order and the next
-		// object last, under the name "": every member stays open.
-		depth := 64
-		names := reversed(shortNames(size / (8 * depth)))
-		var b bytes.Buffer
-		for d := 0; d < depth; d++ {
-			inner := objectOf(names, "0", "", false)
-			b.Write(inner[:len(inner)-1])
-			b.WriteString(`,"":`)
-		}
-		b.WriteString("0")
-		b.WriteString(strings.Repeat("}", depth))
-		return b.Bytes()
+		// 64 nested objects (the strict bound), each with members of
+		// short names in descending order and the next object last,
+		// under the name "": every member stays open.
+		return deepWide(size, 64, 8)
 	}},
 	{"deep-wide-1000", func(size int) []byte {
 		// The same, 1000 deep (the rfc8785 bound), so with names of at
 		// most two characters: about seven bytes of input per member.
-		const depth = 1000
-		names := reversed(shortNames(size / (7 * depth)))
-		var b bytes.Buffer
-		for d := 0; d < depth; d++ {
-			inner := objectOf(names, "0", "", false)
-			b.Write(inner[:len(inner)-1])
-			b.WriteString(`,"":`)
-		}
-		b.WriteString("0")
-		b.WriteString(strings.Repeat("}", depth))
-		return b.Bytes()
+		return deepWide(size, 1000, 7)
 	}},
 	{"nested-arrays-deep", func(size int) []byte {
 		// [[[...]]] as deep as a raised bound allows: stack frames.
@@ -523,4 +503,20 @@ func TestPeakMemoryShapes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// deepWide returns depth nested objects of about size bytes in all, each
+// with members of short names (perMember bytes of input each) in
+// descending order and the next object last, under the name "".
+func deepWide(size, depth, perMember int) []byte {
+	names := reversed(shortNames(size / (perMember * depth)))
+	var b bytes.Buffer
+	for range depth {
+		inner := objectOf(names, "0", "", false)
+		b.Write(inner[:len(inner)-1])
+		b.WriteString(`,"":`)
+	}
+	b.WriteString("0")
+	b.WriteString(strings.Repeat("}", depth))
+	return b.Bytes()
 }

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"hash"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -119,16 +120,23 @@ func TestSum256Random(t *testing.T) {
 				t.Fatalf("len %d: got %x, want %x", len(p), got, want)
 			}
 		}
-		for n := 0; n <= 300; n++ {
-			check(buf[n%7 : n%7+n])
-		}
-		for range 300 {
-			n, off := r.IntN(10001), r.IntN(64)
-			check(buf[off : off+n])
-		}
-		check(buf[3 : 3+bigSize()])
-		check(buf[:bigSize()-1])
+		eachTestMessage(r, buf, check)
 	})
+}
+
+// eachTestMessage calls check on slices of buf (bigSize()+64 random bytes):
+// every length 0..300 at shifting offsets, 300 random lengths up to 10,000
+// at random offsets, and two of a few MiB.
+func eachTestMessage(r *rand.Rand, buf []byte, check func(p []byte)) {
+	for n := 0; n <= 300; n++ {
+		check(buf[n%7 : n%7+n])
+	}
+	for range 300 {
+		n, off := r.IntN(10001), r.IntN(64)
+		check(buf[off : off+n])
+	}
+	check(buf[3 : 3+bigSize()])
+	check(buf[:bigSize()-1])
 }
 
 // hashKinds are the two streaming hashes, each with its crypto/sha256
@@ -165,15 +173,7 @@ func TestSum224Random(t *testing.T) {
 				t.Fatalf("len %d: New224 = %x, want %x", len(p), got, want)
 			}
 		}
-		for n := 0; n <= 300; n++ {
-			check(buf[n%7 : n%7+n])
-		}
-		for range 300 {
-			n, off := r.IntN(10001), r.IntN(64)
-			check(buf[off : off+n])
-		}
-		check(buf[3 : 3+bigSize()])
-		check(buf[:bigSize()-1])
+		eachTestMessage(r, buf, check)
 		check(buf[:maxAsmSize+BlockSize+5])
 	})
 }
