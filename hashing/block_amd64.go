@@ -2,7 +2,7 @@
 
 package hashing
 
-//go:generate sh -c "cd _asm && go run . -out ../block_amd64.s"
+//go:generate sh -c "cd _asm && go run . -out ../block_amd64.s -arm64 ../block_arm64.s"
 
 import "github.com/klauspost/cpuid/v2"
 
