@@ -1,7 +1,6 @@
 package canon
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/internal/inlinecheck"
@@ -49,14 +48,5 @@ var outOfLine = []string{
 // canon's speed depends on them, and a change that loses one shows here
 // by name rather than as a few percent in a benchmark.
 func TestInline(t *testing.T) {
-	problems, err := inlinecheck.Check("github.com/bbdigest/bbdigest/canon", inlined, outOfLine)
-	if errors.Is(err, inlinecheck.ErrNoGo) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
-		t.Error(p)
-	}
+	inlinecheck.Test(t, "github.com/bbdigest/bbdigest/canon", inlined, outOfLine)
 }

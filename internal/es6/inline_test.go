@@ -1,7 +1,6 @@
 package es6
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/internal/inlinecheck"
@@ -35,14 +34,5 @@ var inlined = []string{
 // TestInline pins the inlining decisions listed in inlined: es6's speed,
 // and canon's on numbers, depends on them.
 func TestInline(t *testing.T) {
-	problems, err := inlinecheck.Check("github.com/bbdigest/bbdigest/internal/es6", inlined, nil)
-	if errors.Is(err, inlinecheck.ErrNoGo) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
-		t.Error(p)
-	}
+	inlinecheck.Test(t, "github.com/bbdigest/bbdigest/internal/es6", inlined, nil)
 }

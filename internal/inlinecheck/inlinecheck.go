@@ -23,10 +23,27 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 // ErrNoGo reports that no go command was found on PATH: a test skips then.
 var ErrNoGo = errors.New("inlinecheck: no go command on PATH")
+
+// Test is Check as a test: it skips t without a go command, fails it if
+// the build or the parse fails, and reports each problem as an error.
+func Test(t testing.TB, pkg string, inlined, outOfLine []string) {
+	t.Helper()
+	problems, err := Check(pkg, inlined, outOfLine)
+	if errors.Is(err, ErrNoGo) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
 
 // Check builds the package pkg (an import path) with -gcflags=-m for the
 // environment's GOOS, GOARCH and GOFLAGS, and returns one problem per
