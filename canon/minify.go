@@ -37,7 +37,7 @@ import (
 // thus costs a second engine pass; valid input never does.
 //
 // Without AVX-512 VBMI2 (and under purego) no compression runs and the
-// engine drops whitespace itself, as before. minifyGeneric is the same
+// engine drops whitespace itself (see scan). minifyGeneric is the same
 // block algorithm in Go: the reference the assembly is tested against, and
 // a way to drive the compact-text path in tests on any machine.
 

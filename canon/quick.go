@@ -189,7 +189,8 @@ name:
 // found with scanPlain, as the string's first run was. It returns the offset
 // after the string, or -1 at the first byte that the engine would reject or
 // rewrite (so that the engine, which explains errors, takes over). (Out of
-// line, it keeps the fast path's loop free of the registers it needs.)
+// line, it keeps the fast path's loop free of the registers it needs;
+// TestInline pins that.)
 func (c *Canonicalizer) quickEscaped(j int) int {
 	src := c.src
 	for {

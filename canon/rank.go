@@ -11,13 +11,12 @@ package canon
 // instructions). The ranks are the order when all keys differ, which is
 // exactly when they are a permutation (two equal keys get the same rank);
 // otherwise (names that share their first eight bytes, or duplicates) the
-// object is sorted by insertion as before.
+// object is sorted by insertion, as on CPUs without AVX-512.
 
 // rankMin is the member count from which sortMembers ranks by vector:
-// below it insertion sorting is as fast (BenchmarkSortMembers, three runs:
-// 8 members 41-57 ns by insertion, 40-55 by rank; 9 members 71-79 against
-// 59-64; 11 members 83-100 against 59-69; 16 members 239-254 against
-// 67-77). A variable, so that the benchmark can lower it.
+// below it insertion sorting is as fast. BenchmarkSortMembers (rank_test.go)
+// times both sorts on either side of it (rank=false against rank=true). A
+// variable, so that the benchmark can lower it.
 var rankMin = 9
 
 // rankMax is the most members the vector kernel ranks at once (two ZMM

@@ -124,7 +124,7 @@ func stopLanes(x uint64) uint64 {
 // whose specialBytes masks are m (bytes 0-7) and m2 (bytes 8-15), at least
 // one of them nonzero. It has no branch: which half holds the byte is as
 // unpredictable as string lengths, and a mispredicted branch per string
-// cost more than the arithmetic.
+// costs more than the arithmetic.
 func firstSpecial(m, m2 uint64) int {
 	t := uint(bits.TrailingZeros64(m)) / 8   // 8 when m == 0
 	t2 := uint(bits.TrailingZeros64(m2)) / 8 // < 8 when m == 0

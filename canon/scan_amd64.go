@@ -165,8 +165,8 @@ func (c *Canonicalizer) scanPlain(pos int) (int, bool) {
 }
 
 // scanPlainHigh ends scanPlain for a string with a high byte before its
-// stop byte at j: its UTF-8 is checked first. (Out of line, it keeps the
-// common path of scanPlain short, measured.)
+// stop byte at j: its UTF-8 is checked first. (Out of line, so that the
+// common path of scanPlain stays short; TestInline pins that.)
 func (c *Canonicalizer) scanPlainHigh(pos, j int) (int, bool) {
 	src := c.src
 	if !c.win.validBody(src, pos+1, j) {
@@ -265,9 +265,10 @@ func (c *Canonicalizer) stopRun(i int) (int, bool) {
 	src, w := c.src, &c.win
 	off := i - w.lo
 	if off >= 0 && off < 64*w.words {
-		// The bitmap lookup of scanPlain, written out again: as a shared
-		// helper it does not inline, and the call cost 9.5% more
-		// instructions on the canonical envelope archive (callgrind).
+		// The bitmap lookup of scanPlain, written out again: a helper
+		// shared by the two would be too large to inline, and a call per
+		// run of string content costs more than the copy (bench/cgab.sh on
+		// Validate/input=canonical-envelopes-1M measures it).
 		k := off >> 6
 		m := w.stop[k] >> (off & 63)
 		h := w.high[k] >> (off & 63)

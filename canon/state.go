@@ -78,7 +78,7 @@ const escBit = 1 << 31
 // escHeader is the size of the header before a decoded name in c.names.
 const escHeader = 8
 
-// reset prepares the per-call state.
+// begin prepares the per-call state.
 func (c *Canonicalizer) begin(dst, src []byte) {
 	c.src, c.dst, c.pend = src, dst, 0
 	c.win.reset()
@@ -180,18 +180,8 @@ func grown[E any](s []E, g *growth, k, pos, size, least, most int) []E {
 var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // run canonicalizes c.src, appending to c.dst, and returns the first error
-// in input order.
-//
-// The hot state (input position, output buffer, pending span) lives in
-// locals so that it stays in registers; c.dst and c.pend are synchronised
-// only around the helpers that rewrite output (escapes, numbers, sorting)
-// and on return.
-//
-// Whitespace is looked for only where the byte that should come next is
-// not there: each dispatch on the next byte has a case for the four
-// whitespace bytes, which drops the run and dispatches again. Compact input
-// (and the compact text of minify.go) so pays nothing for whitespace
-// between its tokens.
+// in input order: scan's, or a duplicate name before it in an object that
+// was still open when scan stopped (earlierDuplicate).
 func (c *Canonicalizer) run() error {
 	err := c.scan()
 	if err != nil {
@@ -200,7 +190,34 @@ func (c *Canonicalizer) run() error {
 	return err
 }
 
-// scan is run's single pass.
+// scan is run's single pass: a state machine whose states are the labels
+// value, next and name, each a dispatch on the byte at pos, joined by gotos
+// (nesting lives in c.stack: scan never recurses).
+//
+// Its protocol: the state that every token touches is held in locals. pos,
+// the input offset, exists only there; dst and pend are scan's copies of
+// c.dst and c.pend, read and written without going through c. At every
+// label it holds that dst followed by src[pend:pos] is the output for
+// src[:pos], except that the members of open objects, and of objects whose
+// order is recorded for finish (recordSort), are still in input order; so
+// len(dst)+pos-pend is the output coordinate of pos (frame.contentStart,
+// member.start, the end given to recordSort); dropping whitespace keeps it
+// by appending src[pend:pos] to dst and moving pend past the whitespace
+// (appendSpan). While scan runs, c.dst and c.pend are stale, so a helper
+// that reads or rewrites the output through them (scanString for a string
+// with escapes, escapedName for a name with escapes, number, sortInPlace)
+// runs between "c.dst, c.pend = dst, pend" and "dst, pend = c.dst, c.pend";
+// and the deferred assignment writes them back on every return, for finish
+// to flush the pending span and for the caller to keep the buffer that dst
+// grew into. Helpers that read only the input or the member records
+// (scanPlain, literal, addMember, sortMembers, recordSort, errorf) need
+// neither. Every goto keeps this and lands where its label's line says.
+//
+// Whitespace is looked for only where the byte that should come next is
+// not there: each dispatch on the next byte has a case for the four
+// whitespace bytes, which drops the run and dispatches again (a goto to the
+// same label). Compact input (and the compact text of minify.go) so pays
+// nothing for whitespace between its tokens.
 func (c *Canonicalizer) scan() (err error) {
 	src := c.src
 	n := len(src)
@@ -220,6 +237,7 @@ func (c *Canonicalizer) scan() (err error) {
 		pend, pos = j, j
 	}
 
+	// value: a value starts at pos, after any whitespace (the dispatch drops it).
 value:
 	if pos >= n {
 		return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want a value")
@@ -290,8 +308,8 @@ value:
 		return err
 	}
 
+	// next: a value ends at pos; the innermost frame (if any) says what may follow.
 next:
-	// A value has just ended at pos.
 	if len(c.stack) == 0 {
 		if j := wsEnd(src, pos); j != pos {
 			dst, pend = appendSpan(dst, src, pend, pos), j
@@ -374,8 +392,8 @@ next:
 		return c.errorf(ClassSyntax, int64(pos), "%s after an array element, want ',' or ']'", badChar(src, pos))
 	}
 
+	// name: an object member starts at pos, after any whitespace.
 name:
-	// pos is at the start of an object member (whitespace skipped).
 	if pos >= n {
 		return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want an object member name")
 	}
@@ -440,7 +458,7 @@ name:
 // prefix ends at j with an escape or a byte that needs the full scanner:
 // the name is decoded into c.names if it has escapes, and the member's name
 // fields are set. It returns the offset after the name. (Out of line, it
-// keeps run's loop free of the registers it needs.)
+// keeps scan's loop free of the registers it needs; TestInline pins that.)
 func (c *Canonicalizer) escapedName(idx, pos, j int) (int, error) {
 	h := len(c.names)
 	if cap(c.names)-h < escHeader+nameRoom {
@@ -738,8 +756,9 @@ func (c *Canonicalizer) sortInPlace(f *frame, pos int) {
 		}
 	}
 	if big < 0 {
-		// The common case, on its own: folded into the loop below (with an
-		// empty big span) it cost 0.6% more instructions on mixed-1M.
+		// The common case, on its own: folded into the loop below, with an
+		// empty big span, it would pay that loop's two tests per member
+		// (bench/cgab.sh on Canonicalize/input=mixed-1M measures it).
 		c.scratch = append(c.scratch[:0], c.dst[start:end]...)
 		w := start
 		for i, j := range c.order {

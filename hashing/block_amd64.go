@@ -2,7 +2,7 @@
 
 package hashing
 
-//go:generate sh -c "cd _asm && go run . -out ../block_amd64.s"
+//go:generate sh -c "cd _asm && go run . -out ../block_amd64.s -arm64 ../block_arm64.s"
 
 import "github.com/klauspost/cpuid/v2"
 
@@ -62,13 +62,13 @@ func pathAvailable(p pathID) bool {
 // detect returns the paths chosen when nothing is forced: the fastest
 // single-message kernel, and for batches the kernel that beats serial
 // hashing on this CPU. On Intel CPUs with AVX-512, sixteen AVX-512 lanes
-// beat two interleaved SHA-NI streams (Emerald Rapids, 1 KiB messages:
-// 2.2 M against 1.4 M messages/s; serial SHA-NI 1.2 M). Elsewhere with
-// SHA-NI, two SHA-NI streams beat eight AVX2 lanes (measured on AMD Zen 1,
-// where AVX2 runs on 128-bit units; AVX-512 on AMD, which Zen 4 executes
-// on 256-bit units, is left to be measured: it can be forced). Without
-// SHA-NI, crypto/sha256's own AVX2 kernel serves single messages
-// (pathStdlib).
+// beat two interleaved SHA-NI streams (on Emerald Rapids). Elsewhere with
+// SHA-NI, two SHA-NI streams beat eight AVX2 lanes (on AMD Zen 1, where
+// AVX2 runs on 128-bit units; AVX-512 on AMD, which Zen 4 executes on
+// 256-bit units, is not chosen before it is measured: it can be forced).
+// BenchmarkSumMany compares the batch paths by name (impl=avx512,
+// shani-x2, avx2, serial-stdlib) on the machine at hand. Without SHA-NI,
+// crypto/sha256's own AVX2 kernel serves single messages (pathStdlib).
 func detect() config {
 	switch {
 	case hasAVX512 && cpuid.CPU.VendorID == cpuid.Intel:

@@ -96,13 +96,16 @@ func serialBelow(b batchID) int {
 	case batchAVX2x8:
 		switch active.single {
 		case pathSHANI:
-			// One SHA-NI stream beats the whole 8-lane kernel (AMD Zen 1:
-			// 1.15 GB/s against 0.45 GB/s): finish serially as soon as
-			// the messages run out. Only reached when avx2 is forced.
+			// One SHA-NI stream beats the whole 8-lane kernel (on AMD Zen
+			// 1; BenchmarkLanesKernel/impl=avx2 against
+			// BenchmarkSum256/impl=shani/size=1K): finish serially as soon
+			// as the messages run out. Only reached when avx2 is forced.
 			return 9
 		case pathStdlib:
 			// crypto/sha256's AVX2 stream is worth about 2-3 lanes of the
-			// 8-lane kernel (an estimate: no such CPU was at hand).
+			// 8-lane kernel: an estimate, not a measurement (on a CPU with
+			// AVX2 and no SHA-NI, BenchmarkLanesKernel/impl=avx2 against
+			// BenchmarkSum256/impl=stdlib/size=1K would measure it).
 			return 3
 		}
 		return 1
@@ -110,9 +113,9 @@ func serialBelow(b batchID) int {
 		switch active.single {
 		case pathSHANI:
 			// One SHA-NI stream does the work of about seven lanes of the
-			// 16-lane kernel (Intel Emerald Rapids, 1 KiB messages: 1.2 M
-			// messages/s serially; the kernel alone, with the Go
-			// bookkeeping measured apart, 2.6 M for all sixteen).
+			// 16-lane kernel (on Intel Emerald Rapids, 1 KiB messages:
+			// BenchmarkLanesKernel/impl=avx512 against
+			// BenchmarkSum256/impl=shani/size=1K, in messages/s).
 			return 7
 		case pathStdlib:
 			return 3

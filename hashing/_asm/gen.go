@@ -1,6 +1,8 @@
-// Command gen writes ../block_amd64.s, the amd64 SHA-256 kernels of package
-// hashing. Run it with `go generate` in ../ (see ../block_amd64.go), or
-// `cd _asm && go run . -out ../block_amd64.s`.
+// Command gen writes ../block_amd64.s and ../block_arm64.s, the SHA-256
+// kernels of package hashing. Run it with `go generate` in ../ (see
+// ../block_amd64.go), or `cd _asm && go run . -out ../block_amd64.s -arm64
+// ../block_arm64.s`. CI (.ci/run) runs it into a temporary directory and
+// fails unless both outputs equal the committed files byte for byte.
 //
 // It is a plain text emitter, not avo: every kernel is a straight-line
 // unrolling of FIPS 180-4, section 6.2.2, and the loops below say which

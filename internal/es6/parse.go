@@ -301,7 +301,10 @@ func eiselLemire(w uint64, q int) (uint64, int) {
 }
 
 // slowParse returns the bits of the non-negative double nearest to the
-// absolute value of lit, by exact decimal arithmetic.
+// absolute value of lit, by exact decimal arithmetic. It is kept out of
+// line so that its decimal, over 800 bytes, is not in the frame of
+// eiselLemireOrSlow, which every literal that Clinger's fast path cannot
+// convert goes through.
 //
 //go:noinline
 func slowParse(lit []byte) uint64 {

@@ -1,0 +1,36 @@
+package hashing
+
+import "testing"
+
+// BenchmarkLanesKernel times a multi-lane kernel alone, without the Go
+// bookkeeping of sumLanes around it, on messages of 1 KiB (sixteen blocks
+// read in place and a padded tail block), in messages per second for all
+// lanes. Set against BenchmarkSum256/impl=shani/size=1K (one SHA-NI
+// stream), it gives how many of the kernel's lanes one serial stream is
+// worth: the measurement behind serialBelow.
+func BenchmarkLanesKernel(b *testing.B) {
+	msgs := make([][1 << 10]byte, 16)
+	tails := make([][BlockSize]byte, 16)
+	for _, impl := range batchImpls() {
+		if impl[1] == "" || impl[1] == "generic" {
+			continue // serial: no lanes kernel
+		}
+		b.Run("impl="+impl[0]+"/size=1K", func(b *testing.B) {
+			defer mustSelect(b, impl[1])()
+			kind := active.batch
+			var st laneState
+			for j := range kind.lanes() {
+				st.set(kind, j, &iv)
+			}
+			b.SetBytes(int64(kind.lanes()) << 10)
+			b.ReportAllocs()
+			for b.Loop() {
+				for j := range kind.lanes() {
+					st.ptr[j], st.cnt[j], st.next[j] = &msgs[j][0], len(msgs[j])/BlockSize, &tails[j][0]
+				}
+				lanesKernel(kind, &st, len(msgs[0])/BlockSize+1)
+			}
+			b.ReportMetric(float64(kind.lanes())*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+		})
+	}
+}
