@@ -5,7 +5,30 @@ package main
 // codes); each command has its own, printed by "bbdigest help COMMAND" and
 // "bbdigest COMMAND --help".
 
-import "strings"
+import (
+	"io"
+	"strings"
+)
+
+// help prints the overview, or with one argument that command's help.
+func (c *cli) help(args []string) int {
+	if len(args) > 1 {
+		c.errorf("help: too many arguments")
+		return exitUsage
+	}
+	if len(args) == 0 {
+		io.WriteString(c.stdout, usage)
+		return exitOK
+	}
+	text, ok := commandHelp(args[0])
+	if !ok || strings.Contains(args[0], " ") {
+		c.errorf("help: unknown command %s", quote(args[0]))
+		c.hintf("run 'bbdigest help' for usage")
+		return exitUsage
+	}
+	io.WriteString(c.stdout, text)
+	return exitOK
+}
 
 const usage = `bbdigest canonicalizes JSON with RFC 8785 (JCS) and prints the SHA-256
 digest of the canonical bytes as sha256:<64 lowercase hex>.
