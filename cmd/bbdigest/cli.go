@@ -192,7 +192,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 // helpHint returns the hint that follows a usage error of the command cmd.
 func helpHint(cmd string) string {
 	switch {
-	case strings.HasPrefix(cmd, "envelope emit"), strings.HasPrefix(cmd, "resolution"):
+	case strings.HasPrefix(cmd, "resolution"):
 		return "run 'bbdigest help resolution' for usage"
 	case strings.HasPrefix(cmd, "envelope"):
 		return "run 'bbdigest help envelope' for usage"

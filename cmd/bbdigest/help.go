@@ -96,8 +96,8 @@ Exit status:
   0  every input was accepted
   1  some input was rejected
   2  usage or I/O error
-  resolution verify and envelope emit have their own table (bbdigest help
-  resolution).
+  envelope emit and resolution verify have their own tables (bbdigest help
+  envelope, bbdigest help resolution).
 
 Examples:
   bbdigest digest envelope.json
@@ -264,9 +264,9 @@ func commandHelp(name string) (string, bool) {
 		return versionHelp, true
 	case "help":
 		return helpHelp, true
-	case "envelope", "envelope validate", "envelope digest", "envelope render":
+	case "envelope", "envelope validate", "envelope digest", "envelope render", "envelope emit":
 		return envelopeUsage, true
-	case "resolution", "resolution verify", "envelope emit":
+	case "resolution", "resolution verify":
 		return resolutionUsage, true
 	}
 	return "", false
