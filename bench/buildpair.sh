@@ -10,7 +10,18 @@ build_pair() {
 	wt=$(mktemp -d "$tmp/$name-wt.XXXXXX")
 	trap 'git -C "$root" worktree remove --force "$wt" >/dev/null 2>&1 || true' EXIT
 	git -C "$root" worktree add -q --detach "$wt" "$rev"
-	(cd "$wt" && go test -c -o "$tmp/$name-old.test" ./bench)
-	(cd "$root" && go test -c -o "$tmp/$name-new.test" ./bench)
+	build_bench "$wt" "$tmp/$name-old.test"
+	build_bench "$root" "$tmp/$name-new.test"
 	cd "$root/bench"
+}
+
+# build_bench TREE OUT builds the bench test binary of the checkout TREE as
+# OUT. bench/ is a module of its own (with a replace of the library to ../)
+# since it got a go.mod; before that it was a package of the root module.
+build_bench() {
+	if [ -f "$1/bench/go.mod" ]; then
+		(cd "$1/bench" && go test -c -o "$2" .)
+	else
+		(cd "$1" && go test -c -o "$2" ./bench)
+	fi
 }

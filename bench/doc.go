@@ -1,14 +1,17 @@
 // Package bench compares package canon with other RFC 8785 (JCS)
 // implementations: github.com/go-json-experiment/json/jsontext,
 // github.com/gowebpki/jcs and, as the floor of a validating scan,
-// github.com/valyala/fastjson. It contains test code only, so the peers never
-// enter the library's import graph.
+// github.com/valyala/fastjson; and package hashing's Sum256 with
+// crypto/sha256 and github.com/minio/sha256-simd. It contains test code
+// only, in a module of its own (github.com/bbdigest/bbdigest/bench, with the
+// library replaced by ../), so the peers never enter the library's go.mod
+// or a user's module graph.
 //
 // The inputs are generated deterministically from a logged seed (see
 // corpus_test.go), and TestBenchmarkOutputsAgree runs every input once
 // through every library and checks that the outputs agree byte for byte, so
 // the benchmarks double as tests. Compare the libraries with
 //
-//	go test ./bench -run '^$' -bench . -count 10 -benchtime 0.5s | tee /tmp/bench.txt
+//	cd bench && go test -run '^$' -bench . -count 10 -benchtime 0.5s | tee /tmp/bench.txt
 //	benchstat -col /lib /tmp/bench.txt
 package bench

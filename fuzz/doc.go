@@ -1,12 +1,13 @@
 // Package fuzz holds differential tests that compare package canon with
 // other RFC 8785 implementations: github.com/gowebpki/jcs,
 // github.com/go-json-experiment/json/jsontext and, through Node.js, the npm
-// package canonicalize. It contains test code only, so the peers never
-// enter the library's import graph.
+// package canonicalize. It contains test code only, in a module of its own
+// (github.com/bbdigest/bbdigest/fuzz, with the library replaced by ../), so
+// the peers never enter the library's go.mod or a user's module graph.
 //
 // Run the cross-implementation fuzzer with
 //
-//	go test ./fuzz -run '^$' -fuzz FuzzCanonicalizeVsReference -fuzztime 60s
+//	cd fuzz && go test -run '^$' -fuzz FuzzCanonicalizeVsReference -fuzztime 60s
 //
 // Every disagreement the tests tolerate is classified in divergence_test.go
 // and described in DIVERGENCES.md.

@@ -7,7 +7,7 @@
 // half, but two libraries measured seconds apart in the same round see
 // nearly the same machine, so the per-round ratio is the steadier figure.
 //
-//	go run ./bench/ratios [-base bbdigest] [-key lib] < bench.txt
+//	go -C bench run ./ratios [-base bbdigest] [-key lib] < bench.txt
 //
 // Benchmark names must carry the library as a key=value element (lib=NAME
 // by default); the other elements name the input.

@@ -6,7 +6,7 @@
 // and any number of interleaved streams no faster than 32 reciprocal
 // throughputs per block. Run:
 //
-//	go test -bench . ./bench/shaunit
+//	go -C bench test -bench . ./shaunit
 //
 // The benchmarks report ns per SHA256RNDS2; they are skipped where the CPU
 // has no SHA extensions, and the package is empty off amd64 (and with the

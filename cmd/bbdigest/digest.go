@@ -1,6 +1,80 @@
 package main
 
-import "github.com/bbdigest/bbdigest/hashing"
+import (
+	"flag"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// digest is "bbdigest digest": the digest of each input, one "DIGEST  NAME"
+// line per input for several (or --names); with --lines the digest of each
+// line (lines.go), with --check the answers to a list of digests
+// (check.go).
+func (c *cli) digest(args []string) int {
+	const cmd = "digest"
+	fs := c.flagSet(cmd)
+	profile := fs.String("profile", "strict", "")
+	lines := fs.Bool("lines", false, "")
+	names := fs.Bool("names", false, "")
+	check := fs.String("check", "", "")
+	operands, code := c.parse(fs, args, -1)
+	if code >= 0 {
+		return code
+	}
+	checking := false
+	fs.Visit(func(f *flag.Flag) { checking = checking || f.Name == "check" })
+	switch {
+	case *lines && *names:
+		return c.usageError(cmd, "--lines and --names do not go together: --lines writes no names")
+	case checking && (*lines || *names):
+		return c.usageError(cmd, "--check does not go with --lines or --names")
+	case checking && len(operands) > 0:
+		return c.usageError(cmd, "--check reads the names to check from its FILE, not from arguments")
+	case checking && *check == "":
+		return c.usageError(cmd, "empty --check FILE")
+	case *lines && len(operands) > 1:
+		c.errorf("digest: --lines reads one input, not %d", len(operands))
+		c.hintf("run bbdigest digest --lines once per file")
+		return exitUsage
+	}
+	p, ok := c.profile(*profile)
+	if !ok {
+		return exitUsage
+	}
+	cz := canon.New(p)
+	if checking {
+		return c.check(cz, *check)
+	}
+	if *lines {
+		name := "-"
+		if len(operands) == 1 {
+			name = operands[0]
+		}
+		return c.lines(cz, name, true)
+	}
+	if len(operands) == 0 {
+		operands = []string{"-"}
+	}
+	named := *names || len(operands) > 1
+	status := exitOK
+	var line []byte
+	for _, name := range operands {
+		out, code := c.canonicalize(cz, name)
+		if code != exitOK {
+			status = max(status, code)
+			continue
+		}
+		line = appendDigest(line[:0], out)
+		if named {
+			line = appendName(append(line, "  "...), name)
+		}
+		if code := c.write(append(line, '\n')); code != exitOK {
+			return code // stdout is gone: no point going on
+		}
+	}
+	return status
+}
 
 // appendDigest appends the digest string of the canonical bytes, "sha256:"
 // and 64 lowercase hexadecimal characters, to dst. It does not allocate
@@ -9,4 +83,20 @@ import "github.com/bbdigest/bbdigest/hashing"
 // This is the only place the CLI computes a digest.
 func appendDigest(dst, canonical []byte) []byte {
 	return hashing.Sum(canonical).AppendTo(dst)
+}
+
+// appendName appends a file name to a "DIGEST  NAME" line (or a check
+// answer "NAME: OK"). As sha256sum does, a name that needs escaping is
+// escaped and the whole line then starts with a backslash, so that every
+// file takes exactly one line: sha256sum escapes "\n", "\r" and "\\", and
+// bbdigest also every character a terminal would interpret (see
+// appendEscaped; \t, \uXXXX, \xHH). readName reverses it.
+func appendName(line []byte, name string) []byte {
+	if !needsEscape(name, escName) {
+		return append(line, name...)
+	}
+	line = append(line, 0)
+	copy(line[1:], line)
+	line[0] = '\\'
+	return appendEscaped(line, name, escName)
 }

@@ -12,13 +12,13 @@ import (
 )
 
 const envelopeUsage = `bbdigest envelope checks, digests and renders a binding-moment envelope
-(draft-morrison-binding-moment-envelope-04).
+(draft-morrison-binding-moment-envelope-04), and records it in a ledger.
 
 Usage:
   bbdigest envelope validate [--json] [FILE|-]
   bbdigest envelope digest   [FILE|-]
   bbdigest envelope render   [FILE|-]
-  bbdigest envelope emit     --ledger PATH [FILE|-]
+  bbdigest envelope emit     --ledger PATH [--wait D] [FILE|-]
   bbdigest help envelope
 
 Commands:
@@ -32,8 +32,10 @@ Commands:
   render    print the plain-text rendering of the decision (§9); for a
             malformed envelope, print the tool result without it instead
             (§9.3) and report the problems on stderr
-  emit      record the envelope in a ledger as emitted and print its digest
-            (see 'bbdigest help resolution')
+  emit      record the envelope in the ledger at PATH as emitted, creating
+            the ledger if need be, and print its digest; resolution verify
+            --ledger PATH then accepts one resolution of it (see 'bbdigest
+            help resolution')
 
 Options:
   --json  validate: print one JSON object on stdout instead,
@@ -42,6 +44,14 @@ Options:
           {"pointer":"...","reason":"..."} per problem; a canon-gate
           rejection also has "class" and "offset", and its reason is
           "CLASS: MESSAGE at offset N"
+  --ledger PATH
+          emit: the ledger, a bbolt file with a high-water file PATH.hwm
+          beside it, as --ledger of 'bbdigest help resolution' describes;
+          an empty PATH and "-" are usage errors
+  --wait D
+          emit: how long to wait for another process that holds the
+          ledger (default 10s; 0 does not wait), then fail with "locked
+          by another process"
 
   The input is the binding_moment value itself, a tool result with a
   binding_moment member, an MCP tools/call result whose structuredContent
@@ -52,16 +62,23 @@ Options:
   of the object that should carry it.
 
 Exit status:
-  0  the envelope is well-formed
-  1  the envelope is malformed, missing, or rejected by the canon gate
-  2  usage or I/O error
-  (envelope emit: see 'bbdigest help resolution')
+  validate, digest, render:
+    0  the envelope is well-formed
+    1  the envelope is malformed, missing, or rejected by the canon gate
+    2  usage or I/O error
+  emit:
+    0  recorded
+    1  the envelope is malformed, rejected, or already resolved
+    2  usage or I/O error
+    3  the ledger could not be read or written (locked by another process,
+       corrupt, I/O error): nothing was recorded
 
 Examples:
   bbdigest envelope validate tool-result.json
   bbdigest envelope validate --json < envelope.json
   bbdigest envelope digest envelope.json
   bbdigest envelope render tool-result.json
+  bbdigest envelope emit --ledger agent.db envelope.json
 `
 
 func (c *cli) envelope(args []string) int {

@@ -5,7 +5,30 @@ package main
 // codes); each command has its own, printed by "bbdigest help COMMAND" and
 // "bbdigest COMMAND --help".
 
-import "strings"
+import (
+	"io"
+	"strings"
+)
+
+// help prints the overview, or with one argument that command's help.
+func (c *cli) help(args []string) int {
+	if len(args) > 1 {
+		c.errorf("help: too many arguments")
+		return exitUsage
+	}
+	if len(args) == 0 {
+		io.WriteString(c.stdout, usage)
+		return exitOK
+	}
+	text, ok := commandHelp(args[0])
+	if !ok || strings.Contains(args[0], " ") {
+		c.errorf("help: unknown command %s", quote(args[0]))
+		c.hintf("run 'bbdigest help' for usage")
+		return exitUsage
+	}
+	io.WriteString(c.stdout, text)
+	return exitOK
+}
 
 const usage = `bbdigest canonicalizes JSON with RFC 8785 (JCS) and prints the SHA-256
 digest of the canonical bytes as sha256:<64 lowercase hex>.
@@ -73,8 +96,8 @@ Exit status:
   0  every input was accepted
   1  some input was rejected
   2  usage or I/O error
-  resolution verify and envelope emit have their own table (bbdigest help
-  resolution).
+  envelope emit and resolution verify have their own tables (bbdigest help
+  envelope, bbdigest help resolution).
 
 Examples:
   bbdigest digest envelope.json
@@ -241,9 +264,9 @@ func commandHelp(name string) (string, bool) {
 		return versionHelp, true
 	case "help":
 		return helpHelp, true
-	case "envelope", "envelope validate", "envelope digest", "envelope render":
+	case "envelope", "envelope validate", "envelope digest", "envelope render", "envelope emit":
 		return envelopeUsage, true
-	case "resolution", "resolution verify", "envelope emit":
+	case "resolution", "resolution verify":
 		return resolutionUsage, true
 	}
 	return "", false

@@ -245,3 +245,38 @@ func TestLinesErrorEscaped(t *testing.T) {
 	}
 	assertInert(t, "stdout", []byte(out))
 }
+
+// TestLines runs canon --lines and digest --lines: line N of the output
+// answers line N of the input, rejected lines included.
+func TestLines(t *testing.T) {
+	linesCanonWant := `{"a":1,"b":2}` + "\n" +
+		"error syntax 0 unexpected end of input, want a value within \"\"\n" +
+		"error duplicate-name 7 duplicate object member name \"a\" within \"/a\"\n" +
+		"[1,2]\n" +
+		"error non-integer 0 number \"1.5\" is not an integer within \"\"\n" +
+		"\"x\"\n"
+	linesDigestWant := sha(`{"a":1,"b":2}`) + "\n" +
+		"error syntax 0 unexpected end of input, want a value within \"\"\n" +
+		"error duplicate-name 7 duplicate object member name \"a\" within \"/a\"\n" +
+		sha("[1,2]") + "\n" +
+		"error non-integer 0 number \"1.5\" is not an integer within \"\"\n" +
+		sha(`"x"`) + "\n"
+
+	runCases(t, []runCase{
+		{name: "canon lines", args: []string{"canon", "--lines", "lines.jsonl"}, code: 1, stdout: linesCanonWant},
+		{name: "digest lines", args: []string{"digest", "--lines", "lines.jsonl"}, code: 1, stdout: linesDigestWant},
+		{name: "digest lines stdin", args: []string{"digest", "--lines"}, stdin: testFiles["lines.jsonl"], code: 1, stdout: linesDigestWant},
+		{name: "digest lines dash", args: []string{"digest", "--lines", "-"}, stdin: testFiles["lines.jsonl"], code: 1, stdout: linesDigestWant},
+		{name: "lines all good", args: []string{"canon", "--lines"}, stdin: "{\"b\":0,\"a\":0}\r\n[]\n", stdout: "{\"a\":0,\"b\":0}\n[]\n"},
+		{name: "lines empty input", args: []string{"digest", "--lines"}, stdin: ""},
+		{name: "lines one empty line", args: []string{"canon", "--lines"}, stdin: "\n", code: 1,
+			stdout: "error syntax 0 unexpected end of input, want a value within \"\"\n"},
+		{name: "lines only CR", args: []string{"canon", "--lines"}, stdin: "\r\n\r", code: 1,
+			stdout: "error syntax 1 unexpected end of input, want a value within \"\"\n" +
+				"error syntax 1 unexpected end of input, want a value within \"\"\n"},
+		{name: "lines pointer newline", args: []string{"canon", "--lines"}, stdin: `{"a\nb":{"c":[1,{"d":1,"d":2}]}}`, code: 1,
+			stdout: "error duplicate-name 23 duplicate object member name \"d\" within \"/a\\nb/c/1/d\"\n"},
+		{name: "lines missing", args: []string{"canon", "--lines", "nope.jsonl"}, code: 2,
+			errRE: `^bbdigest: error: nope.jsonl: open: no such file or directory\n$`},
+	})
+}

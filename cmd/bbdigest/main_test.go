@@ -2,19 +2,11 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/bbdigest/bbdigest/internal/peakmem"
 )
-
-// statusEnv names the file in which the bbdigest command of the scripts
-// records its exit code, for the "status" script command.
-const statusEnv = "BBDIGEST_TEST_STATUS"
 
 // The child mode of the test binary, for tests that measure a whole
 // process (memory_test.go): with childEnv set, the binary runs as bbdigest
@@ -28,50 +20,15 @@ const (
 	hwmEnv     = "BBDIGEST_TEST_HWM"
 )
 
+// TestMain runs the test binary as bbdigest in child mode (see childEnv),
+// else the tests. The scripts in testdata/script run against the built
+// command in a module of their own, scripttest/, which keeps go-internal
+// out of this module.
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
 		os.Exit(runChild())
 	}
-	testscript.Main(m, map[string]func(){
-		"bbdigest": func() {
-			code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-			if f := os.Getenv(statusEnv); f != "" {
-				os.WriteFile(f, []byte(strconv.Itoa(code)), 0o666)
-			}
-			os.Exit(code)
-		},
-	})
-}
-
-// TestScripts runs testdata/script/*.txtar. Besides the standard commands
-// they have
-//
-//	status N
-//
-// which checks that the last bbdigest run exited with code N.
-func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
-		RequireExplicitExec: true,
-		Setup: func(env *testscript.Env) error {
-			env.Setenv(statusEnv, filepath.Join(env.WorkDir, ".bbdigest-status"))
-			return nil
-		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) != 1 {
-					ts.Fatalf("usage: status N")
-				}
-				file := ts.Getenv(statusEnv)
-				got, err := os.ReadFile(file)
-				ts.Check(err)
-				ts.Check(os.Remove(file)) // each run is checked at most once
-				if s := strings.TrimSpace(string(got)); s != args[0] {
-					ts.Fatalf("bbdigest exited with %s, want %s", s, args[0])
-				}
-			},
-		},
-	})
+	os.Exit(m.Run())
 }
 
 // runChild runs the test binary as bbdigest (see childEnv).

@@ -21,13 +21,10 @@ envelope it names (draft-morrison-binding-moment-envelope-04 §7.3).
 Usage:
   bbdigest resolution verify --envelope FILE --resolution FILE
                              [--action FILE] [--ledger PATH [--wait D]]
-  bbdigest envelope emit --ledger PATH [--wait D] [FILE|-]
 
 Commands:
   resolution verify  check the resolution and print one JSON object with an
                      "outcome" on stdout, whatever happens (see Output)
-  envelope emit      record an envelope in the ledger as emitted, and print
-                     its digest
 
 Options:
   --envelope FILE    the envelope held: the binding_moment value, or a tool
@@ -48,7 +45,8 @@ Options:
                      state itself (§7.3, §12.5). An empty PATH (as an unset
                      shell variable gives) and "-" are usage errors.
                      verify never creates a ledger: a PATH that does not
-                     exist is an error (exit 3); emit creates it.
+                     exist is an error (exit 3); 'bbdigest envelope emit'
+                     creates it.
                      Beside PATH is PATH.hwm, a high-water file: the ledger
                      refuses a file that is damaged or was rolled back (an
                      older copy, or a damaged newest meta page), answering
@@ -104,21 +102,14 @@ Output:
   'bbdigest help' (Diagnostics).
 
 Exit status:
-  resolution verify:
-    0  authority
-    1  record, declined, answer, question, discarded or malformed: the
-       resolution was checked, and authorises nothing
-    2  error: a usage error, an input that cannot be read, or an envelope
-       that is rejected; nothing was checked
-    3  error, ledger: the ledger could not be read or written (locked by
-       another process, corrupt, I/O error): nothing was authorised or
-       recorded
-  envelope emit:
-    0  recorded
-    1  the envelope is malformed, rejected, or already resolved
-    2  usage or I/O error
-    3  the ledger could not be read or written (locked by another process,
-       corrupt, I/O error): nothing was recorded
+  0  authority
+  1  record, declined, answer, question, discarded or malformed: the
+     resolution was checked, and authorises nothing
+  2  error: a usage error, an input that cannot be read, or an envelope
+     that is rejected; nothing was checked
+  3  error, ledger: the ledger could not be read or written (locked by
+     another process, corrupt, I/O error): nothing was authorised or
+     recorded
 
 Examples:
   bbdigest envelope emit --ledger agent.db envelope.json

@@ -1,12 +1,18 @@
 package main
 
+// The plumbing every command shares: the exit codes, the cli value that an
+// invocation runs on, the dispatch to the commands (a file each: canon.go,
+// digest.go with check.go and lines.go, demo.go, cpu.go, envelope.go,
+// resolution.go with envelope emit, version.go, help.go with the help
+// texts), flag parsing, and reading inputs and writing stdout. The
+// diagnostics and the escaping of all output are in diag.go.
+
 import (
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -20,39 +26,6 @@ const (
 	exitUsage    = 2 // usage or I/O error
 	exitLedger   = 3 // the ledger could not be read or written (see ledgerFailure)
 )
-
-// Version is the version "bbdigest version" prints. Release builds set it
-// with -ldflags "-X main.Version=v1.2.3"; otherwise it comes from the build
-// information.
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if rev != "" {
-		return "(devel) " + rev[:min(len(rev), 12)] + dirty
-	}
-	return "(devel)"
-}
 
 // run is the whole command: it parses args, reads the inputs and returns the
 // exit code.
@@ -88,6 +61,7 @@ func (c *cli) hintf(format string, args ...any) {
 	io.WriteString(c.stderr, "bbdigest: hint: "+safeText(fmt.Sprintf(format, args...))+"\n")
 }
 
+// main dispatches args to their command and returns the exit code.
 func (c *cli) main(args []string) int {
 	if len(args) == 0 {
 		io.WriteString(c.stderr, usage)
@@ -120,35 +94,6 @@ func (c *cli) main(args []string) int {
 	c.errorf("unknown command %s", quote(cmd))
 	c.hintf("run 'bbdigest help' for usage")
 	return exitUsage
-}
-
-// help prints the overview, or with one argument that command's help.
-func (c *cli) help(args []string) int {
-	if len(args) > 1 {
-		c.errorf("help: too many arguments")
-		return exitUsage
-	}
-	if len(args) == 0 {
-		io.WriteString(c.stdout, usage)
-		return exitOK
-	}
-	text, ok := commandHelp(args[0])
-	if !ok || strings.Contains(args[0], " ") {
-		c.errorf("help: unknown command %s", quote(args[0]))
-		c.hintf("run 'bbdigest help' for usage")
-		return exitUsage
-	}
-	io.WriteString(c.stdout, text)
-	return exitOK
-}
-
-func (c *cli) version(args []string) int {
-	fs := c.flagSet("version")
-	if _, code := c.parse(fs, args, 0); code >= 0 {
-		return code
-	}
-	fmt.Fprintf(c.stdout, "bbdigest %s\n", safeText(version()))
-	return exitOK
 }
 
 // flagSet returns an empty flag set for a command, named as the command is
@@ -247,7 +192,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 // helpHint returns the hint that follows a usage error of the command cmd.
 func helpHint(cmd string) string {
 	switch {
-	case strings.HasPrefix(cmd, "envelope emit"), strings.HasPrefix(cmd, "resolution"):
+	case strings.HasPrefix(cmd, "resolution"):
 		return "run 'bbdigest help resolution' for usage"
 	case strings.HasPrefix(cmd, "envelope"):
 		return "run 'bbdigest help envelope' for usage"
@@ -342,118 +287,10 @@ func (c *cli) write(b []byte) int {
 	return exitOK
 }
 
-func (c *cli) canon(args []string) int {
-	fs := c.flagSet("canon")
-	profile := fs.String("profile", "strict", "")
-	lines := fs.Bool("lines", false, "")
-	operands, code := c.parse(fs, args, 1)
-	if code >= 0 {
-		return code
-	}
-	p, ok := c.profile(*profile)
-	if !ok {
-		return exitUsage
-	}
-	name := "-"
-	if len(operands) == 1 {
-		name = operands[0]
-	}
-	cz := canon.New(p)
-	if *lines {
-		return c.lines(cz, name, false)
-	}
-	out, code := c.canonicalize(cz, name)
-	if code != exitOK {
-		return code
-	}
-	return c.write(out)
-}
-
-func (c *cli) digest(args []string) int {
-	const cmd = "digest"
-	fs := c.flagSet(cmd)
-	profile := fs.String("profile", "strict", "")
-	lines := fs.Bool("lines", false, "")
-	names := fs.Bool("names", false, "")
-	check := fs.String("check", "", "")
-	operands, code := c.parse(fs, args, -1)
-	if code >= 0 {
-		return code
-	}
-	checking := false
-	fs.Visit(func(f *flag.Flag) { checking = checking || f.Name == "check" })
-	switch {
-	case *lines && *names:
-		return c.usageError(cmd, "--lines and --names do not go together: --lines writes no names")
-	case checking && (*lines || *names):
-		return c.usageError(cmd, "--check does not go with --lines or --names")
-	case checking && len(operands) > 0:
-		return c.usageError(cmd, "--check reads the names to check from its FILE, not from arguments")
-	case checking && *check == "":
-		return c.usageError(cmd, "empty --check FILE")
-	case *lines && len(operands) > 1:
-		c.errorf("digest: --lines reads one input, not %d", len(operands))
-		c.hintf("run bbdigest digest --lines once per file")
-		return exitUsage
-	}
-	p, ok := c.profile(*profile)
-	if !ok {
-		return exitUsage
-	}
-	cz := canon.New(p)
-	if checking {
-		return c.check(cz, *check)
-	}
-	if *lines {
-		name := "-"
-		if len(operands) == 1 {
-			name = operands[0]
-		}
-		return c.lines(cz, name, true)
-	}
-	if len(operands) == 0 {
-		operands = []string{"-"}
-	}
-	named := *names || len(operands) > 1
-	status := exitOK
-	var line []byte
-	for _, name := range operands {
-		out, code := c.canonicalize(cz, name)
-		if code != exitOK {
-			status = max(status, code)
-			continue
-		}
-		line = appendDigest(line[:0], out)
-		if named {
-			line = appendName(append(line, "  "...), name)
-		}
-		if code := c.write(append(line, '\n')); code != exitOK {
-			return code // stdout is gone: no point going on
-		}
-	}
-	return status
-}
-
 // usageError reports a usage error of the command cmd and returns
 // exitUsage.
 func (c *cli) usageError(cmd, msg string) int {
 	c.errorf("%s: %s", cmd, msg)
 	c.hintf("%s", helpHint(cmd))
 	return exitUsage
-}
-
-// appendName appends a file name to a "DIGEST  NAME" line (or a check
-// answer "NAME: OK"). As sha256sum does, a name that needs escaping is
-// escaped and the whole line then starts with a backslash, so that every
-// file takes exactly one line: sha256sum escapes "\n", "\r" and "\\", and
-// bbdigest also every character a terminal would interpret (see
-// appendEscaped; \t, \uXXXX, \xHH). readName reverses it.
-func appendName(line []byte, name string) []byte {
-	if !needsEscape(name, escName) {
-		return append(line, name...)
-	}
-	line = append(line, 0)
-	copy(line[1:], line)
-	line[0] = '\\'
-	return appendEscaped(line, name, escName)
 }

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// sha is the expected digest of hand-written canonical bytes, computed here
+// independently of appendDigest.
+func sha(canonical string) string {
+	sum := sha256.Sum256([]byte(canonical))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Digests the envelope draft publishes in §6.4.
+const (
+	draftEnvelopeDigest = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
+	draftAction1Digest  = "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
+	draftAction2Digest  = "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
+)
+
+// testFiles are written to a temporary working directory for each case.
+var testFiles = map[string]string{
+	"a.json":    `{ "b": [true, null], "a": 1.0 }`,
+	"b.json":    "[ 1e1, \"\\u0009\" ]\n",
+	"dup.json":  `{"a": 1, "a": 1}`,
+	"frac.json": `[5E-1]`,
+	"env.json":  "testdata/demo/envelope-draft-6.4.json",      // copied
+	"act1.json": "testdata/demo/action-1-dates.json",          // copied
+	"act2.json": "testdata/demo/action-2-dates-passport.json", // copied
+	"lines.jsonl": "{\"b\":2, \"a\":1}\n" + // accepted
+		"\n" + // empty
+		"{\"a\":1,\"a\":2}\r\n" + // rejected, CRLF
+		"[1 ,\t2]\r\n" + // accepted, CRLF
+		"1.5\n" + // rejected under strict
+		"\"x\"", // no final newline
+}
+
+const (
+	aCanon = `{"a":1,"b":[true,null]}`
+	bCanon = `[10,"\t"]`
+)
+
+// runCase is one invocation of the command and what it must give.
+type runCase struct {
+	name   string
+	args   []string
+	stdin  string
+	code   int
+	stdout string // exact, unless outRE is set
+	outRE  string
+	errRE  string // stderr must match; "" means stderr must be empty
+}
+
+// runCases runs each case with run in a temporary working directory that
+// holds testFiles, and checks its exit code, stdout and stderr, and that
+// every diagnostic line has the bbdigest prefix and no final period.
+func runCases(t *testing.T, tests []runCase) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range testFiles {
+		if strings.HasPrefix(content, "testdata/") {
+			b, err := os.ReadFile(content)
+			if err != nil {
+				t.Fatal(err)
+			}
+			content = string(b)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d", code, tt.code)
+			}
+			if tt.outRE != "" {
+				if !regexp.MustCompile(tt.outRE).Match(stdout.Bytes()) {
+					t.Errorf("stdout %q does not match %q", stdout.String(), tt.outRE)
+				}
+			} else if got := stdout.String(); got != tt.stdout {
+				t.Errorf("stdout:\n%q\nwant:\n%q", got, tt.stdout)
+			}
+			if tt.errRE == "" {
+				if stderr.Len() > 0 {
+					t.Errorf("unexpected stderr: %q", stderr.String())
+				}
+			} else if !regexp.MustCompile(tt.errRE).Match(stderr.Bytes()) {
+				t.Errorf("stderr %q does not match %q", stderr.String(), tt.errRE)
+			}
+			// Diagnostics: one prefix per line, lowercase, no final period.
+			for _, line := range strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n") {
+				if !strings.HasPrefix(line, "bbdigest: error: ") && !strings.HasPrefix(line, "bbdigest: hint: ") {
+					continue // the usage text
+				}
+				if strings.HasSuffix(line, ".") {
+					t.Errorf("diagnostic ends with a period: %q", line)
+				}
+			}
+		})
+	}
+}
+
+// TestDispatch checks what is not a command: unknown commands and flags
+// before the command.
+func TestDispatch(t *testing.T) {
+	runCases(t, []runCase{
+		{name: "unknown command", args: []string{"hash"}, code: 2,
+			errRE: `^bbdigest: error: unknown command "hash"\nbbdigest: hint: run 'bbdigest help' for usage\n$`},
+		{name: "flag before command", args: []string{"--lines", "canon"}, code: 2,
+			errRE: `^bbdigest: error: unknown flag --lines before the command\n`},
+	})
+}
+
+type errWriter struct{}
+
+func (errWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestIOErrors(t *testing.T) {
+	readErr := iotest.ErrReader(errors.New("stdin broke"))
+	for _, tt := range []struct {
+		args   []string
+		stdin  io.Reader
+		stdout io.Writer
+		errRE  string
+	}{
+		{[]string{"canon"}, strings.NewReader("[]"), errWriter{}, "^bbdigest: error: disk full\n$"},
+		{[]string{"digest"}, strings.NewReader("[]"), errWriter{}, "^bbdigest: error: disk full\n$"},
+		{[]string{"canon", "--lines"}, strings.NewReader("[]\n"), errWriter{}, "^bbdigest: error: disk full\n$"},
+		{[]string{"digest", "--lines"}, strings.NewReader("[]\n"), errWriter{}, "^bbdigest: error: disk full\n$"},
+		{[]string{"canon"}, readErr, io.Discard, "^bbdigest: error: -: stdin broke\n$"},
+		{[]string{"digest"}, readErr, io.Discard, "^bbdigest: error: -: stdin broke\n$"},
+		{[]string{"digest", "--lines"}, readErr, io.Discard, "^bbdigest: error: -: stdin broke\n$"},
+		{[]string{"canon", "--lines"}, io.MultiReader(strings.NewReader("[1]\n[2"), readErr), io.Discard, "^bbdigest: error: -: stdin broke\n$"},
+	} {
+		var stderr bytes.Buffer
+		if code := run(tt.args, tt.stdin, tt.stdout, &stderr); code != exitUsage {
+			t.Errorf("%v: exit code %d, want %d", tt.args, code, exitUsage)
+		}
+		if !regexp.MustCompile(tt.errRE).Match(stderr.Bytes()) {
+			t.Errorf("%v: stderr %q does not match %q", tt.args, stderr.String(), tt.errRE)
+		}
+	}
+}
+
+// TestSizeBound lowers the size bound to check too-large handling.
+func TestSizeBound(t *testing.T) {
+	c := &cli{stdin: strings.NewReader(`[1, 2]`), stdout: io.Discard, maxSize: 5}
+	var stderr bytes.Buffer
+	c.stderr = &stderr
+	if code := c.main([]string{"digest"}); code != exitRejected {
+		t.Errorf("exit code %d, want %d", code, exitRejected)
+	}
+	if want := `^bbdigest: error: -: "": too-large: input longer than the 5-byte bound at offset 5\n$`; !regexp.MustCompile(want).Match(stderr.Bytes()) {
+		t.Errorf("stderr %q does not match %q", stderr.String(), want)
+	}
+}

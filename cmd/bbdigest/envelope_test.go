@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bbdigest/bbdigest/envelope"
+)
+
+// An envelope with thousands of unknown members is reported with the first
+// envelope.MaxProblems problems and a count of the rest, in every form.
+func TestValidateProblemsCapped(t *testing.T) {
+	env, err := os.ReadFile("testdata/demo/envelope-draft-6.4.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var extra strings.Builder
+	const n = 2500
+	for i := range n {
+		extra.WriteString(`"x` + strconv.Itoa(i) + `":0,`)
+	}
+	src := strings.Replace(string(env), `"offer":`, extra.String()+`"offer":`, 1)
+	run := func(args ...string) (string, string, int) {
+		var stdout, stderr bytes.Buffer
+		c := &cli{stdin: strings.NewReader(src), stdout: &stdout, stderr: &stderr}
+		code := c.main(args)
+		return stdout.String(), stderr.String(), code
+	}
+	out, _, code := run("envelope", "validate", "--json")
+	var v struct {
+		Valid    bool
+		Problems []json.RawMessage
+		Omitted  int
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitRejected {
+		t.Fatalf("validate --json: %v, exit %d: %s", err, code, out)
+	}
+	if v.Valid || len(v.Problems) != envelope.MaxProblems || v.Omitted != n-envelope.MaxProblems {
+		t.Errorf("validate --json: %d problems, %d omitted", len(v.Problems), v.Omitted)
+	}
+	_, errOut, code := run("envelope", "validate")
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if code != exitRejected || len(lines) != envelope.MaxProblems+1 ||
+		lines[len(lines)-1] != `bbdigest: error: -: "": and `+strconv.Itoa(n-envelope.MaxProblems)+` more problems, not listed` {
+		t.Errorf("validate: exit %d, %d lines, last %q", code, len(lines), lines[len(lines)-1])
+	}
+}
