@@ -4,7 +4,8 @@ package envelope
 // §7.3): the principal's answer to one binding moment, naming its envelope
 // by digest. ParseResolution checks only the resolution itself; whether it
 // is authority for anything is decided against an envelope by Verify
-// (verify.go), and single use against a Ledger by Resolver (ledger.go).
+// (verify.go), and single use against a ledger.Ledger by Resolver
+// (resolver.go).
 
 import (
 	"bytes"

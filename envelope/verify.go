@@ -86,16 +86,6 @@ func (o *Outcome) UnmarshalText(text []byte) error {
 	return fmt.Errorf("envelope: invalid outcome %q", text)
 }
 
-// marksResolved reports whether a resolution with outcome o consumes its
-// envelope in a Ledger. See Resolver for why.
-func (o Outcome) marksResolved() bool {
-	switch o {
-	case OutcomeAuthority, OutcomeDeclined, OutcomeAnswer, OutcomeQuestion:
-		return true
-	}
-	return false
-}
-
 // Result is the outcome of checking a resolution, with a human-readable
 // reason. The Reason text may change between versions; match on Outcome.
 type Result struct {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
 
 // ledgerCase is a working directory with the §6.4 envelope, a resolution
@@ -76,7 +76,7 @@ func (lc *ledgerCase) verify(extra ...string) (map[string]any, string, int) {
 func TestVerifyLedgerLocked(t *testing.T) {
 	lc := newLedgerCase(t)
 	lc.emit()
-	held, err := envelope.OpenBoltLedger(lc.ledger, nil)
+	held, err := bolt.Open(lc.ledger, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

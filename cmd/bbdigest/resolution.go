@@ -13,6 +13,8 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/ledger"
+	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
 
 const resolutionUsage = `bbdigest resolution verify checks a binding-moment resolution against the
@@ -150,9 +152,9 @@ func (c *cli) resolution(args []string) int {
 func (c *cli) ledgerFailure(cmd string, err error) int {
 	c.errorf("%s: %s", cmd, ledgerMessage(err))
 	switch {
-	case errors.Is(err, envelope.ErrLedgerLocked):
+	case errors.Is(err, ledger.ErrLocked):
 		c.hintf("another bbdigest holds the ledger; --wait D waits longer for it")
-	case errors.Is(err, envelope.ErrLedgerCorrupt):
+	case errors.Is(err, ledger.ErrCorrupt):
 		c.hintf("nothing was authorised or recorded; the ledger needs a person's decision (see 'bbdigest help resolution')")
 	case errors.Is(err, fs.ErrNotExist):
 		c.hintf("resolution verify never creates a ledger: emit the envelope first with 'bbdigest envelope emit --ledger PATH'")
@@ -168,8 +170,8 @@ func ledgerMessage(err error) string {
 
 // ledgerOptions returns the options for opening the ledger: wait is the
 // --wait flag, mustExist whether a missing ledger is an error.
-func ledgerOptions(wait time.Duration, mustExist bool) *envelope.BoltOptions {
-	return &envelope.BoltOptions{Wait: wait, MustExist: mustExist}
+func ledgerOptions(wait time.Duration, mustExist bool) *bolt.Options {
+	return &bolt.Options{Wait: wait, MustExist: mustExist}
 }
 
 // verifyOutput is the one JSON object resolution verify prints: a checked
@@ -256,7 +258,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 	resFile := fs.String("resolution", "", "")
 	actionFile := fs.String("action", "", "")
 	ledgerPath := fs.String("ledger", "", "")
-	wait := fs.Duration("wait", envelope.BoltLockTimeout, "")
+	wait := fs.Duration("wait", bolt.LockTimeout, "")
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		if code == exitOK {
 			return verifyOutput{}, exitOK
@@ -368,7 +370,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 	default:
 		// The ledger must exist: a fresh, empty one would hold no
 		// emitted envelope, and a typo in PATH must not look like one.
-		l, err := envelope.OpenBoltLedger(*ledgerPath, ledgerOptions(*wait, true))
+		l, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, true))
 		if err != nil {
 			return verifyError(errLedger, "ledger", *ledgerPath, ledgerMessage(err)), c.ledgerFailure(cmd, err)
 		}
@@ -393,7 +395,7 @@ func (c *cli) envelopeEmit(args []string) int {
 	const cmd = "envelope emit"
 	fs := c.flagSet(cmd)
 	ledgerPath := fs.String("ledger", "", "")
-	wait := fs.Duration("wait", envelope.BoltLockTimeout, "")
+	wait := fs.Duration("wait", bolt.LockTimeout, "")
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
 		return code
@@ -424,7 +426,7 @@ func (c *cli) envelopeEmit(args []string) int {
 		c.reject(name, err)
 		return exitRejected
 	}
-	l, err := envelope.OpenBoltLedger(*ledgerPath, ledgerOptions(*wait, false))
+	l, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, false))
 	if err != nil {
 		return c.ledgerFailure(cmd, err)
 	}
@@ -433,7 +435,7 @@ func (c *cli) envelopeEmit(args []string) int {
 		err = cerr
 	}
 	switch {
-	case errors.Is(err, envelope.ErrAlreadyResolved):
+	case errors.Is(err, ledger.ErrAlreadyResolved):
 		c.rejection(name, "", fmt.Sprintf("envelope %s is already resolved", env.Digest()))
 		c.hintf("to ask again, emit an envelope that differs, e.g. in its synopsis or findings (§12.5)")
 		return exitRejected
