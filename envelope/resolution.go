@@ -96,31 +96,6 @@ type Resolution struct {
 	Answer string
 }
 
-// ErrMalformedResolution is wrapped by every *MalformedResolutionError, so
-// callers can write errors.Is(err, envelope.ErrMalformedResolution).
-var ErrMalformedResolution = errors.New("envelope: malformed resolution")
-
-// MalformedResolutionError reports every way in which a resolution that
-// passed the canonicalization gate breaks §7.3. Problems is never empty and
-// is ordered by member: the wrapper, envelope_digest, resolution,
-// option_idx, answer, then unknown members by name. At most MaxProblems are
-// kept; Omitted counts the rest.
-type MalformedResolutionError struct {
-	Problems []Problem
-	Omitted  int // problems found beyond the first MaxProblems, not listed
-}
-
-// Error returns a message such as `envelope: malformed resolution: 2
-// problems: "/option_idx": required member missing: resolution is "option";
-// "/extra": unknown member`, listing the first few problems (the format of
-// MalformedError). Problems holds them all, up to MaxProblems.
-func (e *MalformedResolutionError) Error() string {
-	return problemsMessage(ErrMalformedResolution.Error(), e.Problems, e.Omitted, 4)
-}
-
-// Unwrap returns ErrMalformedResolution.
-func (e *MalformedResolutionError) Unwrap() error { return ErrMalformedResolution }
-
 // Member names of §7.3.
 const (
 	resolutionWrapper = "binding_moment_resolution"

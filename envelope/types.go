@@ -148,11 +148,3 @@ func (e *Envelope) DecisionClass() (s string, ok bool) {
 func (e *Envelope) CalibrationNote() (s string, ok bool) {
 	return e.meta.calNote, e.meta.hasNote
 }
-
-// Problem is one way in which an envelope or a resolution is malformed: the
-// JSON Pointer (RFC 6901) of the offending value, relative to the
-// binding_moment (or binding_moment_resolution) value, and why.
-type Problem struct {
-	Pointer string `json:"pointer"`
-	Reason  string `json:"reason"`
-}
