@@ -109,19 +109,29 @@ func (it *iter) setEnd(end int) {
 	}
 }
 
-// lookup finds the member called name in the canonical value b and returns
-// its member span start (the name's opening quote) and its value span; ok
-// is false when b is not an object or has no such member.
-func lookup(b []byte, name string) (ms, vs, ve int, ok bool) {
+// span is where a member lies in a canonical object: member is the offset
+// of its name's opening quote, and [start, end) is its value. The zero span
+// is no member: inside an object, no value starts at offset 0.
+type span struct{ member, start, end int }
+
+// found reports whether s is a member that was found.
+func (s span) found() bool { return s.start != 0 }
+
+// span returns the span of the current member.
+func (it *iter) span() span { return span{member: it.ns - 1, start: it.vs, end: it.valueEnd()} }
+
+// lookup returns the span of the member called name in the canonical value
+// b: the zero span when b is not an object or has no such member.
+func lookup(b []byte, name string) span {
 	if len(b) == 0 || b[0] != '{' {
-		return 0, 0, 0, false
+		return span{}
 	}
 	for it := (iter{b: b, i: 1}); it.next(); {
 		if string(b[it.ns:it.ne]) == name {
-			return it.ns - 1, it.vs, it.valueEnd(), true
+			return it.span()
 		}
 	}
-	return 0, 0, 0, false
+	return span{}
 }
 
 // skipString returns the index just past the canonical string starting at

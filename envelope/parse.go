@@ -72,9 +72,9 @@ func (p Placement) String() string {
 // location is where locate found the envelope in the canonical document.
 type location struct {
 	placement Placement
-	start     int      // value span [start, end) in the canonical document
-	end       int      //
-	members   [][2]int // member spans (name through value) of every candidate found
+	start     int    // value span [start, end) in the canonical document
+	end       int    //
+	members   []span // the member of every candidate found
 }
 
 // locate finds the binding_moment value in the canonical document doc.
@@ -97,70 +97,66 @@ func locate(doc []byte, loc *location) error {
 		return nil
 	}
 	// One pass over the top level; only the wrappers found are entered.
-	var bm, sc, result [3]int // member start, value start, value end; 0 when absent
+	var bm, sc, result span // zero when absent
 	jsonrpc := false
 	for it := (iter{b: doc, i: 1}); it.next(); {
-		span := [3]int{it.ns - 1, it.vs, it.valueEnd()}
 		switch string(doc[it.ns:it.ne]) {
 		case "binding_moment":
-			bm = span
+			bm = it.span()
 		case "structuredContent":
-			sc = span
+			sc = it.span()
 		case "result":
-			result = span
+			result = it.span()
 		case "jsonrpc":
 			jsonrpc = true
 		}
 	}
-	found := func(ms, vs, ve int, pl Placement, ptr string) error {
-		if loc.placement == 0 {
-			loc.placement, loc.start, loc.end = pl, vs, ve
-		} else if !bytes.Equal(doc[loc.start:loc.end], doc[vs:ve]) {
+	// found records the candidate m, if it was found, at placement pl.
+	found := func(m span, pl Placement, ptr string) error {
+		switch {
+		case !m.found():
+			return nil
+		case loc.placement == 0:
+			loc.placement, loc.start, loc.end = pl, m.start, m.end
+		case !bytes.Equal(doc[loc.start:loc.end], doc[m.start:m.end]):
 			return &PlacementError{Pointer: ptr, Err: ErrAmbiguous}
 		}
-		loc.members = append(loc.members, [2]int{ms, ve})
+		loc.members = append(loc.members, m)
 		return nil
 	}
-	// within looks name up in the object value span v and reports the spans
-	// in doc.
-	within := func(v [3]int, name string) (ms, vs, ve int, ok bool) {
-		if v[1] == 0 {
-			return 0, 0, 0, false
+	// within looks name up in the object value of the member v, and returns
+	// its span in doc.
+	within := func(v span, name string) span {
+		if !v.found() {
+			return span{}
 		}
-		ms, vs, ve, ok = lookup(doc[v[1]:v[2]], name)
-		return v[1] + ms, v[1] + vs, v[1] + ve, ok
+		m := lookup(doc[v.start:v.end], name)
+		if !m.found() {
+			return span{}
+		}
+		return span{member: v.start + m.member, start: v.start + m.start, end: v.start + m.end}
 	}
-	if bm[1] != 0 {
-		if err := found(bm[0], bm[1], bm[2], PlacementToolResult, "/binding_moment"); err != nil {
-			return err
-		}
+	if err := found(bm, PlacementToolResult, "/binding_moment"); err != nil {
+		return err
 	}
-	if ms, vs, ve, ok := within(sc, "binding_moment"); ok {
-		if err := found(ms, vs, ve, PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
-			return err
-		}
+	if err := found(within(sc, "binding_moment"), PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
+		return err
 	}
-	rsms, rsvs, rsve, rsok := within(result, "structuredContent")
-	if rsok {
-		if ms, vs, ve, ok := within([3]int{rsms, rsvs, rsve}, "binding_moment"); ok {
-			if err := found(ms, vs, ve, PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
-				return err
-			}
-		}
+	resultSC := within(result, "structuredContent")
+	if err := found(within(resultSC, "binding_moment"), PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
+		return err
 	}
-	if ms, vs, ve, ok := within(result, "binding_moment"); ok {
-		if err := found(ms, vs, ve, PlacementJSONRPC, "/result/binding_moment"); err != nil {
-			return err
-		}
+	if err := found(within(result, "binding_moment"), PlacementJSONRPC, "/result/binding_moment"); err != nil {
+		return err
 	}
 	switch {
 	case loc.placement != 0:
 		return nil
-	case sc[1] != 0:
+	case sc.found():
 		return &PlacementError{Pointer: "/structuredContent", Err: ErrNoEnvelope}
-	case rsok && doc[rsvs] == '{':
+	case resultSC.found() && doc[resultSC.start] == '{':
 		return &PlacementError{Pointer: "/result/structuredContent", Err: ErrNoEnvelope}
-	case result[1] != 0 || jsonrpc:
+	case result.found() || jsonrpc:
 		return &PlacementError{Pointer: "/result", Err: ErrNoEnvelope}
 	}
 	loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)

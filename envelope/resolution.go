@@ -176,7 +176,7 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 		return nil
 	}
 	inner := doc
-	if _, vs, ve, ok := lookup(doc, resolutionWrapper); ok {
+	if w := lookup(doc, resolutionWrapper); w.found() {
 		for it := (iter{b: doc, i: 1}); it.next(); {
 			if name := doc[it.ns:it.ne]; string(name) != resolutionWrapper {
 				if len(p.problems) >= MaxProblems {
@@ -186,7 +186,7 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 				p.add("", "unknown member %q beside %s", unescape(name), resolutionWrapper)
 			}
 		}
-		inner = doc[vs:ve]
+		inner = doc[w.start:w.end]
 		if inner[0] != '{' {
 			p.add("", "%s must be a JSON object, not %s", resolutionWrapper, resKind(inner))
 			return nil
