@@ -32,7 +32,7 @@ type Builder struct {
 }
 
 // BuildOption is one option for a Builder: its label, its reasoning, and
-// the action it authorises. When Action is set (a JSON text), the
+// the action it authorizes. When Action is set (a JSON text), the
 // action_digest is computed from it as bbdigest.Digest does: SHA-256 over
 // its strict-profile JCS form (§5.6, §6.2). When Action is nil, ActionDigest
 // is used as given, for actions whose profile is not JCS. Setting both is

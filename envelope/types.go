@@ -48,7 +48,7 @@ type meta struct {
 type Option struct {
 	Label        string
 	Reasoning    string
-	ActionDigest hashing.Digest // digest of the action the option authorises
+	ActionDigest hashing.Digest // digest of the action the option authorizes
 }
 
 // Hatches are the two escape hatches of slot 8 (§5.8).

@@ -74,7 +74,7 @@ Output:
     {"outcome":"authority","reason":"...","single_use":true}
   The outcome is one of
     authority  an option was selected and the action matches its
-               action_digest: the only outcome that authorises the action
+               action_digest: the only outcome that authorizes the action
     record     an option was selected, but the action is missing or differs
                (or fails the canon gate): not authority
     declined   the principal declined the question as put
@@ -109,11 +109,11 @@ Exit status:
   resolution verify:
     0  authority
     1  record, declined, answer, question, discarded or malformed: the
-       resolution was checked, and authorises nothing
+       resolution was checked, and authorizes nothing
     2  error: a usage error, an input that cannot be read, or an envelope
        that is rejected; nothing was checked
     3  error, ledger: the ledger could not be read or written (locked by
-       another process, corrupt, I/O error): nothing was authorised or
+       another process, corrupt, I/O error): nothing was authorized or
        recorded
   envelope emit:
     0  recorded
@@ -155,7 +155,7 @@ func (c *cli) ledgerFailure(cmd string, err error) int {
 	case errors.Is(err, ledger.ErrLocked):
 		c.hintf("another bbdigest holds the ledger; --wait D waits longer for it")
 	case errors.Is(err, ledger.ErrCorrupt):
-		c.hintf("nothing was authorised or recorded; the ledger needs a person's decision (see 'bbdigest help resolution')")
+		c.hintf("nothing was authorized or recorded; the ledger needs a person's decision (see 'bbdigest help resolution')")
 	case errors.Is(err, fs.ErrNotExist):
 		c.hintf("resolution verify never creates a ledger: emit the envelope first with 'bbdigest envelope emit --ledger PATH'")
 	}
