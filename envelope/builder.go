@@ -32,7 +32,7 @@ type Builder struct {
 }
 
 // BuildOption is one option for a Builder: its label, its reasoning, and
-// the action it authorises. When Action is set (a JSON text), the
+// the action it authorizes. When Action is set (a JSON text), the
 // action_digest is computed from it as bbdigest.Digest does: SHA-256 over
 // its strict-profile JCS form (§5.6, §6.2). When Action is nil, ActionDigest
 // is used as given, for actions whose profile is not JCS. Setting both is
@@ -49,39 +49,6 @@ type BuildOption struct {
 func (b *Builder) AddOption(label, reasoning string, action []byte) *Builder {
 	b.Options = append(b.Options, BuildOption{Label: label, Reasoning: reasoning, Action: action})
 	return b
-}
-
-// ActionError reports an option whose action cannot be digested, or whose
-// action and ActionDigest disagree. A Builder lists it as a Problem of its
-// *MalformedError, at Pointer, and the MalformedError unwraps to it.
-type ActionError struct {
-	Index int   // index of the option
-	Err   error // a *canon.Error, or why the action and digest disagree
-}
-
-// Error returns a message such as
-// `envelope: option 1 action: canon: duplicate-name: ...`.
-func (e *ActionError) Error() string {
-	return "envelope: option " + strconv.Itoa(e.Index) + " action: " + e.Err.Error()
-}
-
-// Unwrap returns the cause.
-func (e *ActionError) Unwrap() error { return e.Err }
-
-// Problem returns the problem a Builder lists for e. For a *canon.Error
-// the pointer is the option's, followed by "/action" and the error's
-// pointer inside the action (such as "/question/options/1/action/a"), and
-// the reason gives the class, message and byte offset in the action; the
-// other causes are problems of the option's action_digest.
-func (e *ActionError) Problem() Problem {
-	if ce, ok := e.Err.(*canon.Error); ok {
-		return Problem{
-			Pointer: optPtr(e.Index, "/action") + ce.Pointer,
-			Reason: "action rejected by the canon gate: " + ce.Class.String() + ": " + ce.Msg +
-				" at offset " + strconv.FormatInt(ce.Offset, 10) + " of the action",
-		}
-	}
-	return Problem{Pointer: optPtr(e.Index, "/action_digest"), Reason: e.Err.Error()}
 }
 
 var (

@@ -85,7 +85,7 @@
 //     not embed the recommendation.
 //   - §5.6: each label is action-shaped, each reasoning a single line, and
 //     each option carries the digest of exactly one action, the one it
-//     authorises; options are substantive answers and not hatches in
+//     authorizes; options are substantive answers and not hatches in
 //     disguise (a "no" option, a "let's discuss" option). A well-formed
 //     digest of the wrong action cannot be told from the right one here;
 //     Verify compares it with the action being performed.
@@ -96,7 +96,7 @@
 //   - §5.9: calibration_note is not emitted ritually.
 //   - §8.4: the envelope solicits one principal's decision and is not a
 //     broadcast.
-//   - §3, §7.3: an envelope is resolved once; see Ledger.
+//   - §3, §7.3: an envelope is resolved once; see Resolver.
 //
 // Empty strings are accepted wherever a string is required: the grammar
 // types them and says no more.
@@ -124,7 +124,7 @@
 // # Persisting envelopes across restarts
 //
 // A host that emits an envelope and verifies its resolution later, perhaps
-// after a restart (every host with a BoltLedger), stores the envelope's
+// after a restart (every host with a ledger on disk), stores the envelope's
 // canonical bytes: Envelope.MarshalJSON (or Canonical) gives them, and
 // json.Marshal of a struct holding an Envelope writes them as its value.
 // To restore, pass the stored bytes to Parse, or json.Unmarshal them into an
@@ -136,38 +136,25 @@
 //
 // # Single use
 //
-// A Resolver consumes an envelope in a Ledger in the same step that checks
-// its resolution, so among any number of resolutions of one envelope at
-// most one is a decision (§7.3, §12.5). MemLedger keeps the ledger in
-// memory; BoltLedger keeps it in a bbolt file, which survives restarts and
-// which processes share one at a time (OpenBoltLedger waits for the file's
-// lock, then fails with ErrLedgerLocked). Verifying against a ledger that
-// must already hold the emitted envelopes opens it with
-// BoltOptions.MustExist.
+// A Resolver consumes an envelope in a ledger.Ledger (package
+// github.com/bbdigest/bbdigest/ledger) in the same step that checks its
+// resolution, so among any number of resolutions of one envelope at most
+// one is a decision (§7.3, §12.5). ledger.NewMemory keeps the ledger in
+// memory; package ledger/bolt keeps it in a bbolt file, which survives
+// restarts and crashes and which processes share one at a time, and
+// refuses a file that is damaged or rolled back. Verifying against a ledger
+// that must already hold the emitted envelopes opens it with
+// bolt.Options.MustExist. Package envelope does not depend on bbolt.
 //
 // Single use is at most once, not exactly once. The envelope is consumed
 // when the ledger commits, before Resolve returns: a host killed, or given
 // an error, between the two has consumed the decision without learning it,
 // and the same resolution presented again is OutcomeDiscarded. Such a host
-// asks the ledger: Lookup reports StateResolved with the Outcome that
-// consumed the envelope and when (the Reason of the discarded Result says
-// the same). If the host's own record shows it did not act, it puts the
-// question again in a new envelope that differs from the first (§12.5).
-// StateEmitted means nothing was consumed.
-//
-// # Protecting the ledger
-//
-// A BoltLedger is a file PATH and a high-water file PATH.hwm beside it. On
-// open it refuses, with ErrLedgerCorrupt, a file that is damaged or rolled
-// back: a damaged newest meta page that bbolt would silently replace by the
-// previous one, an older copy of the file, a missing or damaged high-water
-// file, or any page or entry that fails its checks. These checks find
-// accidents, not attacks: neither file is signed, and whoever can write both
-// can set any state or roll both back together. Keep both files, and their
-// directory, writable only by the processes that keep the ledger (mode 0600,
-// as created), off shared, synced and network folders, and never restore them
-// from a backup. Ledgers written before the high-water file existed are
-// refused. Delete both files together to start an empty ledger.
+// asks the ledger: Lookup reports ledger.StateResolved with the outcome
+// that consumed the envelope and when (the Reason of the discarded Result
+// says the same). If the host's own record shows it did not act, it puts
+// the question again in a new envelope that differs from the first
+// (§12.5). ledger.StateEmitted means nothing was consumed.
 //
 // # Concurrency
 //

@@ -238,6 +238,8 @@ func TestCanonGate(t *testing.T) {
 			"/structuredContent/binding_moment/question/recommended_idx", canon.ClassNonInteger},
 		{"wrapped-deep-envelope", `{"price":2.5,"binding_moment":` + strings.Replace(env, `"offer":`, `"x":`+strings.Repeat("[", 64)+strings.Repeat("]", 64)+`,"offer":`, 1) + `}`,
 			"/binding_moment/x", canon.ClassDepth},
+		{"wrapped-escaped-name", `{"price":2.5,"\ud83d\ude00":1,"binding\u005fmoment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1) + `}`,
+			"/binding_moment/question/recommended_idx", canon.ClassNonInteger},
 		{"duplicate-in-payload-with-fraction", `{"price":2.5,"a":1,"a":2,"binding_moment":` + env + `}`, "/a", canon.ClassDuplicateName},
 		{"overflow-in-payload", `{"price":1e400,"binding_moment":` + env + `}`, "/price", canon.ClassNumberRange},
 		{"bare-non-integer-elsewhere", strings.Replace(env, `"offer":`, `"x":1.5,"offer":`, 1), "/x", canon.ClassNonInteger},

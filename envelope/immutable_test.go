@@ -128,7 +128,7 @@ func TestEnvelopeImmutable(t *testing.T) {
 			e.Options()[0].ActionDigest = otherDigest
 			res := &Resolution{EnvelopeDigest: e.Digest(), Kind: KindOption, OptionIdx: 0}
 			if r := Verify(e, res, other); r.Outcome == OutcomeAuthority {
-				t.Fatalf("Verify authorises another action after Options()[0] was changed: %v", r)
+				t.Fatalf("Verify authorizes another action after Options()[0] was changed: %v", r)
 			}
 			// Every method without arguments (and Option, with each index).
 			ev := reflect.ValueOf(e)

@@ -12,7 +12,7 @@ package envelope
 //      member's value is the byte span of that value inside the canonical
 //      form of the whole, so the envelope's canonical bytes are a sub-slice
 //      and need no second canonicalization.
-//   3. decode (validate.go) walks that span once, filling the Envelope and
+//   3. decode (decode.go) walks that span once, filling the Envelope and
 //      collecting every Problem.
 //
 // The strict profile binds the binding_moment value only (§6.1: "That value
@@ -27,7 +27,6 @@ package envelope
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"sync"
 
@@ -70,41 +69,12 @@ func (p Placement) String() string {
 	return "unknown"
 }
 
-// Sentinels wrapped by the errors of this package.
-var (
-	// ErrMalformed is wrapped by every *MalformedError.
-	ErrMalformed = errors.New("envelope: malformed binding_moment")
-	// ErrNoEnvelope: the input is a tool result or an MCP result that
-	// carries no binding_moment member.
-	ErrNoEnvelope = errors.New("envelope: no binding_moment member")
-	// ErrAmbiguous: the input carries binding_moment members in more than
-	// one place, and they differ.
-	ErrAmbiguous = errors.New("envelope: binding_moment members differ")
-)
-
-// PlacementError reports that no single binding_moment value could be
-// found in the input. Pointer is the JSON Pointer, in the input, of the
-// object that should have carried it (or of the second, differing one).
-type PlacementError struct {
-	Pointer string
-	Err     error // ErrNoEnvelope or ErrAmbiguous
-}
-
-// Error returns a message such as
-// `envelope: no binding_moment member within "/result/structuredContent"`.
-func (e *PlacementError) Error() string {
-	return e.Err.Error() + " within " + quote(e.Pointer)
-}
-
-// Unwrap returns ErrNoEnvelope or ErrAmbiguous.
-func (e *PlacementError) Unwrap() error { return e.Err }
-
 // location is where locate found the envelope in the canonical document.
 type location struct {
 	placement Placement
-	start     int      // value span [start, end) in the canonical document
-	end       int      //
-	members   [][2]int // member spans (name through value) of every candidate found
+	start     int    // value span [start, end) in the canonical document
+	end       int    //
+	members   []span // the member of every candidate found
 }
 
 // locate finds the binding_moment value in the canonical document doc.
@@ -127,89 +97,70 @@ func locate(doc []byte, loc *location) error {
 		return nil
 	}
 	// One pass over the top level; only the wrappers found are entered.
-	var bm, sc, result [3]int // member start, value start, value end; 0 when absent
+	var bm, sc, result span // zero when absent
 	jsonrpc := false
 	for it := (iter{b: doc, i: 1}); it.next(); {
-		span := [3]int{it.ns - 1, it.vs, it.valueEnd()}
 		switch string(doc[it.ns:it.ne]) {
 		case "binding_moment":
-			bm = span
+			bm = it.span()
 		case "structuredContent":
-			sc = span
+			sc = it.span()
 		case "result":
-			result = span
+			result = it.span()
 		case "jsonrpc":
 			jsonrpc = true
 		}
 	}
-	found := func(ms, vs, ve int, pl Placement, ptr string) error {
-		if loc.placement == 0 {
-			loc.placement, loc.start, loc.end = pl, vs, ve
-		} else if !bytes.Equal(doc[loc.start:loc.end], doc[vs:ve]) {
+	// found records the candidate m, if it was found, at placement pl.
+	found := func(m span, pl Placement, ptr string) error {
+		switch {
+		case !m.found():
+			return nil
+		case loc.placement == 0:
+			loc.placement, loc.start, loc.end = pl, m.start, m.end
+		case !bytes.Equal(doc[loc.start:loc.end], doc[m.start:m.end]):
 			return &PlacementError{Pointer: ptr, Err: ErrAmbiguous}
 		}
-		loc.members = append(loc.members, [2]int{ms, ve})
+		loc.members = append(loc.members, m)
 		return nil
 	}
-	// within looks name up in the object value span v and reports the spans
-	// in doc.
-	within := func(v [3]int, name string) (ms, vs, ve int, ok bool) {
-		if v[1] == 0 {
-			return 0, 0, 0, false
+	// within looks name up in the object value of the member v, and returns
+	// its span in doc.
+	within := func(v span, name string) span {
+		if !v.found() {
+			return span{}
 		}
-		ms, vs, ve, ok = lookup(doc[v[1]:v[2]], name)
-		return v[1] + ms, v[1] + vs, v[1] + ve, ok
+		m := lookup(doc[v.start:v.end], name)
+		if !m.found() {
+			return span{}
+		}
+		return span{member: v.start + m.member, start: v.start + m.start, end: v.start + m.end}
 	}
-	if bm[1] != 0 {
-		if err := found(bm[0], bm[1], bm[2], PlacementToolResult, "/binding_moment"); err != nil {
-			return err
-		}
+	if err := found(bm, PlacementToolResult, "/binding_moment"); err != nil {
+		return err
 	}
-	if ms, vs, ve, ok := within(sc, "binding_moment"); ok {
-		if err := found(ms, vs, ve, PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
-			return err
-		}
+	if err := found(within(sc, "binding_moment"), PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
+		return err
 	}
-	rsms, rsvs, rsve, rsok := within(result, "structuredContent")
-	if rsok {
-		if ms, vs, ve, ok := within([3]int{rsms, rsvs, rsve}, "binding_moment"); ok {
-			if err := found(ms, vs, ve, PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
-				return err
-			}
-		}
+	resultSC := within(result, "structuredContent")
+	if err := found(within(resultSC, "binding_moment"), PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
+		return err
 	}
-	if ms, vs, ve, ok := within(result, "binding_moment"); ok {
-		if err := found(ms, vs, ve, PlacementJSONRPC, "/result/binding_moment"); err != nil {
-			return err
-		}
+	if err := found(within(result, "binding_moment"), PlacementJSONRPC, "/result/binding_moment"); err != nil {
+		return err
 	}
 	switch {
 	case loc.placement != 0:
 		return nil
-	case sc[1] != 0:
+	case sc.found():
 		return &PlacementError{Pointer: "/structuredContent", Err: ErrNoEnvelope}
-	case rsok && doc[rsvs] == '{':
+	case resultSC.found() && doc[resultSC.start] == '{':
 		return &PlacementError{Pointer: "/result/structuredContent", Err: ErrNoEnvelope}
-	case result[1] != 0 || jsonrpc:
+	case result.found() || jsonrpc:
 		return &PlacementError{Pointer: "/result", Err: ErrNoEnvelope}
 	}
 	loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
 	return nil
-}
-
-// lookup finds the member called name in the canonical value b and returns
-// its member span start (the name's opening quote) and its value span; ok
-// is false when b is not an object or has no such member.
-func lookup(b []byte, name string) (ms, vs, ve int, ok bool) {
-	if len(b) == 0 || b[0] != '{' {
-		return 0, 0, 0, false
-	}
-	for it := (iter{b: b, i: 1}); it.next(); {
-		if string(b[it.ns:it.ne]) == name {
-			return it.ns - 1, it.vs, it.valueEnd(), true
-		}
-	}
-	return 0, 0, 0, false
 }
 
 // Parser parses envelopes with reusable scratch memory: its own strict
@@ -422,6 +373,17 @@ func Parse(src []byte) (*Envelope, error) {
 	return e, err
 }
 
+// Validate reports every problem that stops src from being a well-formed
+// envelope, or nil if there is none. It is Parse without the result:
+// a *canon.Error becomes one Problem at the canon error's pointer (in src,
+// not relative to the envelope) with the class first in the reason, such as
+// "duplicate-name: duplicate object member name ..."; a *PlacementError
+// becomes one Problem at its pointer (in src).
+func Validate(src []byte) []Problem {
+	_, err := Parse(src)
+	return Problems(err)
+}
+
 // UnmarshalJSON implements json.Unmarshaler, so that an Envelope stored with
 // MarshalJSON (or any bare binding_moment value) is read back with every
 // check of Parse: data must be the bare binding_moment value, it passes the
@@ -443,63 +405,3 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 }
 
 var errWrapperNotBare = errors.New("envelope: UnmarshalJSON wants the bare binding_moment value, not a wrapper carrying it")
-
-// rawFind returns the span [vs, ve) in src of the value at the path of
-// member names from the top-level object, reading src as it is (with
-// whitespace and escaped names). src must be valid JSON without duplicate
-// names, as the canon gate guarantees; ok is false when a step of the path
-// is missing or not an object.
-func rawFind(src []byte, names []string) (vs, ve int, ok bool) {
-	vs = skipWS(src, 0)
-	ve = len(src)
-	for _, name := range names {
-		if vs >= len(src) || src[vs] != '{' {
-			return 0, 0, false
-		}
-		if vs, ve, ok = rawMember(src, vs, name); !ok {
-			return 0, 0, false
-		}
-	}
-	return vs, ve, true
-}
-
-// rawMember finds the member called name in the object starting at
-// src[i] == '{' and returns its value span.
-func rawMember(src []byte, i int, name string) (vs, ve int, ok bool) {
-	i = skipWS(src, i+1)
-	for i < len(src) && src[i] == '"' {
-		ne := skipValue(src, i) // past the name's closing quote
-		match := rawNameIs(src[i:ne], name)
-		i = skipWS(src, ne)
-		if i >= len(src) || src[i] != ':' {
-			return 0, 0, false
-		}
-		vs = skipWS(src, i+1)
-		ve = skipValue(src, vs)
-		if match {
-			return vs, ve, true
-		}
-		i = skipWS(src, ve)
-		if i < len(src) && src[i] == ',' {
-			i = skipWS(src, i+1)
-		}
-	}
-	return 0, 0, false
-}
-
-// rawNameIs reports whether the JSON string q (quotes included) decodes to
-// name.
-func rawNameIs(q []byte, name string) bool {
-	if bytes.IndexByte(q, '\\') < 0 {
-		return len(q) == len(name)+2 && string(q[1:len(q)-1]) == name
-	}
-	var s string
-	return json.Unmarshal(q, &s) == nil && s == name
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && isWS(b[i]) {
-		i++
-	}
-	return i
-}

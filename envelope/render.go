@@ -294,15 +294,15 @@ func payload(c *canon.Canonicalizer, src []byte) ([]byte, error) {
 	return cut(doc, p.loc.members), nil
 }
 
-// cut returns doc without the member spans (name through value) and one
-// comma next to each. The spans are disjoint: no candidate path of locate
-// is a prefix of another.
-func cut(doc []byte, members [][2]int) []byte {
+// cut returns doc without the members (name through value) and one comma
+// next to each. The members are disjoint: no candidate path of locate is a
+// prefix of another.
+func cut(doc []byte, members []span) []byte {
 	spans := slices.Clone(members)
-	slices.SortFunc(spans, func(a, b [2]int) int { return b[0] - a[0] }) // last first: offsets stay valid
+	slices.SortFunc(spans, func(a, b span) int { return b.member - a.member }) // last first: offsets stay valid
 	out := bytes.Clone(doc)
 	for _, m := range spans {
-		s, e := m[0], m[1]
+		s, e := m.member, m.end
 		switch {
 		case e < len(out) && out[e] == ',':
 			e++

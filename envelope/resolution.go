@@ -4,7 +4,8 @@ package envelope
 // §7.3): the principal's answer to one binding moment, naming its envelope
 // by digest. ParseResolution checks only the resolution itself; whether it
 // is authority for anything is decided against an envelope by Verify
-// (verify.go), and single use against a Ledger by Resolver (ledger.go).
+// (verify.go), and single use against a ledger.Ledger by Resolver
+// (resolver.go).
 
 import (
 	"bytes"
@@ -59,7 +60,7 @@ func (k Kind) MarshalText() ([]byte, error) {
 // UnmarshalText implements encoding.TextUnmarshaler: the inverse of
 // MarshalText. Any other text is an error and leaves k unchanged.
 func (k *Kind) UnmarshalText(text []byte) error {
-	v := kindByName(string(text))
+	v := kindByName(text)
 	if v == 0 {
 		return fmt.Errorf("envelope: invalid resolution kind %q", text)
 	}
@@ -68,9 +69,9 @@ func (k *Kind) UnmarshalText(text []byte) error {
 }
 
 // kindByName returns the Kind whose String is name, or 0.
-func kindByName(name string) Kind {
+func kindByName[T string | []byte](name T) Kind {
 	for k, n := range kindNames {
-		if k != 0 && n == name {
+		if k != 0 && n == string(name) {
 			return Kind(k)
 		}
 	}
@@ -94,31 +95,6 @@ type Resolution struct {
 	// and "" otherwise. It may be empty: §7.3 asks only for a string.
 	Answer string
 }
-
-// ErrMalformedResolution is wrapped by every *MalformedResolutionError, so
-// callers can write errors.Is(err, envelope.ErrMalformedResolution).
-var ErrMalformedResolution = errors.New("envelope: malformed resolution")
-
-// MalformedResolutionError reports every way in which a resolution that
-// passed the canonicalization gate breaks §7.3. Problems is never empty and
-// is ordered by member: the wrapper, envelope_digest, resolution,
-// option_idx, answer, then unknown members by name. At most MaxProblems are
-// kept; Omitted counts the rest.
-type MalformedResolutionError struct {
-	Problems []Problem
-	Omitted  int // problems found beyond the first MaxProblems, not listed
-}
-
-// Error returns a message such as `envelope: malformed resolution: 2
-// problems: "/option_idx": required member missing: resolution is "option";
-// "/extra": unknown member`, listing the first few problems (the format of
-// MalformedError). Problems holds them all, up to MaxProblems.
-func (e *MalformedResolutionError) Error() string {
-	return problemsMessage(ErrMalformedResolution.Error(), e.Problems, e.Omitted, 4)
-}
-
-// Unwrap returns ErrMalformedResolution.
-func (e *MalformedResolutionError) Unwrap() error { return ErrMalformedResolution }
 
 // Member names of §7.3.
 const (
@@ -200,7 +176,7 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 		return nil
 	}
 	inner := doc
-	if _, vs, ve, ok := lookup(doc, resolutionWrapper); ok {
+	if w := lookup(doc, resolutionWrapper); w.found() {
 		for it := (iter{b: doc, i: 1}); it.next(); {
 			if name := doc[it.ns:it.ne]; string(name) != resolutionWrapper {
 				if len(p.problems) >= MaxProblems {
@@ -210,7 +186,7 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 				p.add("", "unknown member %q beside %s", unescape(name), resolutionWrapper)
 			}
 		}
-		inner = doc[vs:ve]
+		inner = doc[w.start:w.end]
 		if inner[0] != '{' {
 			p.add("", "%s must be a JSON object, not %s", resolutionWrapper, resKind(inner))
 			return nil
@@ -238,26 +214,29 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 	}
 
 	res := new(Resolution)
-	switch s, ok := resString(m.digest); {
+	switch raw, ok := resRaw(m.digest); {
 	case m.digest == nil:
 		p.add("/"+memberDigest, "required member missing")
 	case !ok:
 		p.add("/"+memberDigest, "must be a string, not %s", resKind(m.digest))
 	default:
-		if d, err := hashing.ParseDigest(s); err != nil {
+		if d, err := parseResDigest(raw); err != nil {
 			p.add("/"+memberDigest, "not a digest of the form sha256:<64 lowercase hex>: %s", resDigestReason(err))
 		} else {
 			res.EnvelopeDigest = d
 		}
 	}
 
-	switch s, ok := resString(m.resolution); {
+	switch raw, ok := resRaw(m.resolution); {
 	case m.resolution == nil:
 		p.add("/"+memberResolution, "required member missing")
 	case !ok:
 		p.add("/"+memberResolution, "must be a string, not %s", resKind(m.resolution))
 	default:
-		if res.Kind = kindByName(s); res.Kind == 0 {
+		// The names hold nothing canonical JSON escapes, so a string with
+		// an escape names no kind: compared as it lies, without a copy.
+		if res.Kind = kindByName(raw); res.Kind == 0 {
+			s, _ := resString(m.resolution)
 			p.add("/"+memberResolution, `must be "option", "answer", "question" or "declined", not %q`, s)
 		}
 	}
@@ -317,16 +296,36 @@ func resDescribe(v []byte) string {
 	return string(v)
 }
 
+// resRaw returns the body of the canonical JSON string v, still escaped.
+func resRaw(v []byte) ([]byte, bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return nil, false
+	}
+	return v[1 : len(v)-1], true
+}
+
 // resString decodes the canonical JSON string v.
 func resString(v []byte) (string, bool) {
-	if len(v) < 2 || v[0] != '"' {
+	raw, ok := resRaw(v)
+	if !ok {
 		return "", false
 	}
-	raw := v[1 : len(v)-1]
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw), true
 	}
 	return unescape(raw), true
+}
+
+// parseResDigest parses raw, the body of a canonical JSON string, as a digest:
+// where it lies when it holds no escape (the digest form needs none), else
+// unescaped, for ParseDigest's reason.
+func parseResDigest(raw []byte) (hashing.Digest, error) {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return hashing.ParseDigest(unescape(raw))
+	}
+	var d hashing.Digest
+	err := d.UnmarshalText(raw)
+	return d, err
 }
 
 // resIndex reads a non-negative integer. The strict gate has limited

@@ -3,12 +3,10 @@ package envelope
 import (
 	"context"
 	"encoding/binary"
-	"path/filepath"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/ledger"
 )
 
 // BenchmarkVerify checks one authority: an option selection against the
@@ -45,72 +43,37 @@ func BenchmarkParseResolution(b *testing.B) {
 // included, each iteration on a different emitted envelope: one authority
 // per iteration. The envelopes share the §6.4 content and differ in digest
 // only (set directly, as only a test in this package can), and are emitted
-// before the timer starts.
-//
-// ledger=bolt sets bbolt's NoSync for the benchmark only, so that it
-// measures the ledger's code rather than the disk's fsync latency (which
-// OpenBoltLedger never turns off: with it, each Resolve costs one fsync).
+// before the timer starts. The ledger is the memory ledger; package
+// ledger/bolt's BenchmarkResolve measures what the same authority costs in
+// the bolt ledger (its Lookup and Resolve).
 func BenchmarkResolve(b *testing.B) {
-	for _, lt := range []struct {
-		name string
-		open func(b *testing.B) Ledger
-	}{
-		{"mem", func(b *testing.B) Ledger { return NewMemLedger() }},
-		{"bolt", func(b *testing.B) Ledger {
-			l, err := OpenBoltLedger(filepath.Join(b.TempDir(), "ledger.db"), nil)
-			if err != nil {
-				b.Fatal(err)
+	b.Run("ledger=mem", func(b *testing.B) {
+		base := resTestEnvelope(b, resExampleSynopsis, true, true)
+		l := ledger.NewMemory()
+		r := NewResolver(l)
+		digestOf := func(i int) hashing.Digest {
+			var k [8]byte
+			binary.BigEndian.PutUint64(k[:], uint64(i))
+			return hashing.Sum(k[:])
+		}
+		for i := range b.N { // emitted up front
+			l.Emit(digestOf(i))
+		}
+		env := *base
+		action := []byte(resAction0)
+		src := make([]byte, 0, 256)
+		ctx := context.Background()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := range b.N {
+			env.digest = digestOf(i)
+			src = append(src[:0], `{"binding_moment_resolution":{"envelope_digest":"`...)
+			src = env.digest.AppendTo(src)
+			src = append(src, `","option_idx":0,"resolution":"option"}}`...)
+			res, err := r.Resolve(ctx, &env, src, action)
+			if err != nil || res.Outcome != OutcomeAuthority {
+				b.Fatal(res, err)
 			}
-			b.Cleanup(func() { l.Close() })
-			l.db.NoSync = true // benchmark only; see above
-			return l
-		}},
-	} {
-		b.Run("ledger="+lt.name, func(b *testing.B) {
-			base := resTestEnvelope(b, resExampleSynopsis, true, true)
-			l := lt.open(b)
-			r := NewResolver(l)
-			digestOf := func(i int) hashing.Digest {
-				var k [8]byte
-				binary.BigEndian.PutUint64(k[:], uint64(i))
-				return hashing.Sum(k[:])
-			}
-			// Emit b.N envelopes up front: in one transaction for bbolt.
-			if bl, ok := l.(*BoltLedger); ok {
-				err := bl.db.Update(func(tx *bolt.Tx) error {
-					bk := tx.Bucket(boltBucket)
-					for i := range b.N {
-						d := digestOf(i)
-						if err := bk.Put(d[:], appendEntry(nil, d, Entry{State: StateEmitted})); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-			} else {
-				for i := range b.N {
-					l.Emit(digestOf(i))
-				}
-			}
-			env := *base
-			action := []byte(resAction0)
-			src := make([]byte, 0, 256)
-			ctx := context.Background()
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				env.digest = digestOf(i)
-				src = append(src[:0], `{"binding_moment_resolution":{"envelope_digest":"`...)
-				src = env.digest.AppendTo(src)
-				src = append(src, `","option_idx":0,"resolution":"option"}}`...)
-				res, err := r.Resolve(ctx, &env, src, action)
-				if err != nil || res.Outcome != OutcomeAuthority {
-					b.Fatal(res, err)
-				}
-			}
-		})
-	}
+		}
+	})
 }

@@ -83,7 +83,11 @@ var parseResolutionTests = []struct {
 	{name: "digest/no-prefix", in: `{"envelope_digest":"0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
 		probs: []Problem{{"/envelope_digest", ""}}},
 	{name: "digest/short", in: `{"envelope_digest":"sha256:0db384","resolution":"declined"}`,
-		probs: []Problem{{"/envelope_digest", ""}}},
+		probs: []Problem{{"/envelope_digest", "not a digest of the form sha256:<64 lowercase hex>: want 64 hex digits, got 6 bytes at offset 7"}}},
+	{name: "digest/uppercase-reason", in: `{"envelope_digest":"sha256:0DB384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
+		probs: []Problem{{"/envelope_digest", "not a digest of the form sha256:<64 lowercase hex>: uppercase hex digit 'D' (digests are lowercase) at offset 8"}}},
+	{name: "digest/escaped", in: `{"envelope_digest":"sha256:\u000a0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d","resolution":"declined"}`,
+		probs: []Problem{{"/envelope_digest", `not a digest of the form sha256:<64 lowercase hex>: not a lowercase hex digit: "\n" at offset 7`}}},
 
 	// resolution: REQUIRED, one of four.
 	{name: "resolution/missing", in: `{"envelope_digest":"` + resD + `"}`, probs: []Problem{{"/resolution", "required member missing"}}},
@@ -91,6 +95,8 @@ var parseResolutionTests = []struct {
 		probs: []Problem{{"/resolution", `must be "option", "answer", "question" or "declined", not "Option"`}}},
 	{name: "resolution/cancel", in: `{"envelope_digest":"` + resD + `","resolution":"cancel"}`,
 		probs: []Problem{{"/resolution", `must be "option", "answer", "question" or "declined", not "cancel"`}}},
+	{name: "resolution/escaped", in: `{"envelope_digest":"` + resD + `","resolution":"opt\u0069on\n","option_idx":0}`,
+		probs: []Problem{{"/resolution", `must be "option", "answer", "question" or "declined", not "option\n"`}}},
 	{name: "resolution/bool", in: `{"envelope_digest":"` + resD + `","resolution":true}`,
 		probs: []Problem{{"/resolution", "must be a string, not a boolean"}}},
 
@@ -308,5 +314,24 @@ func TestResolutionProblemsCapped(t *testing.T) {
 	_, err = ParseResolution([]byte(b.String()))
 	if me, ok = errors.AsType[*MalformedResolutionError](err); !ok || len(me.Problems) != MaxProblems || me.Omitted != n-MaxProblems {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestParseResolutionAllocs: a well-formed resolution costs one allocation,
+// the Resolution returned; its digest and kind are read where they lie.
+func TestParseResolutionAllocs(t *testing.T) {
+	if resRaceEnabled() {
+		t.Skip("sync.Pool drops items at random under -race")
+	}
+	for _, kind := range []string{"option", "declined"} {
+		extra := ""
+		if kind == "option" {
+			extra = `"option_idx":1`
+		}
+		src := resJSON(resExampleDigest, kind, extra)
+		ParseResolution(src) // warm the pool
+		if n := testing.AllocsPerRun(100, func() { ParseResolution(src) }); n > 1 {
+			t.Errorf("ParseResolution(%s) allocates %v times per call, want 1", kind, n)
+		}
 	}
 }

@@ -48,7 +48,7 @@ type meta struct {
 type Option struct {
 	Label        string
 	Reasoning    string
-	ActionDigest hashing.Digest // digest of the action the option authorises
+	ActionDigest hashing.Digest // digest of the action the option authorizes
 }
 
 // Hatches are the two escape hatches of slot 8 (§5.8).
@@ -147,12 +147,4 @@ func (e *Envelope) DecisionClass() (s string, ok bool) {
 // absent.
 func (e *Envelope) CalibrationNote() (s string, ok bool) {
 	return e.meta.calNote, e.meta.hasNote
-}
-
-// Problem is one way in which an envelope or a resolution is malformed: the
-// JSON Pointer (RFC 6901) of the offending value, relative to the
-// binding_moment (or binding_moment_resolution) value, and why.
-type Problem struct {
-	Pointer string `json:"pointer"`
-	Reason  string `json:"reason"`
 }

@@ -11,15 +11,15 @@ import (
 // Outcome is what a resolution amounts to when checked against the envelope
 // held (§7.3). Its String names are stable: the CLI prints them.
 //
-// Only OutcomeAuthority authorises an action. The zero Outcome is not a
-// valid outcome and authorises nothing.
+// Only OutcomeAuthority authorizes an action. The zero Outcome is not a
+// valid outcome and authorizes nothing.
 type Outcome uint8
 
 // The outcomes of Verify and Resolver.Resolve. Values are never renumbered.
 const (
 	// OutcomeAuthority: an option was selected from the envelope held, and
 	// the action about to be performed is the one that option's
-	// action_digest names. The only outcome that authorises an action.
+	// action_digest names. The only outcome that authorizes an action.
 	OutcomeAuthority Outcome = iota + 1
 	// OutcomeRecord: an option was selected, but no action was given or the
 	// action differs from the option's: a record that the principal chose
@@ -29,11 +29,11 @@ const (
 	// negative. The agent's continuation is to stop.
 	OutcomeDeclined
 	// OutcomeAnswer: the answer-space hatch, with a free-form answer. It
-	// authorises nothing; an action it calls for needs a further envelope
+	// authorizes nothing; an action it calls for needs a further envelope
 	// (§7.2).
 	OutcomeAnswer
 	// OutcomeQuestion: the question-space hatch. The agent reopens
-	// deliberation (§7.2); it authorises nothing.
+	// deliberation (§7.2); it authorizes nothing.
 	OutcomeQuestion
 	// OutcomeDiscarded: the resolution names an envelope other than the one
 	// held, one not emitted, or one already resolved (§7.3, §12.5). It is
@@ -84,16 +84,6 @@ func (o *Outcome) UnmarshalText(text []byte) error {
 		}
 	}
 	return fmt.Errorf("envelope: invalid outcome %q", text)
-}
-
-// marksResolved reports whether a resolution with outcome o consumes its
-// envelope in a Ledger. See Resolver for why.
-func (o Outcome) marksResolved() bool {
-	switch o {
-	case OutcomeAuthority, OutcomeDeclined, OutcomeAnswer, OutcomeQuestion:
-		return true
-	}
-	return false
 }
 
 // Result is the outcome of checking a resolution, with a human-readable

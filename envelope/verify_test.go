@@ -129,7 +129,7 @@ func TestVerify(t *testing.T) {
 		{"option99/other-envelope", other, resJSON(d, "option", `"option_idx":99`), resAction0, OutcomeDiscarded, "not the envelope held"},
 		{"declined/other-envelope", other, resJSON(d, "declined", ""), "", OutcomeDiscarded, ""},
 
-		// The other three kinds never authorise, action or not.
+		// The other three kinds never authorize, action or not.
 		{"declined", env, resJSON(d, "declined", ""), "", OutcomeDeclined, "declined"},
 		{"declined/with-action", env, resJSON(d, "declined", ""), resAction0, OutcomeDeclined, ""},
 		{"question", env, resJSON(d, "question", ""), "", OutcomeQuestion, "reopens"},
@@ -211,7 +211,7 @@ func TestVerifyNil(t *testing.T) {
 }
 
 // TestOutcomeNames pins the stable names the CLI prints, and that only
-// authority authorises.
+// authority authorizes.
 func TestOutcomeNames(t *testing.T) {
 	want := map[Outcome]string{
 		0:                "invalid",

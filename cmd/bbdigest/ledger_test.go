@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
 
 // ledgerCase is a working directory with the §6.4 envelope, a resolution
@@ -76,7 +76,7 @@ func (lc *ledgerCase) verify(extra ...string) (map[string]any, string, int) {
 func TestVerifyLedgerLocked(t *testing.T) {
 	lc := newLedgerCase(t)
 	lc.emit()
-	held, err := envelope.OpenBoltLedger(lc.ledger, nil)
+	held, err := bolt.Open(lc.ledger, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestVerifyLedgerLocked(t *testing.T) {
 // checksum of the newest bbolt meta page made bbolt fall back to the older
 // meta page, where the envelope was only emitted, and the same resolution
 // was authority again. Now the ledger is refused as corrupt, exit 3, and
-// nothing is authorised.
+// nothing is authorized.
 func TestVerifyLedgerMetaFlip(t *testing.T) {
 	lc := newLedgerCase(t)
 	lc.emit()
@@ -134,7 +134,7 @@ func TestVerifyLedgerMetaFlip(t *testing.T) {
 	if code != exitLedger || v["outcome"] != "error" || v["error"] != "ledger" || !strings.Contains(v["reason"].(string), "ledger corrupt") {
 		t.Errorf("verify after the flip: exit %d, %v", code, v)
 	}
-	if !strings.Contains(errOut, "nothing was authorised or recorded") {
+	if !strings.Contains(errOut, "nothing was authorized or recorded") {
 		t.Errorf("stderr %q", errOut)
 	}
 	if _, errOut, code := lc.run("envelope", "emit", "--ledger", lc.ledger, "env.json"); code != exitLedger || !strings.Contains(errOut, "ledger corrupt") {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/ledger"
+	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
 
 const resolutionUsage = `bbdigest resolution verify checks a binding-moment resolution against the
@@ -70,7 +72,7 @@ Output:
     {"outcome":"authority","reason":"...","single_use":true}
   The outcome is one of
     authority  an option was selected and the action matches its
-               action_digest: the only outcome that authorises the action
+               action_digest: the only outcome that authorizes the action
     record     an option was selected, but the action is missing or differs
                (or fails the canon gate): not authority
     declined   the principal declined the question as put
@@ -104,11 +106,11 @@ Output:
 Exit status:
   0  authority
   1  record, declined, answer, question, discarded or malformed: the
-     resolution was checked, and authorises nothing
+     resolution was checked, and authorizes nothing
   2  error: a usage error, an input that cannot be read, or an envelope
      that is rejected; nothing was checked
   3  error, ledger: the ledger could not be read or written (locked by
-     another process, corrupt, I/O error): nothing was authorised or
+     another process, corrupt, I/O error): nothing was authorized or
      recorded
 
 Examples:
@@ -141,10 +143,10 @@ func (c *cli) resolution(args []string) int {
 func (c *cli) ledgerFailure(cmd string, err error) int {
 	c.errorf("%s: %s", cmd, ledgerMessage(err))
 	switch {
-	case errors.Is(err, envelope.ErrLedgerLocked):
+	case errors.Is(err, ledger.ErrLocked):
 		c.hintf("another bbdigest holds the ledger; --wait D waits longer for it")
-	case errors.Is(err, envelope.ErrLedgerCorrupt):
-		c.hintf("nothing was authorised or recorded; the ledger needs a person's decision (see 'bbdigest help resolution')")
+	case errors.Is(err, ledger.ErrCorrupt):
+		c.hintf("nothing was authorized or recorded; the ledger needs a person's decision (see 'bbdigest help resolution')")
 	case errors.Is(err, fs.ErrNotExist):
 		c.hintf("resolution verify never creates a ledger: emit the envelope first with 'bbdigest envelope emit --ledger PATH'")
 	}
@@ -159,8 +161,8 @@ func ledgerMessage(err error) string {
 
 // ledgerOptions returns the options for opening the ledger: wait is the
 // --wait flag, mustExist whether a missing ledger is an error.
-func ledgerOptions(wait time.Duration, mustExist bool) *envelope.BoltOptions {
-	return &envelope.BoltOptions{Wait: wait, MustExist: mustExist}
+func ledgerOptions(wait time.Duration, mustExist bool) *bolt.Options {
+	return &bolt.Options{Wait: wait, MustExist: mustExist}
 }
 
 // verifyOutput is the one JSON object resolution verify prints: a checked
@@ -247,7 +249,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 	resFile := fs.String("resolution", "", "")
 	actionFile := fs.String("action", "", "")
 	ledgerPath := fs.String("ledger", "", "")
-	wait := fs.Duration("wait", envelope.BoltLockTimeout, "")
+	wait := fs.Duration("wait", bolt.LockTimeout, "")
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		if code == exitOK {
 			return verifyOutput{}, exitOK
@@ -359,7 +361,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 	default:
 		// The ledger must exist: a fresh, empty one would hold no
 		// emitted envelope, and a typo in PATH must not look like one.
-		l, err := envelope.OpenBoltLedger(*ledgerPath, ledgerOptions(*wait, true))
+		l, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, true))
 		if err != nil {
 			return verifyError(errLedger, "ledger", *ledgerPath, ledgerMessage(err)), c.ledgerFailure(cmd, err)
 		}
@@ -384,7 +386,7 @@ func (c *cli) envelopeEmit(args []string) int {
 	const cmd = "envelope emit"
 	fs := c.flagSet(cmd)
 	ledgerPath := fs.String("ledger", "", "")
-	wait := fs.Duration("wait", envelope.BoltLockTimeout, "")
+	wait := fs.Duration("wait", bolt.LockTimeout, "")
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
 		return code
@@ -415,7 +417,7 @@ func (c *cli) envelopeEmit(args []string) int {
 		c.reject(name, err)
 		return exitRejected
 	}
-	l, err := envelope.OpenBoltLedger(*ledgerPath, ledgerOptions(*wait, false))
+	l, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, false))
 	if err != nil {
 		return c.ledgerFailure(cmd, err)
 	}
@@ -424,7 +426,7 @@ func (c *cli) envelopeEmit(args []string) int {
 		err = cerr
 	}
 	switch {
-	case errors.Is(err, envelope.ErrAlreadyResolved):
+	case errors.Is(err, ledger.ErrAlreadyResolved):
 		c.rejection(name, "", fmt.Sprintf("envelope %s is already resolved", env.Digest()))
 		c.hintf("to ask again, emit an envelope that differs, e.g. in its synopsis or findings (§12.5)")
 		return exitRejected

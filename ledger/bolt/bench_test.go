@@ -1,4 +1,4 @@
-package envelope
+package bolt
 
 import (
 	"encoding/binary"
@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/ledger"
 )
 
 // benchLedger creates a ledger of n entries, half of them resolved, and
@@ -18,21 +19,21 @@ import (
 func benchLedger(b *testing.B, n int) string {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "ledger.db")
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	at := time.Now()
 	for start := 0; start < n; start += 10_000 { // bbolt splits pages as one insert at a time would
-		err = l.db.Update(func(tx *bolt.Tx) error {
+		err = l.db.Update(func(tx *bbolt.Tx) error {
 			bk := tx.Bucket(boltBucket)
 			for i := start; i < min(start+10_000, n); i++ {
 				var k [8]byte
 				binary.BigEndian.PutUint64(k[:], uint64(i))
 				d := hashing.Sum(k[:])
-				e := Entry{State: StateEmitted}
+				e := ledger.Entry{State: ledger.StateEmitted}
 				if i%2 == 0 {
-					e = Entry{State: StateResolved, Outcome: OutcomeAuthority, ResolvedAt: at}
+					e = ledger.Entry{State: ledger.StateResolved, Outcome: ledger.OutcomeAuthority, ResolvedAt: at}
 				}
 				if err := bk.Put(d[:], appendEntry(nil, d, e)); err != nil {
 					return err
@@ -47,7 +48,7 @@ func benchLedger(b *testing.B, n int) string {
 	if err := l.Close(); err != nil {
 		b.Fatal(err)
 	}
-	if l, err = OpenBoltLedger(path, nil); err != nil { // the mark catches up
+	if l, err = Open(path, nil); err != nil { // the mark catches up
 		b.Fatal(err)
 	}
 	l.Close()
@@ -55,7 +56,7 @@ func benchLedger(b *testing.B, n int) string {
 }
 
 // BenchmarkBoltLedgerOpen measures what one CLI invocation pays to open a
-// ledger of N entries and close it: open=ledger is OpenBoltLedger with
+// ledger of N entries and close it: open=ledger is Open with
 // every check (meta pages, high-water file, the walk of every page and
 // entry), open=bbolt is bbolt's Open and Close of the same file alone.
 // Their difference is the cost of the checks.
@@ -67,7 +68,7 @@ func BenchmarkBoltLedgerOpen(b *testing.B) {
 			b.SetBytes(st.Size())
 			b.ReportAllocs()
 			for b.Loop() {
-				l, err := OpenBoltLedger(path, nil)
+				l, err := Open(path, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -78,7 +79,7 @@ func BenchmarkBoltLedgerOpen(b *testing.B) {
 			b.SetBytes(st.Size())
 			b.ReportAllocs()
 			for b.Loop() {
-				db, err := bolt.Open(path, 0o600, nil)
+				db, err := bbolt.Open(path, 0o600, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -116,5 +117,46 @@ func BenchmarkBoltLedgerCheck(b *testing.B) {
 			}
 		})
 		f.Close()
+	}
+}
+
+// BenchmarkResolve consumes one emitted envelope per iteration as the
+// Resolver of package envelope does, Lookup then Resolve: the ledger's part
+// of envelope's BenchmarkResolve. The envelopes are emitted in one
+// transaction before the timer starts. It sets bbolt's NoSync for the
+// benchmark only, so that it measures the ledger's code rather than the
+// disk's fsync latency (which Open never turns off: with it, each Resolve
+// costs one fsync).
+func BenchmarkResolve(b *testing.B) {
+	l, err := Open(filepath.Join(b.TempDir(), "ledger.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	l.db.NoSync = true // benchmark only; see above
+	digestOf := func(i int) hashing.Digest {
+		var k [8]byte
+		binary.BigEndian.PutUint64(k[:], uint64(i))
+		return hashing.Sum(k[:])
+	}
+	err = l.db.Update(func(tx *bbolt.Tx) error {
+		bk := tx.Bucket(boltBucket)
+		for i := range b.N {
+			d := digestOf(i)
+			if err := bk.Put(d[:], appendEntry(nil, d, ledger.Entry{State: ledger.StateEmitted})); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if ok, err := present(l, digestOf(i)); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
 	}
 }

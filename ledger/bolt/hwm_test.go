@@ -1,54 +1,53 @@
-package envelope
+package bolt
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/ledger"
 )
 
-// hwmTestLedger creates a ledger at a new path holding env emitted, and
-// returns the path and env's authority resolution.
-func hwmTestLedger(t *testing.T) (path string, env *Envelope, src []byte) {
+// hwmTestLedger creates a ledger at a new path holding the envelope d
+// emitted, and returns the path and d.
+func hwmTestLedger(t *testing.T) (path string, d hashing.Digest) {
 	t.Helper()
 	path = filepath.Join(t.TempDir(), "ledger.db")
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env = resTestEnvelope(t, resExampleSynopsis, true, true)
-	if err := l.Emit(env.Digest()); err != nil {
+	d = hashing.Sum([]byte("emitted"))
+	if err := l.Emit(d); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return path, env, resJSON(env.Digest().String(), "option", `"option_idx":0`)
+	return path, d
 }
 
-// resolveOnce opens the ledger at path and presents src; it returns the
-// outcome, or the error of OpenBoltLedger or of the Resolver.
-func resolveOnce(t *testing.T, path string, env *Envelope, src []byte) (Outcome, error) {
+// resolveOnce opens the ledger at path and presents an authority for d; it
+// reports whether that consumed d, or the error of Open or of the ledger.
+func resolveOnce(t *testing.T, path string, d hashing.Digest) (consumed bool, err error) {
 	t.Helper()
-	l, err := OpenBoltLedger(path, &BoltOptions{})
+	l, err := Open(path, &Options{})
 	if err != nil {
-		return 0, err
+		return false, err
 	}
 	defer l.Close()
-	res, err := NewResolver(l).Resolve(context.Background(), env, src, []byte(resAction0))
-	return res.Outcome, err
+	return present(l, d)
 }
 
 func wantCorrupt(t *testing.T, err error, substr string) {
 	t.Helper()
-	if !errors.Is(err, ErrLedgerCorrupt) || !strings.Contains(err.Error(), substr) {
-		t.Fatalf("got %v, want ErrLedgerCorrupt saying %q", err, substr)
+	if !errors.Is(err, ledger.ErrCorrupt) || !strings.Contains(err.Error(), substr) {
+		t.Fatalf("got %v, want ledger.ErrCorrupt saying %q", err, substr)
 	}
 }
 
@@ -57,14 +56,14 @@ func wantCorrupt(t *testing.T, err error, substr string) {
 // snapshot rolled back), would give a second authority. The high-water
 // file is ahead of it: refused.
 func TestBoltLedgerRestoredCopy(t *testing.T) {
-	path, env, src := hwmTestLedger(t)
+	path, d := hwmTestLedger(t)
 	old, _ := os.ReadFile(path)
-	if o, err := resolveOnce(t, path, env, src); o != OutcomeAuthority || err != nil {
-		t.Fatal(o, err)
+	if ok, err := resolveOnce(t, path, d); !ok || err != nil {
+		t.Fatal(ok, err)
 	}
 	os.WriteFile(path, old, 0o600)
-	o, err := resolveOnce(t, path, env, src)
-	if o == OutcomeAuthority {
+	ok, err := resolveOnce(t, path, d)
+	if ok {
 		t.Fatal("a restored copy of the ledger gave a second authority")
 	}
 	wantCorrupt(t, err, "rolled back")
@@ -73,9 +72,9 @@ func TestBoltLedgerRestoredCopy(t *testing.T) {
 // TestBoltLedgerHWMMissing: a ledger with committed transactions and no
 // high-water file (deleted; or a ledger of an older bbdigest) is refused.
 func TestBoltLedgerHWMMissing(t *testing.T) {
-	path, env, src := hwmTestLedger(t)
+	path, d := hwmTestLedger(t)
 	os.Remove(path + ".hwm")
-	_, err := resolveOnce(t, path, env, src)
+	_, err := resolveOnce(t, path, d)
 	wantCorrupt(t, err, "missing")
 	if _, err := os.Stat(path + ".hwm"); err == nil {
 		t.Fatal("a refused open created the high-water file")
@@ -87,17 +86,17 @@ func TestBoltLedgerHWMMissing(t *testing.T) {
 // .hwm) is refused with a message that says so.
 func TestBoltLedgerOldFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
-	db, err := bolt.Open(path, 0o600, nil)
+	db, err := bbolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := hashing.Sum([]byte("old"))
-	db.Update(func(tx *bolt.Tx) error {
+	db.Update(func(tx *bbolt.Tx) error {
 		b, _ := tx.CreateBucket(boltBucket)
-		return b.Put(d[:], []byte{byte(StateEmitted)})
+		return b.Put(d[:], []byte{byte(ledger.StateEmitted)})
 	})
 	db.Close()
-	_, err = OpenBoltLedger(path, nil)
+	_, err = Open(path, nil)
 	wantCorrupt(t, err, "older bbdigest")
 }
 
@@ -105,14 +104,14 @@ func TestBoltLedgerOldFormat(t *testing.T) {
 // crash between a commit and its high-water update: accepted, and the mark
 // catches up.
 func TestBoltLedgerHWMBehind(t *testing.T) {
-	path, env, src := hwmTestLedger(t)
+	path, d := hwmTestLedger(t)
 	oldHWM, _ := os.ReadFile(path + ".hwm")
-	if o, err := resolveOnce(t, path, env, src); o != OutcomeAuthority || err != nil {
-		t.Fatal(o, err)
+	if ok, err := resolveOnce(t, path, d); !ok || err != nil {
+		t.Fatal(ok, err)
 	}
 	os.WriteFile(path+".hwm", oldHWM, 0o600)
-	if o, err := resolveOnce(t, path, env, src); o != OutcomeDiscarded || err != nil {
-		t.Fatalf("after the high-water file fell behind: %v, %v; want discarded", o, err)
+	if ok, err := resolveOnce(t, path, d); ok || err != nil {
+		t.Fatalf("after the high-water file fell behind: %v, %v; want not consumed again, no error", ok, err)
 	}
 	f, _ := os.Open(path)
 	st, _ := f.Stat()
@@ -132,9 +131,9 @@ func TestBoltLedgerHWMBehind(t *testing.T) {
 // slot leaves a mark equal to the database's, which cannot be told from a
 // damaged newest slot and a rolled-back database (refused).
 func TestBoltLedgerHWMSlots(t *testing.T) {
-	path, env, src := hwmTestLedger(t)
-	if o, err := resolveOnce(t, path, env, src); o != OutcomeAuthority || err != nil {
-		t.Fatal(o, err)
+	path, d := hwmTestLedger(t)
+	if ok, err := resolveOnce(t, path, d); !ok || err != nil {
+		t.Fatal(ok, err)
 	}
 	hwm, _ := os.ReadFile(path + ".hwm")
 	hs, _ := readHWM(path + ".hwm")
@@ -146,12 +145,12 @@ func TestBoltLedgerHWMSlots(t *testing.T) {
 		b := append([]byte(nil), hwm...)
 		b[tc.slot*hwmSlotStride+10] ^= 0x40 // inside the txid
 		os.WriteFile(path+".hwm", b, 0o600)
-		o, err := resolveOnce(t, path, env, src)
-		if o == OutcomeAuthority {
+		ok, err := resolveOnce(t, path, d)
+		if ok {
 			t.Fatal("second authority")
 		}
-		if tc.ok && (err != nil || o != OutcomeDiscarded) {
-			t.Fatalf("newest slot damaged: %v, %v; want discarded", o, err)
+		if tc.ok && err != nil {
+			t.Fatalf("newest slot damaged: %v; want the envelope found consumed", err)
 		}
 		if !tc.ok {
 			wantCorrupt(t, err, "damaged slot")
@@ -167,7 +166,7 @@ func TestBoltLedgerHWMSlots(t *testing.T) {
 func TestBoltLedgerCreationWindow(t *testing.T) {
 	dir := t.TempDir()
 	open := func(path string) error {
-		l, err := OpenBoltLedger(path, &BoltOptions{})
+		l, err := Open(path, &Options{})
 		if err != nil {
 			return err
 		}
@@ -176,14 +175,14 @@ func TestBoltLedgerCreationWindow(t *testing.T) {
 		if err := l.Emit(d); err != nil {
 			return err
 		}
-		if ok, err := l.Resolve(d, OutcomeQuestion); !ok || err != nil {
+		if ok, err := l.Resolve(d, ledger.OutcomeQuestion); !ok || err != nil {
 			t.Fatalf("Resolve = %v, %v", ok, err)
 		}
 		return nil
 	}
 	bboltOnly := func(name string) string { // bbolt created the file; the ledger did nothing yet
 		path := filepath.Join(dir, name)
-		db, err := bolt.Open(path, 0o600, nil)
+		db, err := bbolt.Open(path, 0o600, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,11 +212,11 @@ func TestBoltLedgerCreationWindow(t *testing.T) {
 	// Each of those is a working ledger now, holding what was written.
 	for _, name := range []string{"empty.db", "fresh.db", "fresh-hwm.db", "torn-hwm.db"} {
 		path := filepath.Join(dir, name)
-		l, err := OpenBoltLedger(path, &BoltOptions{MustExist: true})
+		l, err := Open(path, &Options{MustExist: true})
 		if err != nil {
 			t.Fatalf("%s reopened: %v", name, err)
 		}
-		if e, err := l.Lookup(hashing.Sum([]byte(path))); e.Outcome != OutcomeQuestion || err != nil {
+		if e, err := l.Lookup(hashing.Sum([]byte(path))); e.Outcome != ledger.OutcomeQuestion || err != nil {
 			t.Errorf("%s reopened: %+v, %v", name, e, err)
 		}
 		l.Close()
@@ -244,7 +243,7 @@ func TestBoltLedgerSymlink(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.db")
 	link := filepath.Join(dir, "link.db")
-	l, err := OpenBoltLedger(real, nil)
+	l, err := Open(real, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +252,7 @@ func TestBoltLedgerSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Skip(err)
 	}
-	if l, err = OpenBoltLedger(link, nil); err != nil {
+	if l, err = Open(link, nil); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -263,26 +262,24 @@ func TestBoltLedgerSymlink(t *testing.T) {
 }
 
 // TestBoltLedgerRollbackWhileOpen: another writer puts an older copy of
-// the file in place under an open ledger (which the BoltLedger doc
-// forbids). bbolt would read the older meta page at its next transaction;
+// the file in place under an open ledger (which the Ledger doc forbids). bbolt would read the older meta page at its next transaction;
 // the ledger refuses a transaction below one it has seen.
 func TestBoltLedgerRollbackWhileOpen(t *testing.T) {
-	path, env, src := hwmTestLedger(t)
+	path, d := hwmTestLedger(t)
 	old, _ := os.ReadFile(path)
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	r := NewResolver(l)
-	if res, err := r.Resolve(context.Background(), env, src, []byte(resAction0)); !res.Authorizes() || err != nil {
-		t.Fatal(res, err)
+	if ok, err := present(l, d); !ok || err != nil {
+		t.Fatal(ok, err)
 	}
 	f, _ := os.OpenFile(path, os.O_WRONLY, 0)
 	f.WriteAt(old, 0)
 	f.Close()
-	res, err := r.Resolve(context.Background(), env, src, []byte(resAction0))
-	if res.Authorizes() {
+	ok, err := present(l, d)
+	if ok {
 		t.Fatal("second authority after the file was rolled back under the open ledger")
 	}
 	wantCorrupt(t, err, "rolled back while open")

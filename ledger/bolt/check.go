@@ -1,6 +1,6 @@
-package envelope
+package bolt
 
-// This file reads a BoltLedger's bbolt file without bbolt, to decide whether
+// This file reads a Ledger's bbolt file without bbolt, to decide whether
 // bbolt may be trusted with it. bbolt checks little on open: of its two meta
 // pages it uses the newer one that passes its checksum and silently falls
 // back to the older one otherwise (a rollback), and it walks pages through

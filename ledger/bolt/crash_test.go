@@ -1,4 +1,4 @@
-package envelope
+package bolt
 
 import (
 	"bufio"
@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/ledger"
 )
 
 // crashChildEnv, when set, makes TestBoltLedgerSurvivesKill or
@@ -35,7 +36,7 @@ func crashDigest(round, i int) hashing.Digest {
 // Resolve has returned. os.Stdout is unbuffered: each line is one
 // write(2), issued after the ledger's fsyncs.
 func crashChild(path string, round int) {
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
@@ -46,7 +47,7 @@ func crashChild(path string, round int) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(3)
 		}
-		if ok, err := l.Resolve(d, OutcomeAuthority); !ok || err != nil {
+		if ok, err := l.Resolve(d, ledger.OutcomeAuthority); !ok || err != nil {
 			fmt.Fprintln(os.Stderr, "resolve:", ok, err)
 			os.Exit(3)
 		}
@@ -74,7 +75,7 @@ func crashChildMain() bool {
 // as resolved by authority, with none reopenable. It does so for several
 // rounds on the same file, so a later child also opens the file an earlier
 // one left. Envelopes the ledger holds as resolved that the child never
-// reported are the at-most-once window (see Resolver): consumed, with
+// reported are the at-most-once window (see package ledger): consumed, with
 // nobody told; Lookup still names their outcome.
 func TestBoltLedgerSurvivesKill(t *testing.T) {
 	if crashChildMain() {
@@ -186,12 +187,12 @@ func runCrashChild(t *testing.T, name, path string, round int, kill func(int) bo
 // (unseen) and must have an outcome and a time too.
 func checkCrashLedger(t *testing.T, path string, resolved []hashing.Digest, round, n int) (unseen int) {
 	t.Helper()
-	l, err := OpenBoltLedger(path, &BoltOptions{})
+	l, err := Open(path, &Options{})
 	if err != nil {
 		t.Fatalf("reopen after kill: %v", err)
 	}
 	defer l.Close()
-	err = l.db.View(func(tx *bolt.Tx) error {
+	err = l.db.View(func(tx *bbolt.Tx) error {
 		for err := range tx.Check() {
 			return err
 		}
@@ -201,13 +202,13 @@ func checkCrashLedger(t *testing.T, path string, resolved []hashing.Digest, roun
 		t.Fatalf("bbolt check after kill: %v", err)
 	}
 	for _, d := range resolved {
-		if e, err := l.Lookup(d); e.State != StateResolved || e.Outcome != OutcomeAuthority || e.ResolvedAt.IsZero() || err != nil {
+		if e, err := l.Lookup(d); e.State != ledger.StateResolved || e.Outcome != ledger.OutcomeAuthority || e.ResolvedAt.IsZero() || err != nil {
 			t.Fatalf("%s reported resolved, now %+v (%v)", d, e, err)
 		}
-		if err := l.Emit(d); !errors.Is(err, ErrAlreadyResolved) {
+		if err := l.Emit(d); !errors.Is(err, ledger.ErrAlreadyResolved) {
 			t.Fatalf("%s re-emitted after kill: %v", d, err)
 		}
-		if ok, err := l.Resolve(d, OutcomeAuthority); ok || err != nil {
+		if ok, err := l.Resolve(d, ledger.OutcomeAuthority); ok || err != nil {
 			t.Fatalf("%s resolved again after kill: %v, %v", d, ok, err)
 		}
 	}
@@ -216,10 +217,10 @@ func checkCrashLedger(t *testing.T, path string, resolved []hashing.Digest, roun
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.State != StateResolved {
+		if e.State != ledger.StateResolved {
 			break
 		}
-		if e.Outcome != OutcomeAuthority || e.ResolvedAt.IsZero() {
+		if e.Outcome != ledger.OutcomeAuthority || e.ResolvedAt.IsZero() {
 			t.Fatalf("unreported envelope %d resolved as %+v", i, e)
 		}
 		unseen++

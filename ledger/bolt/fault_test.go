@@ -1,13 +1,12 @@
-package envelope
+package bolt
 
-// Fault injection: a BoltLedger whose file was damaged (single bit flips,
+// Fault injection: a Ledger whose file was damaged (single bit flips,
 // the unit of accidental damage) must never let a consumed envelope yield a
 // second decision, never panic, and either open cleanly with every entry as
-// it was, or fail with ErrLedgerCorrupt (at open or at the first call that
+// it was, or fail with ledger.ErrCorrupt (at open or at the first call that
 // meets the damage).
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/ledger"
 )
 
 var (
@@ -27,38 +27,36 @@ var (
 )
 
 // faultLedger is a pristine ledger to damage: one envelope consumed by an
-// authority through the Resolver, and filler entries, half of them
-// resolved.
+// authority as a Resolver consumes it (present), and filler entries, half
+// of them resolved.
 type faultLedger struct {
-	db, hwm []byte // the two files' bytes
-	env     *Envelope
-	src     []byte // the authority resolution of env, already consumed
-	entries map[hashing.Digest]Entry
+	db, hwm  []byte         // the two files' bytes
+	consumed hashing.Digest // the envelope consumed by an authority
+	entries  map[hashing.Digest]ledger.Entry
 }
 
 func newFaultLedger(t *testing.T, fillers int) *faultLedger {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "pristine.db")
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &faultLedger{env: resTestEnvelope(t, resExampleSynopsis, true, true), entries: map[hashing.Digest]Entry{}}
-	f.src = resJSON(f.env.Digest().String(), "option", `"option_idx":0`)
-	if err := l.Emit(f.env.Digest()); err != nil {
+	f := &faultLedger{consumed: hashing.Sum([]byte("consumed")), entries: map[hashing.Digest]ledger.Entry{}}
+	if err := l.Emit(f.consumed); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := NewResolver(l).Resolve(context.Background(), f.env, f.src, []byte(resAction0)); err != nil || !res.Authorizes() {
-		t.Fatal(res, err)
+	if ok, err := present(l, f.consumed); err != nil || !ok {
+		t.Fatal(ok, err)
 	}
 	for i := range fillers {
 		d := hashing.Sum(fmt.Appendf(nil, "filler %d", i))
 		l.Emit(d)
 		if i%2 == 0 {
-			l.Resolve(d, []Outcome{OutcomeAuthority, OutcomeDeclined, OutcomeAnswer, OutcomeQuestion}[i/2%4])
+			l.Resolve(d, []ledger.Outcome{ledger.OutcomeAuthority, ledger.OutcomeDeclined, ledger.OutcomeAnswer, ledger.OutcomeQuestion}[i/2%4])
 		}
 	}
-	for _, d := range append(f.digests(l, fillers), f.env.Digest()) {
+	for _, d := range append(f.digests(l, fillers), f.consumed) {
 		e, err := l.Lookup(d)
 		if err != nil {
 			t.Fatal(err)
@@ -73,7 +71,7 @@ func newFaultLedger(t *testing.T, fillers int) *faultLedger {
 	return f
 }
 
-func (f *faultLedger) digests(l *BoltLedger, fillers int) []hashing.Digest {
+func (f *faultLedger) digests(l *Ledger, fillers int) []hashing.Digest {
 	var ds []hashing.Digest
 	for i := range fillers {
 		ds = append(ds, hashing.Sum(fmt.Appendf(nil, "filler %d", i)))
@@ -85,8 +83,8 @@ func (f *faultLedger) digests(l *BoltLedger, fillers int) []hashing.Digest {
 type faultOutcome int
 
 const (
-	faultOpenCorrupt faultOutcome = iota // OpenBoltLedger: ErrLedgerCorrupt from the ledger's checks
-	faultOpenPanic                       // OpenBoltLedger: ErrLedgerCorrupt from a panic of bbolt's, recovered
+	faultOpenCorrupt faultOutcome = iota // Open: ledger.ErrCorrupt from the ledger's checks
+	faultOpenPanic                       // Open: ledger.ErrCorrupt from a panic of bbolt's, recovered
 	faultCallCorrupt                     // opened; a call found the damage
 	faultClean                           // opened; every entry as it was
 	faultOutcomes
@@ -96,7 +94,7 @@ var faultOutcomeNames = [faultOutcomes]string{"corrupt at open", "corrupt at ope
 
 // trial writes db and hwm as the ledger at path, opens it, presents the
 // consumed authority again, and checks every entry. It fails the test on a
-// second authority, on any error that is not ErrLedgerCorrupt, and on an
+// second authority, on any error that is not ledger.ErrCorrupt, and on an
 // entry read back other than it was written.
 func (f *faultLedger) trial(t *testing.T, path string, db, hwm []byte, what string) faultOutcome {
 	t.Helper()
@@ -106,10 +104,10 @@ func (f *faultLedger) trial(t *testing.T, path string, db, hwm []byte, what stri
 	if err := os.WriteFile(path+".hwm", hwm, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l, err := OpenBoltLedger(path, &BoltOptions{})
+	l, err := Open(path, &Options{})
 	if err != nil {
-		if !errors.Is(err, ErrLedgerCorrupt) {
-			t.Fatalf("%s: OpenBoltLedger: %v, want ErrLedgerCorrupt", what, err)
+		if !errors.Is(err, ledger.ErrCorrupt) {
+			t.Fatalf("%s: Open: %v, want ledger.ErrCorrupt", what, err)
 		}
 		if strings.Contains(err.Error(), "bbolt panicked") {
 			return faultOpenPanic
@@ -120,32 +118,30 @@ func (f *faultLedger) trial(t *testing.T, path string, db, hwm []byte, what stri
 	corrupt := false
 	check := func(call string, err error) bool {
 		t.Helper()
-		if err != nil && !errors.Is(err, ErrLedgerCorrupt) {
-			t.Fatalf("%s: %s: %v, want nil or ErrLedgerCorrupt", what, call, err)
+		if err != nil && !errors.Is(err, ledger.ErrCorrupt) {
+			t.Fatalf("%s: %s: %v, want nil or ledger.ErrCorrupt", what, call, err)
 		}
 		corrupt = corrupt || err != nil
 		return err == nil
 	}
-	res, err := NewResolver(l).Resolve(context.Background(), f.env, f.src, []byte(resAction0))
-	if res.Authorizes() {
-		t.Fatalf("%s: the consumed envelope gave authority again: %+v", what, res)
+	ok, err := present(l, f.consumed)
+	if ok {
+		t.Fatalf("%s: the consumed envelope gave authority again", what)
 	}
-	if check("Resolver.Resolve", err) && res.Outcome != OutcomeDiscarded {
-		t.Fatalf("%s: Resolver.Resolve = %+v, want discarded", what, res)
-	}
+	check("present", err)
 	for d, want := range f.entries {
 		if e, err := l.Lookup(d); check("Lookup", err) && e != want {
 			t.Fatalf("%s: Lookup(%s) = %+v, want %+v", what, d, e, want)
 		}
-		if want.State != StateResolved {
+		if want.State != ledger.StateResolved {
 			continue
 		}
-		if ok, err := l.Resolve(d, OutcomeAuthority); ok {
+		if ok, err := l.Resolve(d, ledger.OutcomeAuthority); ok {
 			t.Fatalf("%s: a resolved envelope resolved again", what)
 		} else {
 			check("Resolve", err)
 		}
-		if err := l.Emit(d); !errors.Is(err, ErrAlreadyResolved) {
+		if err := l.Emit(d); !errors.Is(err, ledger.ErrAlreadyResolved) {
 			if err == nil {
 				t.Fatalf("%s: a resolved envelope emitted again", what)
 			}
@@ -231,14 +227,14 @@ func TestBoltLedgerMetaFlipRollback(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	os.WriteFile(path, db, 0o600)
 	os.WriteFile(path+".hwm", f.hwm, 0o600)
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err == nil {
-		res, rerr := NewResolver(l).Resolve(context.Background(), f.env, f.src, []byte(resAction0))
+		ok, perr := present(l, f.consumed)
 		l.Close()
-		t.Fatalf("OpenBoltLedger accepted a rolled-back file; the consumed resolution then gives %v (%v)", res.Outcome, rerr)
+		t.Fatalf("Open accepted a rolled-back file; presenting the consumed authority again consumes it: %v (%v)", ok, perr)
 	}
-	if !errors.Is(err, ErrLedgerCorrupt) {
-		t.Fatalf("OpenBoltLedger = %v, want ErrLedgerCorrupt", err)
+	if !errors.Is(err, ledger.ErrCorrupt) {
+		t.Fatalf("Open = %v, want ledger.ErrCorrupt", err)
 	}
 	t.Log(err)
 }

@@ -1,8 +1,7 @@
-package envelope
+package bolt
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/ledger"
 )
 
 // lockChildEnv, when set, makes TestBoltLedgerLockedOtherProcess the child:
@@ -23,26 +23,26 @@ const lockChildEnv = "BBDIGEST_LEDGER_LOCK_CHILD"
 
 func wantLocked(t *testing.T, err error, path string, wait time.Duration) {
 	t.Helper()
-	if !errors.Is(err, ErrLedgerLocked) || !strings.Contains(err.Error(), path) ||
+	if !errors.Is(err, ledger.ErrLocked) || !strings.Contains(err.Error(), path) ||
 		!strings.Contains(err.Error(), "locked by another process") || !strings.Contains(err.Error(), "waited "+wait.String()) {
-		t.Fatalf("got %v; want ErrLedgerLocked naming %s and the wait %v", err, path, wait)
+		t.Fatalf("got %v; want ledger.ErrLocked naming %s and the wait %v", err, path, wait)
 	}
 }
 
 func TestBoltLedgerLockedSameProcess(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	_, err = OpenBoltLedger(path, &BoltOptions{})
+	_, err = Open(path, &Options{})
 	wantLocked(t, err, path, 0)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Wait 0 waited %v", d)
 	}
 	start = time.Now()
-	_, err = OpenBoltLedger(path, &BoltOptions{Wait: 300 * time.Millisecond})
+	_, err = Open(path, &Options{Wait: 300 * time.Millisecond})
 	wantLocked(t, err, path, 300*time.Millisecond)
 	if d := time.Since(start); d < 200*time.Millisecond {
 		t.Errorf("Wait 300ms gave up after %v", d)
@@ -52,7 +52,7 @@ func TestBoltLedgerLockedSameProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	if l, err = OpenBoltLedger(path, &BoltOptions{}); err != nil {
+	if l, err = Open(path, &Options{}); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -62,14 +62,14 @@ func TestBoltLedgerLockedSameProcess(t *testing.T) {
 // holder closes it in time; nil options wait too.
 func TestBoltLedgerWaitsForLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	for _, opts := range []*BoltOptions{{Wait: 5 * time.Second}, nil} {
-		l, err := OpenBoltLedger(path, nil)
+	for _, opts := range []*Options{{Wait: 5 * time.Second}, nil} {
+		l, err := Open(path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		time.AfterFunc(200*time.Millisecond, func() { l.Close() })
 		start := time.Now()
-		l2, err := OpenBoltLedger(path, opts)
+		l2, err := Open(path, opts)
 		if err != nil {
 			t.Fatalf("opts %+v: %v", opts, err)
 		}
@@ -82,7 +82,7 @@ func TestBoltLedgerWaitsForLock(t *testing.T) {
 
 func TestBoltLedgerLockedOtherProcess(t *testing.T) {
 	if path := os.Getenv(lockChildEnv); path != "" {
-		l, err := OpenBoltLedger(path, nil)
+		l, err := Open(path, nil)
 		if err != nil {
 			os.Stdout.WriteString("error: " + err.Error() + "\n")
 			os.Exit(3)
@@ -108,12 +108,12 @@ func TestBoltLedgerLockedOtherProcess(t *testing.T) {
 	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "holding\n" {
 		t.Fatalf("child: %q", line)
 	}
-	_, err := OpenBoltLedger(path, &BoltOptions{})
+	_, err := Open(path, &Options{})
 	wantLocked(t, err, path, 0)
-	_, err = OpenBoltLedger(path, &BoltOptions{Wait: 100 * time.Millisecond})
+	_, err = Open(path, &Options{Wait: 100 * time.Millisecond})
 	wantLocked(t, err, path, 100*time.Millisecond)
 	stdin.Close() // the child closes the ledger and exits
-	l, err := OpenBoltLedger(path, &BoltOptions{Wait: 10 * time.Second})
+	l, err := Open(path, &Options{Wait: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,38 +122,33 @@ func TestBoltLedgerLockedOtherProcess(t *testing.T) {
 }
 
 func TestBoltLedgerClosed(t *testing.T) {
-	l, err := OpenBoltLedger(filepath.Join(t.TempDir(), "ledger.db"), nil)
+	l, err := Open(filepath.Join(t.TempDir(), "ledger.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := resTestEnvelope(t, resExampleSynopsis, true, true)
-	d := env.Digest()
+	d := hashing.Sum([]byte("a"))
 	l.Emit(d)
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Emit(d); !errors.Is(err, ErrLedgerClosed) {
+	if err := l.Emit(d); !errors.Is(err, ledger.ErrClosed) {
 		t.Errorf("Emit after Close = %v", err)
 	}
-	if ok, err := l.Resolve(d, OutcomeAuthority); ok || !errors.Is(err, ErrLedgerClosed) {
+	if ok, err := l.Resolve(d, ledger.OutcomeAuthority); ok || !errors.Is(err, ledger.ErrClosed) {
 		t.Errorf("Resolve after Close = %v, %v", ok, err)
 	}
-	if _, err := l.Lookup(d); !errors.Is(err, ErrLedgerClosed) {
+	if _, err := l.Lookup(d); !errors.Is(err, ledger.ErrClosed) {
 		t.Errorf("Lookup after Close = %v", err)
 	}
-	if err := l.Close(); !errors.Is(err, ErrLedgerClosed) {
+	if err := l.Close(); !errors.Is(err, ledger.ErrClosed) {
 		t.Errorf("second Close = %v", err)
-	}
-	res, err := NewResolver(l).Resolve(context.Background(), env, resJSON(d.String(), "option", `"option_idx":0`), []byte(resAction0))
-	if !errors.Is(err, ErrLedgerClosed) || res.Authorizes() {
-		t.Errorf("Resolver after Close = %+v, %v", res, err)
 	}
 }
 
 // TestBoltLedgerCloseConcurrent closes the ledger while goroutines use it:
-// every call succeeds or fails with ErrLedgerClosed. Run with -race.
+// every call succeeds or fails with ledger.ErrClosed. Run with -race.
 func TestBoltLedgerCloseConcurrent(t *testing.T) {
-	l, err := OpenBoltLedger(filepath.Join(t.TempDir(), "ledger.db"), nil)
+	l, err := Open(filepath.Join(t.TempDir(), "ledger.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,12 +159,12 @@ func TestBoltLedgerCloseConcurrent(t *testing.T) {
 				d := hashing.Sum([]byte{byte(g), byte(i), byte(i >> 8)})
 				err := l.Emit(d)
 				if err == nil {
-					_, err = l.Resolve(d, OutcomeAuthority)
+					_, err = l.Resolve(d, ledger.OutcomeAuthority)
 				}
 				if err == nil {
 					_, err = l.Lookup(d)
 				}
-				if errors.Is(err, ErrLedgerClosed) {
+				if errors.Is(err, ledger.ErrClosed) {
 					return
 				}
 				if err != nil {
@@ -189,11 +184,11 @@ func TestBoltLedgerCloseConcurrent(t *testing.T) {
 func TestBoltLedgerMustExist(t *testing.T) {
 	dir := t.TempDir()
 	for _, path := range []string{filepath.Join(dir, "ledger.db"), filepath.Join(dir, "no", "dir", "ledger.db")} {
-		_, err := OpenBoltLedger(path, &BoltOptions{MustExist: true})
+		_, err := Open(path, &Options{MustExist: true})
 		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), path) {
 			t.Fatalf("MustExist, %s missing: %v; want fs.ErrNotExist naming the file", path, err)
 		}
-		if errors.Is(err, ErrLedgerCorrupt) || errors.Is(err, ErrLedgerLocked) {
+		if errors.Is(err, ledger.ErrCorrupt) || errors.Is(err, ledger.ErrLocked) {
 			t.Fatalf("MustExist: %v", err)
 		}
 	}
@@ -201,29 +196,29 @@ func TestBoltLedgerMustExist(t *testing.T) {
 		t.Fatalf("MustExist created %v", entries)
 	}
 	path := filepath.Join(dir, "ledger.db")
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.Emit(hashing.Sum([]byte("a")))
 	l.Close()
-	if l, err = OpenBoltLedger(path, &BoltOptions{MustExist: true}); err != nil {
+	if l, err = Open(path, &Options{MustExist: true}); err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if e, err := l.Lookup(hashing.Sum([]byte("a"))); e.State != StateEmitted || err != nil {
+	if e, err := l.Lookup(hashing.Sum([]byte("a"))); e.State != ledger.StateEmitted || err != nil {
 		t.Fatal(e, err)
 	}
 }
 
 // TestBoltLedgerFaultWhileOpen truncates the file under an open ledger, so
 // that bbolt's next read of its memory map faults (SIGBUS). The fault must
-// become ErrLedgerCorrupt, every later call must be refused, and Close must
+// become ledger.ErrCorrupt, every later call must be refused, and Close must
 // release the file even though bbolt, interrupted holding its own locks,
 // cannot close it.
 func TestBoltLedgerFaultWhileOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	l, err := OpenBoltLedger(path, nil)
+	l, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,10 +227,10 @@ func TestBoltLedgerFaultWhileOpen(t *testing.T) {
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Lookup(d); !errors.Is(err, ErrLedgerCorrupt) || !strings.Contains(err.Error(), "bbolt panicked") {
-		t.Fatalf("Lookup on a truncated file = %v, want ErrLedgerCorrupt from a fault", err)
+	if _, err := l.Lookup(d); !errors.Is(err, ledger.ErrCorrupt) || !strings.Contains(err.Error(), "bbolt panicked") {
+		t.Fatalf("Lookup on a truncated file = %v, want ledger.ErrCorrupt from a fault", err)
 	}
-	if err := l.Emit(d); !errors.Is(err, ErrLedgerCorrupt) {
+	if err := l.Emit(d); !errors.Is(err, ledger.ErrCorrupt) {
 		t.Fatalf("Emit after the fault = %v", err)
 	}
 	done := make(chan error)
@@ -250,6 +245,6 @@ func TestBoltLedgerFaultWhileOpen(t *testing.T) {
 	}
 	// The lock is released: the file opens at once (and is refused, as
 	// the truncated ledger it is).
-	_, err = OpenBoltLedger(path, &BoltOptions{})
+	_, err = Open(path, &Options{})
 	wantCorrupt(t, err, "replaced")
 }

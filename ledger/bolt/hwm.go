@@ -1,7 +1,7 @@
-package envelope
+package bolt
 
 // The high-water file PATH.hwm records the bbolt transaction id of the last
-// commit a BoltLedger made, outside bbolt's pages: a mark stored in the
+// commit a Ledger made, outside bbolt's pages: a mark stored in the
 // database would roll back with the meta page it hangs from. On open the
 // ledger refuses a file whose current transaction is below the mark.
 //

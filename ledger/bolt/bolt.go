@@ -1,4 +1,4 @@
-package envelope
+package bolt
 
 import (
 	"encoding/binary"
@@ -13,60 +13,40 @@ import (
 	"sync/atomic"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/ledger"
 )
 
-// boltBucket is the one bucket of a BoltLedger file. Its keys are the 32
-// bytes of an envelope digest; its values are entrySize bytes (see
-// appendEntry).
+// boltBucket is the one bucket of a ledger file. Its keys are the 32 bytes
+// of an envelope digest; its values are entrySize bytes (see appendEntry).
 var boltBucket = []byte("binding_moment_envelopes")
 
-// BoltLockTimeout is how long OpenBoltLedger waits by default for another
-// process to release the ledger file: one process at a time may have it
-// open.
-const BoltLockTimeout = 10 * time.Second
-
-// Errors of a BoltLedger, for errors.Is.
-var (
-	// ErrLedgerCorrupt: the ledger file or its high-water file is damaged,
-	// was rolled back (an older copy, or a damaged newest meta page that
-	// bbolt would have silently replaced by the previous one), or was
-	// written by a version of bbdigest whose format this one refuses. The
-	// ledger cannot tell which envelopes are resolved, so it refuses to
-	// answer. A BoltLedger that finds corruption after opening refuses
-	// every later call.
-	ErrLedgerCorrupt = errors.New("envelope: ledger corrupt")
-	// ErrLedgerLocked: another process (or another BoltLedger in this
-	// one) has the ledger file open, and did not release it within
-	// BoltOptions.Wait.
-	ErrLedgerLocked = errors.New("envelope: ledger locked")
-	// ErrLedgerClosed: the BoltLedger was closed.
-	ErrLedgerClosed = errors.New("envelope: ledger closed")
-)
+// LockTimeout is how long Open waits by default for another process to
+// release the ledger file: one process at a time may have it open.
+const LockTimeout = 10 * time.Second
 
 // errNoChange makes a read-write transaction roll back instead of
 // committing: the call changes nothing.
 var errNoChange = errors.New("envelope: no change")
 
-// BoltOptions configures OpenBoltLedger. The zero value waits for no lock
-// and creates a missing ledger; nil options wait BoltLockTimeout.
-type BoltOptions struct {
+// Options configures Open. The zero value waits for no lock and creates a
+// missing ledger; nil options wait LockTimeout.
+type Options struct {
 	// Wait is how long to wait for another process to release the ledger
 	// file: 0 fails at once if it is locked. Negative is an error.
 	Wait time.Duration
-	// MustExist makes OpenBoltLedger fail with an error wrapping
-	// fs.ErrNotExist when the file does not exist, instead of creating a
-	// new, empty ledger. Set it to verify resolutions: a ledger that a typo
+	// MustExist makes Open fail with an error wrapping fs.ErrNotExist when
+	// the file does not exist, instead of creating a new, empty ledger. Set it to verify resolutions: a ledger that a typo
 	// or an unset variable replaced by a new, empty file would check
 	// nothing. Emitting may create the ledger.
 	MustExist bool
 }
 
-// BoltLedger is a Ledger kept in a bbolt database file, so that single use
-// survives restarts and holds across processes. It is safe for concurrent
+// Ledger is a ledger.Ledger kept in a bbolt database file, so that single
+// use survives restarts and holds across processes. It is safe for concurrent
 // use. Close it when done.
 //
 // # Durability and single use
@@ -76,12 +56,13 @@ type BoltOptions struct {
 // update of the high-water file, synced too. An envelope reported resolved
 // stays resolved after a crash, and the test-and-set of Resolve is atomic
 // across goroutines (one write at a time) and across processes (one
-// process at a time has the file open; others wait up to
-// BoltOptions.Wait, then fail with ErrLedgerLocked). A call that changes
+// process at a time has the file open; others wait up to Options.Wait,
+// then fail with ledger.ErrLocked). A call that changes
 // nothing (emitting an emitted envelope, resolving one that is not
 // emitted) commits nothing.
 //
-// Resolve is at most once, not exactly once: see Resolver. An envelope is
+// Resolve is at most once, not exactly once (see package ledger, and the
+// Resolver of package envelope). An envelope is
 // consumed when the transaction commits; a process killed after that and
 // before it acts has consumed it without acting on it. Lookup tells a host
 // that restarts which outcome consumed the envelope, and when.
@@ -120,7 +101,7 @@ type BoltOptions struct {
 //
 // Every call into bbolt runs with debug.SetPanicOnFault and a recover, so
 // bbolt's panics on damaged pages, and faults on its memory map, become
-// errors wrapping ErrLedgerCorrupt; after one, the ledger refuses every
+// errors wrapping ledger.ErrCorrupt; after one, the ledger refuses every
 // call but Close.
 //
 // All of this detects accidental damage: a torn write, a flipped bit, a
@@ -130,11 +111,10 @@ type BoltOptions struct {
 // together rolls the ledger back undetected. Protect both files, and their
 // directory, from every writer but the processes that keep this ledger
 // (the agent's host, or the bbdigest commands it runs): file permissions
-// (both are created mode
-// 0600), no shared, synced or network folders, no restoring from backups
-// or snapshots. Delete both together to start a new, empty ledger.
-type BoltLedger struct {
-	db   *bolt.DB // resolution_bench_test.go sets db.NoSync
+// (both are created mode 0600), no shared, synced or network folders, no
+// restoring from backups or snapshots. Delete both together to start a new, empty ledger.
+type Ledger struct {
+	db   *bbolt.DB // bench_test.go sets db.NoSync
 	path string
 	file *os.File // bbolt's handle on the file (Options.OpenFile): read for the checks, closed if bbolt cannot be
 	hwm  *hwmFile
@@ -147,24 +127,24 @@ type BoltLedger struct {
 	stuck  atomic.Bool           // a panic may have left bbolt's locks held: Close must not wait for them
 }
 
-// OpenBoltLedger opens the ledger file at path, creating it (mode 0600)
-// unless opts.MustExist, checks it (see BoltLedger, Integrity), and
-// returns it. If another process has the file open, it waits up to
-// opts.Wait for it, then fails with an error wrapping ErrLedgerLocked. nil
-// opts means: wait BoltLockTimeout, create the file if it is missing.
+// Open opens the ledger file at path, creating it (mode 0600) unless
+// opts.MustExist, checks it (see Ledger, Integrity), and returns it. If
+// another process has the file open, it waits up to opts.Wait for it, then
+// fails with an error wrapping ledger.ErrLocked. nil opts means: wait
+// LockTimeout, create the file if it is missing.
 //
-// Errors wrap ErrLedgerCorrupt when the file or its high-water file fails
-// a check, ErrLedgerLocked, or fs.ErrNotExist (with opts.MustExist).
-func OpenBoltLedger(path string, opts *BoltOptions) (*BoltLedger, error) {
-	o := BoltOptions{Wait: BoltLockTimeout}
+// Errors wrap ledger.ErrCorrupt when the file or its high-water file fails
+// a check, ledger.ErrLocked, or fs.ErrNotExist (with opts.MustExist).
+func Open(path string, opts *Options) (*Ledger, error) {
+	o := Options{Wait: LockTimeout}
 	if opts != nil {
 		o = *opts
 	}
 	if o.Wait < 0 {
 		return nil, fmt.Errorf("envelope: open ledger %s: negative wait %v", path, o.Wait)
 	}
-	l := &BoltLedger{path: path}
-	bo := &bolt.Options{
+	l := &Ledger{path: path}
+	bo := &bbolt.Options{
 		// bbolt waits forever when Timeout is 0; a timeout of 1ns makes
 		// one attempt.
 		Timeout: max(o.Wait, time.Nanosecond),
@@ -178,7 +158,7 @@ func OpenBoltLedger(path string, opts *BoltOptions) (*BoltLedger, error) {
 		},
 	}
 	err, panicked := bboltCall(path, func() (err error) {
-		l.db, err = bolt.Open(path, 0o600, bo)
+		l.db, err = bbolt.Open(path, 0o600, bo)
 		return err
 	})
 	switch {
@@ -188,11 +168,11 @@ func OpenBoltLedger(path string, opts *BoltOptions) (*BoltLedger, error) {
 		}
 		return nil, err
 	case errors.Is(err, berrors.ErrTimeout):
-		return nil, fmt.Errorf("%w: ledger file %s is locked by another process (waited %v)", ErrLedgerLocked, path, o.Wait)
+		return nil, fmt.Errorf("%w: ledger file %s is locked by another process (waited %v)", ledger.ErrLocked, path, o.Wait)
 	case o.MustExist && errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("envelope: ledger %s does not exist: %w", path, fs.ErrNotExist)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
-		return nil, fmt.Errorf("%w: %s: not a ledger, or both bbolt meta pages damaged: %v", ErrLedgerCorrupt, path, err)
+		return nil, fmt.Errorf("%w: %s: not a ledger, or both bbolt meta pages damaged: %v", ledger.ErrCorrupt, path, err)
 	case err != nil:
 		return nil, fmt.Errorf("envelope: open ledger %s: %w", path, err)
 	}
@@ -205,7 +185,7 @@ func OpenBoltLedger(path string, opts *BoltOptions) (*BoltLedger, error) {
 
 // init checks the file bbolt opened and the high-water file, and creates
 // the bucket of a new ledger.
-func (l *BoltLedger) init() error {
+func (l *Ledger) init() error {
 	st, err := l.file.Stat()
 	if err != nil {
 		return fmt.Errorf("envelope: open ledger %s: %w", l.path, err)
@@ -248,7 +228,7 @@ func (l *BoltLedger) init() error {
 	}
 	// bbolt must be at the meta page checked.
 	l.txid.Store(cur.txid)
-	if _, err := l.txn(false, func(tx *bolt.Tx) error {
+	if _, err := l.txn(false, func(tx *bbolt.Tx) error {
 		if got := uint64(tx.ID()); got != cur.txid {
 			return l.corrupt("bbolt opened transaction %d, the meta page checked is %d", got, cur.txid)
 		}
@@ -274,14 +254,14 @@ func (l *BoltLedger) init() error {
 	if l.hwm, err = createHWM(hwmPath, cur.txid); err != nil {
 		return fmt.Errorf("envelope: create ledger %s: high-water file: %w", l.path, err)
 	}
-	return l.write(func(tx *bolt.Tx) error {
+	return l.write(func(tx *bbolt.Tx) error {
 		_, err := tx.CreateBucket(boltBucket)
 		return err
 	})
 }
 
-// abort releases what a failed OpenBoltLedger holds.
-func (l *BoltLedger) abort() {
+// abort releases what a failed Open holds.
+func (l *Ledger) abort() {
 	if l.hwm != nil {
 		l.hwm.close()
 	}
@@ -295,14 +275,14 @@ func (l *BoltLedger) abort() {
 }
 
 // Close closes the ledger. Every later call, Close included, returns
-// ErrLedgerClosed. After bbolt panicked (see ErrLedgerCorrupt), Close
+// ledger.ErrClosed. After bbolt panicked (see ledger.ErrCorrupt), Close
 // releases the file without bbolt, which may be left holding its own
 // locks; the file's memory map then stays until the process exits.
-func (l *BoltLedger) Close() error {
+func (l *Ledger) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
-		return ErrLedgerClosed
+		return ledger.ErrClosed
 	}
 	l.closed = true
 	var errs []error
@@ -324,38 +304,38 @@ func (l *BoltLedger) Close() error {
 	return nil
 }
 
-// Emit implements Ledger.
-func (l *BoltLedger) Emit(d hashing.Digest) error {
-	return l.update(func(tx *bolt.Tx) error {
+// Emit implements ledger.Ledger.
+func (l *Ledger) Emit(d hashing.Digest) error {
+	return l.update(func(tx *bbolt.Tx) error {
 		b, e, err := l.get(tx, d)
 		if err != nil {
 			return err
 		}
 		switch e.State {
-		case StateEmitted:
+		case ledger.StateEmitted:
 			return errNoChange
-		case StateResolved:
-			return fmt.Errorf("%w: %s", ErrAlreadyResolved, d)
+		case ledger.StateResolved:
+			return fmt.Errorf("%w: %s", ledger.ErrAlreadyResolved, d)
 		}
-		return b.Put(d[:], appendEntry(nil, d, Entry{State: StateEmitted}))
+		return b.Put(d[:], appendEntry(nil, d, ledger.Entry{State: ledger.StateEmitted}))
 	})
 }
 
-// Resolve implements Ledger. The test and the set are one transaction.
-func (l *BoltLedger) Resolve(d hashing.Digest, o Outcome) (bool, error) {
-	if err := checkResolveOutcome(o); err != nil {
-		return false, err
+// Resolve implements ledger.Ledger. The test and the set are one transaction.
+func (l *Ledger) Resolve(d hashing.Digest, o ledger.Outcome) (bool, error) {
+	if !o.Valid() {
+		return false, fmt.Errorf("envelope: ledger: outcome %v does not resolve an envelope", o)
 	}
 	ok := false
-	err := l.update(func(tx *bolt.Tx) error {
+	err := l.update(func(tx *bbolt.Tx) error {
 		b, e, err := l.get(tx, d)
 		if err != nil {
 			return err
 		}
-		if e.State != StateEmitted {
+		if e.State != ledger.StateEmitted {
 			return errNoChange
 		}
-		e = Entry{State: StateResolved, Outcome: o, ResolvedAt: time.Now().Round(0)}
+		e = ledger.Entry{State: ledger.StateResolved, Outcome: o, ResolvedAt: time.Now().Round(0)}
 		if err := b.Put(d[:], appendEntry(nil, d, e)); err != nil {
 			return err
 		}
@@ -368,37 +348,37 @@ func (l *BoltLedger) Resolve(d hashing.Digest, o Outcome) (bool, error) {
 	return ok, nil
 }
 
-// Lookup implements Ledger.
-func (l *BoltLedger) Lookup(d hashing.Digest) (Entry, error) {
+// Lookup implements ledger.Ledger.
+func (l *Ledger) Lookup(d hashing.Digest) (ledger.Entry, error) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	if err := l.usable(); err != nil {
-		return Entry{}, err
+		return ledger.Entry{}, err
 	}
-	var e Entry
-	_, err := l.txn(false, func(tx *bolt.Tx) (err error) {
+	var e ledger.Entry
+	_, err := l.txn(false, func(tx *bbolt.Tx) (err error) {
 		_, e, err = l.get(tx, d)
 		return err
 	})
 	if err != nil {
-		return Entry{}, l.wrap(err)
+		return ledger.Entry{}, l.wrap(err)
 	}
 	return e, nil
 }
 
 // get returns the ledger's bucket in tx and the entry for d.
-func (l *BoltLedger) get(tx *bolt.Tx, d hashing.Digest) (*bolt.Bucket, Entry, error) {
+func (l *Ledger) get(tx *bbolt.Tx, d hashing.Digest) (*bbolt.Bucket, ledger.Entry, error) {
 	b := tx.Bucket(boltBucket)
 	if b == nil {
-		return nil, Entry{}, l.corrupt("bucket %q missing", boltBucket)
+		return nil, ledger.Entry{}, l.corrupt("bucket %q missing", boltBucket)
 	}
 	v := b.Get(d[:])
 	if v == nil {
-		return b, Entry{}, nil
+		return b, ledger.Entry{}, nil
 	}
 	e, err := decodeEntry(d[:], v)
 	if err != nil {
-		return nil, Entry{}, l.corrupt("entry %s: %v", d, err)
+		return nil, ledger.Entry{}, l.corrupt("entry %s: %v", d, err)
 	}
 	return b, e, nil
 }
@@ -406,7 +386,7 @@ func (l *BoltLedger) get(tx *bolt.Tx, d hashing.Digest) (*bolt.Bucket, Entry, er
 // update runs fn in a read-write transaction and commits it, unless fn
 // fails (errNoChange: nothing to do), then records the transaction in the
 // high-water file.
-func (l *BoltLedger) update(fn func(tx *bolt.Tx) error) error {
+func (l *Ledger) update(fn func(tx *bbolt.Tx) error) error {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	if err := l.usable(); err != nil {
@@ -416,7 +396,7 @@ func (l *BoltLedger) update(fn func(tx *bolt.Tx) error) error {
 }
 
 // write is update without the checks of mu: for init and update.
-func (l *BoltLedger) write(fn func(tx *bolt.Tx) error) error {
+func (l *Ledger) write(fn func(tx *bbolt.Tx) error) error {
 	l.wmu.Lock()
 	defer l.wmu.Unlock()
 	if err := l.usable(); err != nil { // a corruption found while waiting
@@ -426,7 +406,7 @@ func (l *BoltLedger) write(fn func(tx *bolt.Tx) error) error {
 	switch {
 	case errors.Is(err, errNoChange):
 		return nil
-	case errors.Is(err, ErrAlreadyResolved):
+	case errors.Is(err, ledger.ErrAlreadyResolved):
 		return err
 	case err != nil:
 		return l.wrap(err)
@@ -443,8 +423,8 @@ func (l *BoltLedger) write(fn func(tx *bolt.Tx) error) error {
 // writable and fn succeeds; it returns the id of the transaction committed.
 // A transaction older than one the ledger has seen is a rollback of the
 // file under it.
-func (l *BoltLedger) txn(writable bool, fn func(tx *bolt.Tx) error) (uint64, error) {
-	var tx *bolt.Tx
+func (l *Ledger) txn(writable bool, fn func(tx *bbolt.Tx) error) (uint64, error) {
+	var tx *bbolt.Tx
 	var txid uint64
 	floor := l.txid.Load() // before Begin: a commit after this only raises the txid seen
 	err, panicked := bboltCall(l.path, func() error {
@@ -487,7 +467,7 @@ func (l *BoltLedger) txn(writable bool, fn func(tx *bolt.Tx) error) (uint64, err
 }
 
 // bboltCall runs fn, a call into bbolt, and turns a panic into an error
-// wrapping ErrLedgerCorrupt: bbolt asserts, indexes and dereferences
+// wrapping ledger.ErrCorrupt: bbolt asserts, indexes and dereferences
 // whatever damaged pages say, and debug.SetPanicOnFault, set for the call,
 // makes a fault on its memory map (a page past the end of the file) a
 // panic too.
@@ -495,7 +475,7 @@ func bboltCall(path string, fn func() error) (err error, panicked bool) {
 	defer func(old bool) {
 		debug.SetPanicOnFault(old)
 		if r := recover(); r != nil {
-			err, panicked = fmt.Errorf("%w: %s: bbolt panicked: %v", ErrLedgerCorrupt, path, r), true
+			err, panicked = fmt.Errorf("%w: %s: bbolt panicked: %v", ledger.ErrCorrupt, path, r), true
 		}
 	}(debug.SetPanicOnFault(true))
 	return fn(), false
@@ -503,9 +483,9 @@ func bboltCall(path string, fn func() error) (err error, panicked bool) {
 
 // usable returns the error every call gets on a closed or failed ledger.
 // Callers hold mu.
-func (l *BoltLedger) usable() error {
+func (l *Ledger) usable() error {
 	if l.closed {
-		return ErrLedgerClosed
+		return ledger.ErrClosed
 	}
 	if p := l.failed.Load(); p != nil {
 		return fmt.Errorf("%w (refusing every call since)", *p)
@@ -513,15 +493,15 @@ func (l *BoltLedger) usable() error {
 	return nil
 }
 
-// corrupt returns an error wrapping ErrLedgerCorrupt.
-func (l *BoltLedger) corrupt(format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s", ErrLedgerCorrupt, l.path, fmt.Sprintf(format, args...))
+// corrupt returns an error wrapping ledger.ErrCorrupt.
+func (l *Ledger) corrupt(format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ledger.ErrCorrupt, l.path, fmt.Sprintf(format, args...))
 }
 
 // wrap returns err with the path, and records a corruption so that the
 // ledger refuses every later call.
-func (l *BoltLedger) wrap(err error) error {
-	if errors.Is(err, ErrLedgerCorrupt) {
+func (l *Ledger) wrap(err error) error {
+	if errors.Is(err, ledger.ErrCorrupt) {
 		l.failed.CompareAndSwap(nil, &err)
 		return err
 	}
@@ -530,7 +510,7 @@ func (l *BoltLedger) wrap(err error) error {
 
 // An entry's value is entrySize bytes:
 //
-//	0      state: 1 emitted, 2 resolved (LedgerState)
+//	0      state: 1 emitted, 2 resolved (ledger.State)
 //	1      outcome that resolved it: 0 none, 1 authority, 2 declined,
 //	       3 answer, 4 question
 //	2:10   when it was resolved: Unix nanoseconds, big-endian; 0 if not
@@ -540,29 +520,16 @@ func (l *BoltLedger) wrap(err error) error {
 // and time 0; a resolved one has neither 0.
 const entrySize = 14
 
-// outcomeCodes maps the outcomes that resolve an envelope to their stored
-// codes.
-var outcomeCodes = [...]Outcome{1: OutcomeAuthority, 2: OutcomeDeclined, 3: OutcomeAnswer, 4: OutcomeQuestion}
-
-func outcomeCode(o Outcome) byte {
-	for c, oc := range outcomeCodes {
-		if c > 0 && oc == o {
-			return byte(c)
-		}
-	}
-	return 0
-}
-
 func entryChecksum(k, v []byte) uint32 {
 	return crc32.Update(crc32.Checksum(k, castagnoli), castagnoli, v[:entrySize-4])
 }
 
 // appendEntry appends the stored value of e, the entry for d, to dst.
-func appendEntry(dst []byte, d hashing.Digest, e Entry) []byte {
+func appendEntry(dst []byte, d hashing.Digest, e ledger.Entry) []byte {
 	var v [entrySize]byte
 	v[0] = byte(e.State)
-	if e.State == StateResolved {
-		v[1] = outcomeCode(e.Outcome)
+	if e.State == ledger.StateResolved {
+		v[1] = byte(e.Outcome)
 		binary.BigEndian.PutUint64(v[2:], uint64(e.ResolvedAt.UnixNano()))
 	}
 	binary.BigEndian.PutUint32(v[10:], entryChecksum(d[:], v[:]))
@@ -570,22 +537,22 @@ func appendEntry(dst []byte, d hashing.Digest, e Entry) []byte {
 }
 
 // decodeEntry decodes the stored value v of key k.
-func decodeEntry(k, v []byte) (Entry, error) {
+func decodeEntry(k, v []byte) (ledger.Entry, error) {
 	if len(k) != hashing.Size {
-		return Entry{}, fmt.Errorf("key of %d bytes", len(k))
+		return ledger.Entry{}, fmt.Errorf("key of %d bytes", len(k))
 	}
 	if len(v) != entrySize {
-		return Entry{}, fmt.Errorf("value of %d bytes, want %d (a ledger of an older bbdigest, or damage)", len(v), entrySize)
+		return ledger.Entry{}, fmt.Errorf("value of %d bytes, want %d (a ledger of an older bbdigest, or damage)", len(v), entrySize)
 	}
 	if got, want := binary.BigEndian.Uint32(v[10:]), entryChecksum(k, v); got != want {
-		return Entry{}, fmt.Errorf("checksum %08x, computed %08x", got, want)
+		return ledger.Entry{}, fmt.Errorf("checksum %08x, computed %08x", got, want)
 	}
-	state, code, at := LedgerState(v[0]), int(v[1]), int64(binary.BigEndian.Uint64(v[2:]))
+	state, code, at := ledger.State(v[0]), ledger.Outcome(v[1]), int64(binary.BigEndian.Uint64(v[2:]))
 	switch {
-	case state == StateEmitted && code == 0 && at == 0:
-		return Entry{State: StateEmitted}, nil
-	case state == StateResolved && code > 0 && code < len(outcomeCodes) && at != 0:
-		return Entry{State: StateResolved, Outcome: outcomeCodes[code], ResolvedAt: time.Unix(0, at)}, nil
+	case state == ledger.StateEmitted && code == 0 && at == 0:
+		return ledger.Entry{State: ledger.StateEmitted}, nil
+	case state == ledger.StateResolved && code.Valid() && at != 0:
+		return ledger.Entry{State: ledger.StateResolved, Outcome: code, ResolvedAt: time.Unix(0, at)}, nil
 	}
-	return Entry{}, fmt.Errorf("state %d, outcome %d, time %d", state, code, at)
+	return ledger.Entry{}, fmt.Errorf("state %d, outcome %d, time %d", state, code, at)
 }

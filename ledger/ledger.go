@@ -1,0 +1,169 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// State is what a Ledger knows about a digest.
+type State uint8
+
+// Ledger states. The values are stored by the bolt ledger and never
+// renumbered.
+const (
+	StateUnknown  State = 0 // never emitted
+	StateEmitted  State = 1 // emitted, not yet resolved
+	StateResolved State = 2 // resolved: no further resolution is a decision
+)
+
+// String returns "unknown", "emitted" or "resolved" ("invalid" otherwise).
+func (s State) String() string {
+	switch s {
+	case StateUnknown:
+		return "unknown"
+	case StateEmitted:
+		return "emitted"
+	case StateResolved:
+		return "resolved"
+	}
+	return "invalid"
+}
+
+// Outcome is the decision that resolved an entry: one of the four
+// outcomes of a resolution that consume an envelope (see the Resolver of
+// package envelope). The zero Outcome is no outcome.
+type Outcome uint8
+
+// The outcomes a ledger records. The values are the codes the bolt ledger
+// stores, and are never renumbered. Their names are those of the outcomes
+// of package envelope that they record.
+const (
+	OutcomeAuthority Outcome = 1 // an option selected, and the action is the one it names
+	OutcomeDeclined  Outcome = 2 // the question as put, answered in the negative
+	OutcomeAnswer    Outcome = 3 // the answer-space hatch
+	OutcomeQuestion  Outcome = 4 // the question-space hatch
+)
+
+var outcomeNames = [...]string{
+	OutcomeAuthority: "authority",
+	OutcomeDeclined:  "declined",
+	OutcomeAnswer:    "answer",
+	OutcomeQuestion:  "question",
+}
+
+// Valid reports whether o is one of OutcomeAuthority, OutcomeDeclined,
+// OutcomeAnswer and OutcomeQuestion.
+func (o Outcome) Valid() bool { return o != 0 && int(o) < len(outcomeNames) }
+
+// String returns "authority", "declined", "answer" or "question", the
+// names package envelope gives these outcomes; "invalid" otherwise.
+func (o Outcome) String() string {
+	if !o.Valid() {
+		return "invalid"
+	}
+	return outcomeNames[o]
+}
+
+// Entry is what a Ledger holds for one digest.
+type Entry struct {
+	State State
+	// Outcome is the outcome that resolved the envelope when State is
+	// StateResolved; zero (no outcome) otherwise.
+	Outcome Outcome
+	// ResolvedAt is when the ledger recorded the resolution, without a
+	// monotonic clock reading; the zero Time unless State is StateResolved.
+	ResolvedAt time.Time
+}
+
+// Errors of a Ledger, for errors.Is. Their messages begin with
+// "envelope: ", which the bbdigest command strips.
+var (
+	// ErrAlreadyResolved is returned by Ledger.Emit for a digest that is
+	// already resolved. Two byte-identical envelopes share a digest
+	// (draft-morrison-binding-moment-envelope-04 §12.5): an agent that
+	// asks the same question again must make the new envelope differ, for
+	// example in its synopsis or findings, or its resolution could not be
+	// told apart from the first one's.
+	ErrAlreadyResolved = errors.New("envelope: envelope already resolved")
+	// ErrCorrupt: the ledger's storage is damaged, was rolled back, or was
+	// written in a format this version refuses. The ledger cannot tell
+	// which envelopes are resolved, so it refuses to answer. A ledger that
+	// finds corruption after opening refuses every later call.
+	ErrCorrupt = errors.New("envelope: ledger corrupt")
+	// ErrLocked: another process (or another ledger in this one) holds the
+	// ledger's storage, and did not release it in time.
+	ErrLocked = errors.New("envelope: ledger locked")
+	// ErrClosed: the ledger was closed.
+	ErrClosed = errors.New("envelope: ledger closed")
+)
+
+// A Ledger records the envelopes an agent has emitted, which of them are
+// resolved, and by which outcome, each named by its digest.
+// Implementations must be safe for concurrent use, and Resolve must be an
+// atomic test-and-set.
+type Ledger interface {
+	// Emit records that the envelope with digest d was emitted. Emitting
+	// an emitted envelope again is a no-op; emitting a resolved one fails
+	// with an error wrapping ErrAlreadyResolved and leaves it resolved.
+	Emit(d hashing.Digest) error
+	// Resolve marks the envelope with digest d resolved by outcome o,
+	// which must be valid (Outcome.Valid; any other is an error, and
+	// changes nothing). It reports true exactly once for an emitted
+	// envelope, and false when d is unknown or already resolved; a false
+	// result changes nothing. The ledger records o and the time.
+	Resolve(d hashing.Digest, o Outcome) (ok bool, err error)
+	// Lookup reports what the ledger holds for d: the zero Entry
+	// (StateUnknown) if d was never emitted.
+	Lookup(d hashing.Digest) (Entry, error)
+}
+
+// Memory is a Ledger held in memory, for tests and for hosts whose
+// envelopes do not outlive the process. The zero value is not usable; call
+// NewMemory. It is safe for concurrent use. It has no Close.
+type Memory struct {
+	mu      sync.Mutex
+	entries map[hashing.Digest]Entry
+}
+
+// NewMemory returns an empty Memory ledger.
+func NewMemory() *Memory {
+	return &Memory{entries: make(map[hashing.Digest]Entry)}
+}
+
+// Emit implements Ledger.
+func (l *Memory) Emit(d hashing.Digest) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch l.entries[d].State {
+	case StateResolved:
+		return fmt.Errorf("%w: %s", ErrAlreadyResolved, d)
+	case StateUnknown:
+		l.entries[d] = Entry{State: StateEmitted}
+	}
+	return nil
+}
+
+// Resolve implements Ledger.
+func (l *Memory) Resolve(d hashing.Digest, o Outcome) (bool, error) {
+	if !o.Valid() {
+		return false, fmt.Errorf("envelope: ledger: outcome %v does not resolve an envelope", o)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.entries[d].State != StateEmitted {
+		return false, nil
+	}
+	l.entries[d] = Entry{State: StateResolved, Outcome: o, ResolvedAt: time.Now().Round(0)}
+	return true, nil
+}
+
+// Lookup implements Ledger.
+func (l *Memory) Lookup(d hashing.Digest) (Entry, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.entries[d], nil
+}
