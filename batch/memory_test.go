@@ -19,9 +19,9 @@ import (
 )
 
 // TestMemoryFlat streams large generated inputs, never held, through the
-// pipeline with 8 workers and a callback slower than the source, and
-// samples the heap in use: it stays within a bound set by the blocks in
-// flight, whatever the input's size. Envelopes of 1-2 KB fill a block's
+// pipeline with 8 workers, whose source can read far faster than they
+// work, and samples the heap in use: it stays within a bound set by the
+// blocks in flight, whatever the input's size. Envelopes of 1-2 KB fill a block's
 // bytes; lines of two bytes fill its count of records.
 func TestMemoryFlat(t *testing.T) {
 	if testing.Short() || raceEnabled {
