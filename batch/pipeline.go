@@ -98,12 +98,6 @@ func run(ctx context.Context, cfg config, workers int, src sourceFunc, emit func
 		return Summary{}, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	// Stop and wait for every goroutine however this returns, a panic in
-	// emit included.
-	defer wg.Wait()
-	defer cancel()
-
 	p := &pipeline{
 		cfg:   cfg,
 		free:  make(chan *block, cfg.blocks),
@@ -112,9 +106,18 @@ func run(ctx context.Context, cfg config, workers int, src sourceFunc, emit func
 		long:  make(chan struct{}, 1),
 	}
 	for range cfg.blocks {
-		p.free <- &block{done: make(chan struct{}, 1)}
+		p.free <- getBlock()
 	}
 	p.long <- struct{}{}
+
+	var wg sync.WaitGroup
+	// However this returns, a panic in emit included: stop every
+	// goroutine, wait for them, and then keep the blocks that are idle.
+	defer func() {
+		cancel()
+		wg.Wait()
+		p.putBlocks()
+	}()
 
 	wg.Add(1 + workers)
 	go func() {
@@ -130,6 +133,26 @@ func run(ctx context.Context, cfg config, workers int, src sourceFunc, emit func
 		}()
 	}
 	return p.collect(ctx, emit)
+}
+
+// blockPool keeps the blocks of finished runs, so that a host that runs
+// many small batches does not allocate their buffers each time.
+var blockPool = sync.Pool{New: func() any { return &block{done: make(chan struct{}, 1)} }}
+
+func getBlock() *block { return blockPool.Get().(*block) }
+
+// putBlocks returns the free blocks to blockPool once the run is over. A
+// block still in flight when a run was stopped may have a signal pending
+// on done: it is left to the garbage collector.
+func (p *pipeline) putBlocks() {
+	for {
+		select {
+		case b := <-p.free:
+			blockPool.Put(b)
+		default:
+			return
+		}
+	}
 }
 
 // acquire returns a free block, or ctx's error.
