@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
@@ -593,5 +594,41 @@ func TestLinesIterator(t *testing.T) {
 	}
 	if n != 3 || last != boom {
 		t.Errorf("%d yields, last error %v; want 2 results and boom", n, last)
+	}
+}
+
+// TestStreamInteractive writes one line at a time through a pipe and
+// waits for its answer before writing the next, as a program driving the
+// command through pipes does: each answer must come without more input
+// (a pipeline that waited to fill a block would never answer).
+func TestStreamInteractive(t *testing.T) {
+	for _, bs := range testBlockSizes {
+		pr, pw := io.Pipe()
+		answers := make(chan string)
+		done := make(chan error, 1)
+		go func() {
+			_, err := Stream(context.Background(), pr, Options{Mode: ModeCanonical, BlockSize: bs, MaxRecord: testMaxRecord}, func(r Result) error {
+				answers <- answer(r, ModeCanonical)
+				return nil
+			})
+			done <- err
+		}()
+		for i, line := range []string{"[1, 2]", `{"b":1, "a":2}`, "", pad(2000), pad(testMaxRecord + 1), "[3]"} {
+			if _, err := io.WriteString(pw, line+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case got := <-answers:
+				if !strings.HasPrefix(got, strconv.Itoa(i+1)+": ") {
+					t.Errorf("block=%d: answer %q to line %d", bs, got, i+1)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("block=%d: no answer to line %d %.20q while the writer waits", bs, i+1, line)
+			}
+		}
+		pw.Close()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

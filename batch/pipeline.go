@@ -280,6 +280,9 @@ type worker struct {
 
 // process canonicalizes and hashes every record of b.
 func (w *worker) process(b *block) {
+	if cap(b.out) == 0 {
+		b.out = make([]byte, 0, w.cfg.blockSize) // rather than grow it by doubling
+	}
 	b.recs, b.out = b.recs[:0], b.out[:0]
 	switch b.kind {
 	case kindLines:
