@@ -138,26 +138,42 @@ func TestCancelLongLine(t *testing.T) {
 	}
 }
 
-// TestStopByCallback stops a run by an error from the callback, and by
-// breaking out of Lines.
+// TestStopByCallback stops a run by an error from the callback (Stream
+// and Records), and by breaking out of Lines.
 func TestStopByCallback(t *testing.T) {
 	pool, _ := cyclePool(t)
+	docs := make([][]byte, 10_000)
+	for i := range docs {
+		docs[i] = pool[i%len(pool)]
+	}
 	stop := errors.New("stop")
 	for _, workers := range []int{1, 8} {
+		for name, run := range map[string]func(emit func(Result) error) error{
+			"Stream": func(emit func(Result) error) error {
+				_, err := Stream(context.Background(), newGenReader(pool, -1), Options{Workers: workers}, emit)
+				return err
+			},
+			"Records": func(emit func(Result) error) error {
+				_, err := Records(context.Background(), docs, Options{Workers: workers, BlockSize: 1000}, emit)
+				return err
+			},
+		} {
+			before := runtime.NumGoroutine()
+			n := 0
+			err := run(func(Result) error {
+				if n++; n == 1000 {
+					return stop
+				}
+				return nil
+			})
+			if err != stop || n != 1000 {
+				t.Errorf("workers=%d: %s: %d results, error %v; want 1000 and stop", workers, name, n, err)
+			}
+			settle(t, before)
+		}
+
 		before := runtime.NumGoroutine()
 		n := 0
-		_, err := Stream(context.Background(), newGenReader(pool, -1), Options{Workers: workers}, func(Result) error {
-			if n++; n == 1000 {
-				return stop
-			}
-			return nil
-		})
-		if err != stop || n != 1000 {
-			t.Errorf("workers=%d: %d results, error %v; want 1000 and stop", workers, n, err)
-		}
-		settle(t, before)
-
-		n = 0
 		for r, err := range Lines(context.Background(), newGenReader(pool, -1), Options{Workers: workers}) {
 			if err != nil {
 				t.Fatal(err)
@@ -168,22 +184,6 @@ func TestStopByCallback(t *testing.T) {
 		}
 		if n != 1000 {
 			t.Errorf("workers=%d: Lines: %d results before break, want 1000", workers, n)
-		}
-		settle(t, before)
-
-		docs := make([][]byte, 10_000)
-		for i := range docs {
-			docs[i] = pool[i%len(pool)]
-		}
-		n = 0
-		_, err = Records(context.Background(), docs, Options{Workers: workers, BlockSize: 1000}, func(Result) error {
-			if n++; n == 1000 {
-				return stop
-			}
-			return nil
-		})
-		if err != stop || n != 1000 {
-			t.Errorf("workers=%d: Records: %d results, error %v; want 1000 and stop", workers, n, err)
 		}
 		settle(t, before)
 	}
