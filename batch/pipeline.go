@@ -8,9 +8,9 @@
 //     a free one when that many are in flight: memory stays flat.
 //   - Workers take blocks from work in any order. Each canonicalizes the
 //     records of its block with its own canon.Canonicalizer, keeps the
-//     canonical forms in the block, then hashes them all together with a
-//     hashing.Batcher (the multi-buffer lanes of hashing.SumMany), and
-//     signals the block's done channel.
+//     canonical forms in the block, then hashes them all together with
+//     hashing.SumMany (its multi-buffer lanes), and signals the block's
+//     done channel.
 //   - The collector, on the caller's goroutine, takes blocks from order,
 //     so in input order, waits for each to be done, delivers its results
 //     and puts it back on the free list.
@@ -28,6 +28,7 @@ package batch
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -261,7 +262,7 @@ func (s *Summary) add(r *record) {
 
 // worker processes blocks until the source has queued its last.
 func (p *pipeline) worker(ctx context.Context) {
-	w := worker{cfg: &p.cfg, cz: canon.New(p.cfg.profile), hash: hashing.NewBatcher(nil)}
+	w := worker{cfg: &p.cfg, cz: canon.New(p.cfg.profile)}
 	for b := range p.work {
 		b.abandoned = ctx.Err() != nil
 		if !b.abandoned {
@@ -275,7 +276,9 @@ func (p *pipeline) worker(ctx context.Context) {
 type worker struct {
 	cfg  *config
 	cz   *canon.Canonicalizer
-	hash *hashing.Batcher
+	msgs [][]byte         // the canonical forms of a block's accepted records
+	idx  []int            // their indexes in the block
+	sums []hashing.Digest // their digests, when some record was rejected
 }
 
 // process canonicalizes and hashes every record of b.
@@ -319,17 +322,26 @@ func (w *worker) process(b *block) {
 	if !w.cfg.mode.digests() {
 		return
 	}
-	if cap(b.digests) < len(b.recs) {
-		b.digests = make([]hashing.Digest, len(b.recs), cap(b.recs))
-	}
-	b.digests = b.digests[:len(b.recs)]
-	w.hash.Reset(b.digests)
+	// All the accepted records of the block in one call, so that the
+	// lanes run full from the first record to the last but a few.
+	w.msgs, w.idx = w.msgs[:0], w.idx[:0]
 	for k := range b.recs {
 		if r := &b.recs[k]; r.err == nil {
-			w.hash.Add(r.view, k)
+			w.msgs = append(w.msgs, r.view)
+			w.idx = append(w.idx, k)
 		}
 	}
-	w.hash.Flush()
+	b.digests = slices.Grow(b.digests[:0], len(b.recs))[:len(b.recs)]
+	if len(w.msgs) == len(b.recs) {
+		hashing.SumMany(w.msgs, b.digests)
+	} else {
+		w.sums = slices.Grow(w.sums[:0], len(w.msgs))[:len(w.msgs)]
+		hashing.SumMany(w.msgs, w.sums)
+		for j, k := range w.idx {
+			b.digests[k] = w.sums[j]
+		}
+	}
+	clear(w.msgs) // do not keep the block's memory reachable
 }
 
 // canonicalize appends the answer to src, a record of size bytes of input,
