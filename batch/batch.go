@@ -152,8 +152,9 @@ type Result struct {
 	Err error
 }
 
-// Summary counts the results delivered. Records = Accepted + Rejected, and
-// the counts of ByClass add up to Rejected.
+// Summary counts the results delivered: those passed to the callback,
+// but for one whose callback returned an error. Records = Accepted +
+// Rejected, and the counts of ByClass add up to Rejected.
 type Summary struct {
 	Records  int64
 	Accepted int64

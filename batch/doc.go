@@ -55,8 +55,8 @@
 // Memory does not grow with the input: 2*Workers+2 blocks are in flight
 // at most, each holding its input, the canonical forms that are not the
 // input itself, and a few dozen bytes per record (a block takes at most
-// BlockSize/64 records, so an input of empty lines does not fill one with
-// millions). With the defaults that is about 1 MB per block.
+// BlockSize/64 records, or 16, so an input of empty lines does not fill
+// one with millions). With the defaults that is about 1 MB per block.
 //
 // A record longer than a block is read into memory of its own and
 // canonicalized on its own, and one such record at most is held at a
