@@ -199,3 +199,41 @@ func TestPeakMemoryChild(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRunsReuseMemory runs Stream and Records again and again: once warm,
+// a run takes its blocks and its workers' scratch memory from the runs
+// before, so it allocates far less than one block's buffers (256 KiB of
+// input and as much for canonical forms).
+func TestRunsReuseMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops sync.Pool items at random")
+	}
+	in, docs := archive(3, 2000)
+	for name, run := range map[string]func() error{
+		"Stream": func() error {
+			_, err := Stream(context.Background(), bytes.NewReader(in), Options{Workers: 2}, nil)
+			return err
+		},
+		"Records": func() error {
+			_, err := Records(context.Background(), docs, Options{Workers: 2}, nil)
+			return err
+		},
+	} {
+		const runs = 20
+		var before, after runtime.MemStats
+		for i := 0; i < runs+3; i++ {
+			if i == 3 {
+				runtime.ReadMemStats(&before)
+			}
+			if err := run(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		perRun := (after.TotalAlloc - before.TotalAlloc) / runs
+		t.Logf("%s: %d bytes allocated per run of %d bytes", name, perRun, len(in))
+		if perRun > DefaultBlockSize/2 {
+			t.Errorf("%s: %d bytes allocated per run, want at most %d", name, perRun, DefaultBlockSize/2)
+		}
+	}
+}

@@ -173,6 +173,9 @@ func (p *pipeline) send(b *block) {
 	p.work <- b
 }
 
+// unused gives back a block that the source took and does not send.
+func (p *pipeline) unused(b *block) { p.free <- b }
+
 // takeLong waits for the long-record token.
 func (p *pipeline) takeLong(ctx context.Context) error {
 	select {
@@ -262,7 +265,17 @@ func (s *Summary) add(r *record) {
 
 // worker processes blocks until the source has queued its last.
 func (p *pipeline) worker(ctx context.Context) {
-	w := worker{cfg: &p.cfg, cz: canon.New(p.cfg.profile)}
+	w := workerPool.Get().(*worker)
+	w.cfg = &p.cfg
+	w.cz.Reset(p.cfg.profile)
+	defer func() {
+		w.cfg = nil
+		// Records up to a block long grow the arena to a few times a
+		// block; keep no more than a default block would have needed.
+		if w.cz.ArenaSize() <= maxPooledArena {
+			workerPool.Put(w)
+		}
+	}()
 	for b := range p.work {
 		b.abandoned = ctx.Err() != nil
 		if !b.abandoned {
@@ -271,6 +284,14 @@ func (p *pipeline) worker(ctx context.Context) {
 		b.done <- struct{}{}
 	}
 }
+
+// workerPool keeps the state of the workers of finished runs: a
+// Canonicalizer grows its arena to the records it sees, and a run that
+// started from a new one would grow it again.
+var workerPool = sync.Pool{New: func() any { return &worker{cz: new(canon.Canonicalizer)} }}
+
+// maxPooledArena is the largest arena a pooled worker keeps.
+const maxPooledArena = 8 * DefaultBlockSize
 
 // worker is the state of one worker goroutine.
 type worker struct {

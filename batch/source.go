@@ -49,43 +49,48 @@ func (s *lineSource) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if len(b.buf) != s.p.cfg.blockSize {
-			b.buf = make([]byte, s.p.cfg.blockSize)
-		}
-		b.kind = kindLines
-		n := copy(b.buf, s.carry) // may move the carry within b.buf itself
-		s.carry = nil
-		scanned := 0 // b.buf[:scanned] has no "\n"
-		for {
-			if bytes.IndexByte(b.buf[scanned:n], '\n') >= 0 {
-				b.end = wholeLines(b.buf[:n], s.p.cfg.maxRecs)
-				s.carry = b.buf[b.end:n]
-				break
-			}
-			scanned = n
-			if s.eof {
-				if n == 0 {
-					return nil
-				}
-				b.end = n // the last line, which has no "\n"
-				break
-			}
-			if s.err != nil {
-				return s.err // a line cut short by the error is not answered
-			}
-			if n == len(b.buf) {
-				if err := s.long(ctx, b); err != nil {
-					return err
-				}
-				break
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			k, _ := s.read(b.buf[n:])
-			n += k
+		if ok, err := s.fill(ctx, b); !ok {
+			s.p.unused(b)
+			return err
 		}
 		s.p.send(b)
+	}
+}
+
+// fill makes b the next block. It reports false when there is none: the
+// input has ended (nil), it failed, or ctx is done.
+func (s *lineSource) fill(ctx context.Context, b *block) (bool, error) {
+	if len(b.buf) != s.p.cfg.blockSize {
+		b.buf = make([]byte, s.p.cfg.blockSize)
+	}
+	b.kind = kindLines
+	n := copy(b.buf, s.carry) // may move the carry within b.buf itself
+	s.carry = nil
+	scanned := 0 // b.buf[:scanned] has no "\n"
+	for {
+		if bytes.IndexByte(b.buf[scanned:n], '\n') >= 0 {
+			b.end = wholeLines(b.buf[:n], s.p.cfg.maxRecs)
+			s.carry = b.buf[b.end:n]
+			return true, nil
+		}
+		scanned = n
+		switch {
+		case s.eof:
+			b.end = n // the last line, which has no "\n", if any
+			return n > 0, nil
+		case s.err != nil:
+			return false, s.err // a line cut short by the error is not answered
+		case n == len(b.buf):
+			if err := s.long(ctx, b); err != nil {
+				return false, err
+			}
+			return true, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		k, _ := s.read(b.buf[n:])
+		n += k
 	}
 }
 
@@ -229,6 +234,7 @@ func (p *pipeline) docsSource(ctx context.Context, docs [][]byte) error {
 		}
 		if long(docs[i]) {
 			if err := p.takeLong(ctx); err != nil {
+				p.unused(b)
 				return err
 			}
 			b.kind, b.long, b.size, b.token = kindLong, docs[i], len(docs[i]), true
