@@ -76,6 +76,13 @@ type Options struct {
 	// held at a time (see the package documentation). Small blocks are
 	// correct but slow.
 	BlockSize int
+
+	// Idle, if not nil, is called on the calling goroutine, between two
+	// results, whenever the run is about to wait (for input or for the
+	// workers) after delivering results: the place to flush buffered
+	// output, so that a producer that waits for an answer gets it. An
+	// error from Idle stops the run, which returns it.
+	Idle func() error
 }
 
 // config is a validated Options.
@@ -87,10 +94,11 @@ type config struct {
 	blockSize int
 	maxRecs   int // records per block at most
 	blocks    int // blocks in flight
+	idle      func() error
 }
 
 func (o Options) config() (config, error) {
-	c := config{profile: o.Profile, mode: o.Mode, workers: o.Workers, blockSize: o.BlockSize}
+	c := config{profile: o.Profile, mode: o.Mode, workers: o.Workers, blockSize: o.BlockSize, idle: o.Idle}
 	if o.Mode > ModeBoth {
 		return c, fmt.Errorf("batch: unknown mode %d", o.Mode)
 	}
@@ -186,10 +194,11 @@ type Summary struct {
 //
 // The lines are read in blocks (Options.BlockSize), and a block is handed
 // to the workers as soon as a Read from r returns complete lines, so a
-// producer that writes one line and waits for its answer gets it. A
-// reader that returns a little at a time (a pipe, a decompressor) thus
-// makes smaller blocks; wrap it in one that fills its buffer if that
-// matters more than the prompt answer.
+// producer that writes one line and waits for its answer gets it (a
+// caller that buffers its output flushes it in Options.Idle). A reader
+// that returns a little at a time (a pipe, a decompressor) thus makes
+// smaller blocks; wrap it in one that fills its buffer if that matters
+// more than the prompt answer.
 func Stream(ctx context.Context, r io.Reader, opts Options, emit func(Result) error) (Summary, error) {
 	cfg, err := opts.config()
 	if err != nil {

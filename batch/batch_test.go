@@ -599,16 +599,26 @@ func TestLinesIterator(t *testing.T) {
 
 // TestStreamInteractive writes one line at a time through a pipe and
 // waits for its answer before writing the next, as a program driving the
-// command through pipes does: each answer must come without more input
-// (a pipeline that waited to fill a block would never answer).
+// command through pipes does. The callback only buffers answers and Idle
+// passes them on, as a command flushes its buffered output: each answer
+// must come without more input (a pipeline that waited to fill a block,
+// or did not call Idle before waiting, would never answer).
 func TestStreamInteractive(t *testing.T) {
 	for _, bs := range testBlockSizes {
 		pr, pw := io.Pipe()
-		answers := make(chan string)
+		answers := make(chan string, 10)
+		var pending []string
 		done := make(chan error, 1)
 		go func() {
-			_, err := Stream(context.Background(), pr, Options{Mode: ModeCanonical, BlockSize: bs, MaxRecord: testMaxRecord}, func(r Result) error {
-				answers <- answer(r, ModeCanonical)
+			opts := Options{Mode: ModeCanonical, BlockSize: bs, MaxRecord: testMaxRecord, Idle: func() error {
+				for _, a := range pending {
+					answers <- a
+				}
+				pending = pending[:0]
+				return nil
+			}}
+			_, err := Stream(context.Background(), pr, opts, func(r Result) error {
+				pending = append(pending, answer(r, ModeCanonical))
 				return nil
 			})
 			done <- err
@@ -630,5 +640,22 @@ func TestStreamInteractive(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestIdleError stops a run by an error from Idle.
+func TestIdleError(t *testing.T) {
+	pool, _ := cyclePool(t)
+	stop := errors.New("stop")
+	calls := 0
+	n := 0
+	_, err := Stream(context.Background(), newGenReader(pool, -1), Options{BlockSize: 1000, Idle: func() error {
+		if calls++; calls == 3 {
+			return stop
+		}
+		return nil
+	}}, func(Result) error { n++; return nil })
+	if err != stop || n == 0 {
+		t.Errorf("%d results, error %v; want some and stop", n, err)
 	}
 }

@@ -209,11 +209,43 @@ func (p *pipeline) collect(ctx context.Context, emit func(Result) error) (Summar
 	var sum Summary
 	digests := p.cfg.mode.digests()
 	canonical := p.cfg.mode.canonical()
-	for b := range p.order {
+	delivered := false // results delivered since Idle was last called
+	idle := func() error {
+		if !delivered || p.cfg.idle == nil {
+			return nil
+		}
+		delivered = false
+		return p.cfg.idle()
+	}
+	for {
+		var b *block
+		var ok bool
+		select {
+		case b, ok = <-p.order:
+		default: // the source has not sent the next block yet
+			if err := idle(); err != nil {
+				return sum, err
+			}
+			select {
+			case b, ok = <-p.order:
+			case <-ctx.Done():
+				return sum, ctx.Err()
+			}
+		}
+		if !ok {
+			return sum, p.srcErr
+		}
 		select {
 		case <-b.done:
-		case <-ctx.Done():
-			return sum, ctx.Err()
+		default: // its worker is still at it
+			if err := idle(); err != nil {
+				return sum, err
+			}
+			select {
+			case <-b.done:
+			case <-ctx.Done():
+				return sum, ctx.Err()
+			}
 		}
 		if b.abandoned {
 			return sum, ctx.Err()
@@ -238,10 +270,10 @@ func (p *pipeline) collect(ctx context.Context, emit func(Result) error) (Summar
 				}
 			}
 			sum.add(r)
+			delivered = true
 		}
 		p.recycle(b)
 	}
-	return sum, p.srcErr
 }
 
 // add counts one delivered record.
