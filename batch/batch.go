@@ -78,10 +78,12 @@ type Options struct {
 	BlockSize int
 
 	// Idle, if not nil, is called on the calling goroutine, between two
-	// results, whenever the run is about to wait (for input or for the
-	// workers) after delivering results: the place to flush buffered
-	// output, so that a producer that waits for an answer gets it. An
-	// error from Idle stops the run, which returns it.
+	// results, when every block read so far has been delivered and the
+	// run may wait for input (the --lines mode of the bbdigest command
+	// flushes its output at that point): the place to flush buffered
+	// output, so that a producer that waits for an answer gets it. It is
+	// not called again before more results have been delivered. An error
+	// from Idle stops the run, which returns it.
 	Idle func() error
 }
 

@@ -222,7 +222,7 @@ func (p *pipeline) collect(ctx context.Context, emit func(Result) error) (Summar
 		var ok bool
 		select {
 		case b, ok = <-p.order:
-		default: // the source has not sent the next block yet
+		default: // the source waits for input, or has not sent yet
 			if err := idle(); err != nil {
 				return sum, err
 			}
@@ -237,15 +237,8 @@ func (p *pipeline) collect(ctx context.Context, emit func(Result) error) (Summar
 		}
 		select {
 		case <-b.done:
-		default: // its worker is still at it
-			if err := idle(); err != nil {
-				return sum, err
-			}
-			select {
-			case <-b.done:
-			case <-ctx.Done():
-				return sum, ctx.Err()
-			}
+		case <-ctx.Done():
+			return sum, ctx.Err()
 		}
 		if b.abandoned {
 			return sum, ctx.Err()
