@@ -611,6 +611,9 @@ func TestStreamInteractive(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			opts := Options{Mode: ModeCanonical, BlockSize: bs, MaxRecord: testMaxRecord, Idle: func() error {
+				if len(pending) == 0 {
+					t.Error("Idle called with no result delivered since the last call")
+				}
 				for _, a := range pending {
 					answers <- a
 				}
