@@ -1,0 +1,425 @@
+// This file is the pipeline that every entry point runs:
+//
+//   - A source (source.go) fills blocks with records in input order: whole
+//     lines of a stream in the block's buffer, a run of Records' documents,
+//     or one record longer than a block. It takes a free block, fills it,
+//     and queues it both for the workers (work) and for the collector
+//     (order). There are cfg.blocks blocks in all, so the source waits for
+//     a free one when that many are in flight: memory stays flat.
+//   - Workers take blocks from work in any order. Each canonicalizes the
+//     records of its block with its own canon.Canonicalizer, keeps the
+//     canonical forms in the block, then hashes them all together with
+//     hashing.SumMany (its multi-buffer lanes), and signals the block's
+//     done channel.
+//   - The collector, on the caller's goroutine, takes blocks from order,
+//     so in input order, waits for each to be done, delivers its results
+//     and puts it back on the free list.
+//
+// A record longer than a block needs memory of its own. It is carried in a
+// block of its own, which holds the pipeline's one long-record token from
+// the moment the source starts reading it until the collector has
+// delivered it: so at most one such record is held at a time, whatever the
+// number of workers. The source takes the token in input order, and the
+// block holding it is older than any block waiting for it, so the wait
+// always ends.
+
+package batch
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// blockKind says what a block holds.
+type blockKind uint8
+
+const (
+	kindLines    blockKind = iota // whole lines, in buf[:end]
+	kindDocs                      // a run of Records' documents, in docs
+	kindLong                      // one record longer than a block, in long
+	kindTooLarge                  // one line longer than the bound, skipped unkept
+)
+
+// block is the unit of work. The source owns it until it is queued, then a
+// worker until it signals done, then the collector until it is free again.
+type block struct {
+	// Set by the source.
+	kind  blockKind
+	buf   []byte   // a stream's input; buf[:end] is whole lines (kindLines)
+	end   int      //
+	docs  [][]byte // kindDocs
+	long  []byte   // kindLong
+	size  int      // input bytes of the kindLong or kindTooLarge record, with its "\n"
+	token bool     // the block holds the long-record token
+
+	// Set by the worker.
+	recs      []record
+	digests   []hashing.Digest
+	out       []byte // canonical forms that are not in the input
+	abandoned bool   // the run was cancelled before the block was processed
+
+	done chan struct{} // signalled by the worker
+}
+
+// record is the answer to one record of a block, until it is delivered.
+type record struct {
+	view []byte // the canonical form, once the block is done
+	off  int    // where the canonical form starts in out, or -1 when view is set
+	size int    // input bytes, with the "\n" of a line
+	err  error
+}
+
+// pipeline is the state shared by the source, the workers and the
+// collector of one run.
+type pipeline struct {
+	cfg   config
+	free  chan *block
+	work  chan *block
+	order chan *block
+	long  chan struct{} // the long-record token, when it is free
+
+	srcErr error // why the source stopped; read after order is closed
+}
+
+// sourceFunc fills blocks and queues them with send, in input order, until
+// the input ends (nil) or fails, or ctx is done.
+type sourceFunc func(ctx context.Context, p *pipeline) error
+
+// run runs a pipeline of workers goroutines over the blocks that src
+// makes, delivers the results to emit on the calling goroutine, and
+// returns once all the goroutines it started have ended.
+func run(ctx context.Context, cfg config, workers int, src sourceFunc, emit func(Result) error) (Summary, error) {
+	if err := ctx.Err(); err != nil {
+		return Summary{}, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pipeline{
+		cfg:   cfg,
+		free:  make(chan *block, cfg.blocks),
+		work:  make(chan *block, cfg.blocks),
+		order: make(chan *block, cfg.blocks),
+		long:  make(chan struct{}, 1),
+	}
+	for range cfg.blocks {
+		p.free <- getBlock()
+	}
+	p.long <- struct{}{}
+
+	var wg sync.WaitGroup
+	// However this returns, a panic in emit included: stop every
+	// goroutine, wait for them, and then keep the blocks that are idle.
+	defer func() {
+		cancel()
+		wg.Wait()
+		p.putBlocks()
+	}()
+
+	wg.Add(1 + workers)
+	go func() {
+		defer wg.Done()
+		p.srcErr = src(ctx, p)
+		close(p.work)
+		close(p.order)
+	}()
+	for range workers {
+		go func() {
+			defer wg.Done()
+			p.worker(ctx)
+		}()
+	}
+	return p.collect(ctx, emit)
+}
+
+// blockPool keeps the blocks of finished runs, so that a host that runs
+// many small batches does not allocate their buffers each time.
+var blockPool = sync.Pool{New: func() any { return &block{done: make(chan struct{}, 1)} }}
+
+func getBlock() *block { return blockPool.Get().(*block) }
+
+// putBlocks returns the free blocks to blockPool once the run is over. A
+// block still in flight when a run was stopped may have a signal pending
+// on done: it is left to the garbage collector.
+func (p *pipeline) putBlocks() {
+	for {
+		select {
+		case b := <-p.free:
+			blockPool.Put(b)
+		default:
+			return
+		}
+	}
+}
+
+// acquire returns a free block, or ctx's error.
+func (p *pipeline) acquire(ctx context.Context) (*block, error) {
+	select {
+	case b := <-p.free:
+		return b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// send queues b for the workers and the collector. It never waits: the
+// queues have room for every block.
+func (p *pipeline) send(b *block) {
+	p.order <- b
+	p.work <- b
+}
+
+// unused gives back a block that the source took and does not send.
+func (p *pipeline) unused(b *block) { p.free <- b }
+
+// takeLong waits for the long-record token.
+func (p *pipeline) takeLong(ctx context.Context) error {
+	select {
+	case <-p.long:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// releaseLong gives the long-record token back.
+func (p *pipeline) releaseLong() { p.long <- struct{}{} }
+
+// recycle drops b's references to records and puts it on the free list.
+func (p *pipeline) recycle(b *block) {
+	if b.token {
+		b.token = false
+		p.releaseLong()
+	}
+	clear(b.recs)
+	b.recs = b.recs[:0]
+	b.docs, b.long = nil, nil
+	if cap(b.out) > 4*p.cfg.blockSize {
+		b.out = nil // do not keep the memory of one odd block
+	}
+	p.free <- b
+}
+
+// collect delivers the results of the blocks in input order.
+func (p *pipeline) collect(ctx context.Context, emit func(Result) error) (Summary, error) {
+	var sum Summary
+	digests := p.cfg.mode.digests()
+	canonical := p.cfg.mode.canonical()
+	delivered := false // results delivered since Idle was last called
+	idle := func() error {
+		if !delivered || p.cfg.idle == nil {
+			return nil
+		}
+		delivered = false
+		return p.cfg.idle()
+	}
+	for {
+		var b *block
+		var ok bool
+		select {
+		case b, ok = <-p.order:
+		default: // the source waits for input, or has not sent yet
+			if err := idle(); err != nil {
+				return sum, err
+			}
+			select {
+			case b, ok = <-p.order:
+			case <-ctx.Done():
+				return sum, ctx.Err()
+			}
+		}
+		if !ok {
+			return sum, p.srcErr
+		}
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return sum, ctx.Err()
+		}
+		if b.abandoned {
+			return sum, ctx.Err()
+		}
+		for k := range b.recs {
+			if err := ctx.Err(); err != nil {
+				return sum, err
+			}
+			r := &b.recs[k]
+			res := Result{Line: sum.Records + 1, Err: r.err}
+			if r.err == nil {
+				if digests {
+					res.Digest = b.digests[k]
+				}
+				if canonical {
+					res.Canonical = r.view
+				}
+			}
+			if emit != nil {
+				if err := emit(res); err != nil {
+					return sum, err
+				}
+			}
+			sum.add(r)
+			delivered = true
+		}
+		p.recycle(b)
+	}
+}
+
+// add counts one delivered record.
+func (s *Summary) add(r *record) {
+	s.Records++
+	s.Bytes += int64(r.size)
+	if r.err == nil {
+		s.Accepted++
+		return
+	}
+	s.Rejected++
+	var class canon.Class // every error of a record is a *canon.Error
+	if e, ok := canon.AsError(r.err); ok {
+		class = e.Class
+	}
+	if s.ByClass == nil {
+		s.ByClass = make(map[canon.Class]int64)
+	}
+	s.ByClass[class]++
+}
+
+// worker processes blocks until the source has queued its last.
+func (p *pipeline) worker(ctx context.Context) {
+	w := workerPool.Get().(*worker)
+	w.cfg = &p.cfg
+	w.cz.Reset(p.cfg.profile)
+	defer func() {
+		w.cfg = nil
+		// Records up to a block long grow the arena to a few times a
+		// block; keep no more than a default block would have needed.
+		if w.cz.ArenaSize() <= maxPooledArena {
+			workerPool.Put(w)
+		}
+	}()
+	for b := range p.work {
+		b.abandoned = ctx.Err() != nil
+		if !b.abandoned {
+			w.process(b)
+		}
+		b.done <- struct{}{}
+	}
+}
+
+// workerPool keeps the state of the workers of finished runs: a
+// Canonicalizer grows its arena to the records it sees, and a run that
+// started from a new one would grow it again.
+var workerPool = sync.Pool{New: func() any { return &worker{cz: new(canon.Canonicalizer)} }}
+
+// maxPooledArena is the largest arena a pooled worker keeps.
+const maxPooledArena = 8 * DefaultBlockSize
+
+// worker is the state of one worker goroutine.
+type worker struct {
+	cfg  *config
+	cz   *canon.Canonicalizer
+	msgs [][]byte         // the canonical forms of a block's accepted records
+	idx  []int            // their indexes in the block
+	sums []hashing.Digest // their digests, when some record was rejected
+}
+
+// process canonicalizes and hashes every record of b.
+func (w *worker) process(b *block) {
+	if cap(b.out) == 0 {
+		b.out = make([]byte, 0, w.cfg.blockSize) // rather than grow it by doubling
+	}
+	b.recs, b.out = b.recs[:0], b.out[:0]
+	switch b.kind {
+	case kindLines:
+		rest := b.buf[:b.end]
+		for len(rest) > 0 {
+			line, size := rest, len(rest) // the last line of the input may have no "\n"
+			if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+				line, size = rest[:i], i+1
+			}
+			rest = rest[size:]
+			if len(line) > w.cfg.maxRecord {
+				b.recs = append(b.recs, record{off: -1, size: size, err: lineTooLarge(w.cfg.maxRecord)})
+				continue
+			}
+			w.canonicalize(b, w.cz, line, size)
+		}
+	case kindDocs:
+		for _, d := range b.docs {
+			w.canonicalize(b, w.cz, d, len(d))
+		}
+	case kindLong:
+		// A Canonicalizer of its own, dropped afterwards, so that the
+		// worker's scratch memory stays within what blocks need; its
+		// output is not rewritten, so it is used where it lies.
+		w.canonicalize(b, canon.New(w.cfg.profile), b.long, b.size)
+	case kindTooLarge:
+		b.recs = append(b.recs, record{off: -1, size: b.size, err: lineTooLarge(w.cfg.maxRecord)})
+	}
+	for k := range b.recs {
+		if r := &b.recs[k]; r.off >= 0 {
+			r.view = b.out[r.off : r.off+len(r.view)]
+		}
+	}
+	if !w.cfg.mode.digests() {
+		return
+	}
+	// All the accepted records of the block in one call, so that the
+	// lanes run full from the first record to the last but a few.
+	w.msgs, w.idx = w.msgs[:0], w.idx[:0]
+	for k := range b.recs {
+		if r := &b.recs[k]; r.err == nil {
+			w.msgs = append(w.msgs, r.view)
+			w.idx = append(w.idx, k)
+		}
+	}
+	b.digests = slices.Grow(b.digests[:0], len(b.recs))[:len(b.recs)]
+	if len(w.msgs) == len(b.recs) {
+		hashing.SumMany(w.msgs, b.digests)
+	} else {
+		w.sums = slices.Grow(w.sums[:0], len(w.msgs))[:len(w.msgs)]
+		hashing.SumMany(w.msgs, w.sums)
+		for j, k := range w.idx {
+			b.digests[k] = w.sums[j]
+		}
+	}
+	clear(w.msgs) // do not keep the block's memory reachable
+}
+
+// canonicalize appends the answer to src, a record of size bytes of input,
+// to b.recs. A canonical form that is src itself, or that cz will not
+// rewrite (b is kindLong), is kept where it lies; any other is copied to
+// b.out, and its place recorded in off (view then holds it only for its
+// length until process fixes it).
+func (w *worker) canonicalize(b *block, cz *canon.Canonicalizer, src []byte, size int) {
+	v, err := cz.View(src)
+	switch {
+	case err != nil:
+		b.recs = append(b.recs, record{off: -1, size: size, err: err})
+	case b.kind == kindLong || sameStart(v, src):
+		b.recs = append(b.recs, record{view: v, off: -1, size: size})
+	default:
+		b.recs = append(b.recs, record{view: v, off: len(b.out), size: size})
+		b.out = append(b.out, v...)
+	}
+}
+
+// sameStart reports whether the canonical form v is src itself, as View
+// returns it for a record that is already canonical (neither is empty).
+func sameStart(v, src []byte) bool {
+	return len(v) > 0 && len(src) > 0 && &v[0] == &src[0]
+}
+
+// lineTooLarge is the answer to a line longer than limit, as the --lines
+// mode of the bbdigest command has always given it.
+func lineTooLarge(limit int) *canon.Error {
+	return &canon.Error{
+		Class:  canon.ClassTooLarge,
+		Offset: int64(limit),
+		Msg:    "line longer than the " + strconv.Itoa(limit) + "-byte bound",
+	}
+}
