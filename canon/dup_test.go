@@ -152,7 +152,7 @@ func TestDuplicateFirstInInputOrder(t *testing.T) {
 				for _, cc := range []*Canonicalizer{&c, &cr} {
 					for _, impl := range availableMinifyImpls() {
 						var err error
-						withMinify(impl, func() { _, err = cc.Append(nil, in) })
+						withMinify(t, impl, func() { _, err = cc.Append(nil, in) })
 						e, ok := AsError(err)
 						if !ok {
 							t.Fatalf("%q: %v, want an error", in, err)

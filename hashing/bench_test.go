@@ -5,6 +5,8 @@ import (
 	sha256simd "github.com/minio/sha256-simd"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // Benchmark names are key=value so that benchstat can put variants side by
@@ -40,7 +42,7 @@ func BenchmarkSum256(b *testing.B) {
 					}
 					return
 				}
-				defer mustSelect(b, impl)()
+				defer impltest.Select(b, paths, impl)()
 				for b.Loop() {
 					Sum256(buf)
 				}
@@ -65,7 +67,7 @@ func BenchmarkSum224(b *testing.B) {
 					}
 					return
 				}
-				defer mustSelect(b, impl)()
+				defer impltest.Select(b, paths, impl)()
 				for b.Loop() {
 					Sum224(buf)
 				}
@@ -158,18 +160,16 @@ func sumNewStdlib(msg []byte, sum *[Size]byte) {
 // the function that restores the configuration.
 func benchSelect(b *testing.B, impl string) func() {
 	if impl == "stdlib-single" {
-		prev := active
-		active = config{name: pathGeneric, single: pathStdlib, batch: batchSerial}
-		return func() { active = prev }
+		return forceStdlibSingle()
 	}
-	return mustSelect(b, impl)
+	return impltest.Select(b, paths, impl)
 }
 
 // singleImpls returns the available paths that have their own
 // single-message kernel.
 func singleImpls() []string {
 	var s []string
-	for _, n := range Implementations() {
+	for _, n := range paths.Available() {
 		if n != "avx2" && n != "avx512" {
 			s = append(s, n)
 		}
@@ -180,7 +180,7 @@ func singleImpls() []string {
 // batchImpls maps the batch benchmark names to the path that selects them.
 func batchImpls() [][2]string {
 	s := [][2]string{{"serial-stdlib", ""}}
-	for _, n := range Implementations() {
+	for _, n := range paths.Available() {
 		switch n {
 		case "shani":
 			s = append(s, [2]string{"shani-x2", n})
@@ -247,7 +247,7 @@ func BenchmarkSumMany(b *testing.B) {
 						}
 					}
 				} else {
-					defer mustSelect(b, impl[1])()
+					defer impltest.Select(b, paths, impl[1])()
 					for b.Loop() {
 						SumMany(set.msgs, out)
 					}
@@ -278,13 +278,4 @@ func TestBenchmarkSumMany(t *testing.T) {
 			})
 		})
 	}
-}
-
-func mustSelect(tb testing.TB, name string) func() {
-	tb.Helper()
-	restore, err := Select(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return restore
 }

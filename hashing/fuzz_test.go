@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // FuzzSum256Impls compares every available path, one-shot and streaming
@@ -21,8 +23,8 @@ func FuzzSum256Impls(f *testing.F) {
 		if len(data) > 0 {
 			cut = int(split) % (len(data) + 1)
 		}
-		for _, name := range Implementations() {
-			restore := mustSelect(t, name)
+		for _, name := range paths.Available() {
+			restore := impltest.Select(t, paths, name)
 			got := Sum256(data)
 			h := New()
 			h.Write(data[:cut])
@@ -60,8 +62,8 @@ func FuzzSum224Impls(f *testing.F) {
 			cut = int(split) % (len(data) + 1)
 		}
 		wantMid := sha256.Sum224(data[:cut])
-		for _, name := range Implementations() {
-			restore := mustSelect(t, name)
+		for _, name := range paths.Available() {
+			restore := impltest.Select(t, paths, name)
 			got := Sum224(data)
 			h := New224()
 			h.Write(data[:cut])
@@ -105,8 +107,8 @@ func FuzzSumManySplits(f *testing.F) {
 			want[i] = sha256.Sum256(m)
 		}
 		got := make([]Digest, len(msgs))
-		for _, name := range Implementations() {
-			restore := mustSelect(t, name)
+		for _, name := range paths.Available() {
+			restore := impltest.Select(t, paths, name)
 			clear(got)
 			SumMany(msgs, got)
 			viaBatcher := make([]Digest, len(msgs))
