@@ -78,7 +78,8 @@
 // names (syntax, invalid-utf8, duplicate-name, unpaired-surrogate,
 // non-integer, unsafe-integer, number-range, depth, too-large) are API and
 // never change; the message text may. Each class has a sentinel, so
-// errors.Is(err, canon.ErrDuplicateName) works.
+// errors.Is(err, canon.ErrDuplicateName) works, and
+// errors.AsType[*canon.Error](err) returns the details.
 //
 // # Security
 //

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -153,7 +154,7 @@ func TestDuplicateFirstInInputOrder(t *testing.T) {
 					for _, impl := range availableMinifyImpls() {
 						var err error
 						withMinify(t, impl, func() { _, err = cc.Append(nil, in) })
-						e, ok := AsError(err)
+						e, ok := errors.AsType[*Error](err)
 						if !ok {
 							t.Fatalf("%q: %v, want an error", in, err)
 						}

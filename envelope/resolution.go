@@ -16,6 +16,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 // Kind is which of the four resolutions of §7.3 the principal gave. Its
@@ -153,7 +154,7 @@ const (
 func ParseResolution(src []byte) (*Resolution, error) {
 	c := resolutionCanons.Get().(*canon.Canonicalizer)
 	defer func() {
-		if c.ArenaSize() <= actionArenaMax {
+		if poolcap.CanonArena(c) <= actionArenaMax {
 			resolutionCanons.Put(c)
 		}
 	}()
