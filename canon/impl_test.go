@@ -5,7 +5,15 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/internal/impl"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
+
+// TestRequiredImplementations fails when BBDIGEST_REQUIRE_CANON names an
+// unknown implementation or one this machine lacks (minify-avx512,
+// rank-avx512, classify-avx512, utf8-ssse3, …).
+func TestRequiredImplementations(t *testing.T) {
+	impltest.CheckRequired(t, "canon")
+}
 
 // TestRegistry checks canon's entries in the registry of kernels: their
 // names, that the fastest available implementation is in force by

@@ -238,13 +238,6 @@ func withMinify(tb testing.TB, impl int32, f func()) {
 	f()
 }
 
-// TestRequiredImplementations fails when BBDIGEST_REQUIRE_CANON names an
-// unknown implementation or one this machine lacks (minify-avx512,
-// rank-avx512, classify-avx512, utf8-ssse3, …).
-func TestRequiredImplementations(t *testing.T) {
-	impltest.CheckRequired(t, "canon")
-}
-
 // minifyEngineInputs returns documents for the compact-text path: the
 // fast path's inputs (hand-written cases, random documents with random
 // whitespace, canonical forms and their damaged copies), each also

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/internal/impl"
@@ -104,20 +102,9 @@ func TestEnvForce(t *testing.T) {
 		os.Stdout.Write(append(append([]byte("REPORT "), b...), '\n'))
 		return
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip(err)
-	}
 	run := func(value string) envReport {
 		t.Helper()
-		cmd := exec.Command(exe, "-test.run=^TestEnvForce$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "HASHING_ENV_CHILD=1", envVar+"="+value)
-		out, err := cmd.CombinedOutput()
-		if errors.Is(err, syscall.ENOEXEC) {
-			// Under qemu-user without binfmt_misc the test binary cannot
-			// start itself.
-			t.Skipf("cannot re-execute the test binary: %v", err)
-		}
+		out, err := impltest.Rerun(t, "TestEnvForce", "HASHING_ENV_CHILD=1", envVar+"="+value)
 		if err != nil {
 			t.Fatalf("child with %s=%q: %v\n%s", envVar, value, err, out)
 		}

@@ -4,28 +4,28 @@ package cpu
 
 import "github.com/klauspost/cpuid/v2"
 
-func init() {
-	c := &cpuid.CPU
-	X86.Intel = c.VendorID == cpuid.Intel
-	X86.HasSSSE3 = c.Supports(cpuid.SSSE3)
-	X86.HasSSE41 = c.Supports(cpuid.SSE4)
-	X86.HasPOPCNT = c.Supports(cpuid.POPCNT)
-	X86.HasPCLMULQDQ = c.Supports(cpuid.CLMUL)
-	X86.HasSHA = c.Supports(cpuid.SHA)
-	X86.HasAVX = c.Supports(cpuid.AVX)
-	X86.HasAVX2 = c.Supports(cpuid.AVX2)
-	X86.HasBMI2 = c.Supports(cpuid.BMI2)
-	X86.HasAVX512F = c.Supports(cpuid.AVX512F)
-	X86.HasAVX512BW = c.Supports(cpuid.AVX512BW)
-	X86.HasAVX512VL = c.Supports(cpuid.AVX512VL)
-	X86.HasAVX512VBMI2 = c.Supports(cpuid.AVX512VBMI2)
+// x86Features ties each variable of X86 to its name in Features and its
+// CPUID bit: first those of hashing's paths, then those only canon's
+// kernels read.
+var x86Features = []struct {
+	feature
+	id cpuid.FeatureID
+}{
+	{feature{"sse4.1", &X86.HasSSE41}, cpuid.SSE4}, {feature{"ssse3", &X86.HasSSSE3}, cpuid.SSSE3},
+	{feature{"sha", &X86.HasSHA}, cpuid.SHA}, {feature{"avx", &X86.HasAVX}, cpuid.AVX},
+	{feature{"avx2", &X86.HasAVX2}, cpuid.AVX2}, {feature{"bmi2", &X86.HasBMI2}, cpuid.BMI2},
+	{feature{"avx512f", &X86.HasAVX512F}, cpuid.AVX512F}, {feature{"avx512bw", &X86.HasAVX512BW}, cpuid.AVX512BW},
+	{feature{"avx512vl", &X86.HasAVX512VL}, cpuid.AVX512VL}, {feature{"avx512vbmi2", &X86.HasAVX512VBMI2}, cpuid.AVX512VBMI2},
+	{feature{"pclmulqdq", &X86.HasPCLMULQDQ}, cpuid.CLMUL}, {feature{"popcnt", &X86.HasPOPCNT}, cpuid.POPCNT},
 }
 
-// known lists the features Features reports: first those of hashing's
-// paths, then those only canon's kernels read.
-var known = []feature{
-	{"sse4.1", &X86.HasSSE41}, {"ssse3", &X86.HasSSSE3}, {"sha", &X86.HasSHA},
-	{"avx", &X86.HasAVX}, {"avx2", &X86.HasAVX2}, {"bmi2", &X86.HasBMI2},
-	{"avx512f", &X86.HasAVX512F}, {"avx512bw", &X86.HasAVX512BW}, {"avx512vl", &X86.HasAVX512VL},
-	{"avx512vbmi2", &X86.HasAVX512VBMI2}, {"pclmulqdq", &X86.HasPCLMULQDQ}, {"popcnt", &X86.HasPOPCNT},
+// known lists the features Features reports.
+var known []feature
+
+func init() {
+	X86.Intel = cpuid.CPU.VendorID == cpuid.Intel
+	for _, f := range x86Features {
+		*f.has = cpuid.CPU.Supports(f.id)
+		known = append(known, f.feature)
+	}
 }

@@ -1,43 +1,27 @@
-package impl
+package impl_test
 
 import (
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/impl"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
-// newToy registers a kernel of package pkg with the implementations base
-// (available), fast (available) and missing (not available), chosen by the
-// variable it returns.
-func newToy(pkg, name string) (*Kernel, *string) {
-	cur := "base"
-	k := Register(&Kernel{
-		Package: pkg,
-		Name:    name,
-		Impls:   []Impl{{"base", true}, {"fast", true}, {"missing", false}},
-		Active:  func() string { return cur },
-		Set: func(n string) func() {
-			prev := cur
-			cur = n
-			return func() { cur = prev }
-		},
-	})
-	return k, &cur
-}
-
 func TestRegistry(t *testing.T) {
-	k, cur := newToy("toy", "one")
-	k2, _ := newToy("toy", "two")
-	k3, _ := newToy("other", "one")
-	if Lookup("toy", "one") != k || Lookup("toy", "two") != k2 || Lookup("other", "one") != k3 || Lookup("toy", "three") != nil {
-		t.Error("Lookup does not find the kernels by package and name")
+	k, cur := impltest.Toy("toy", "one")
+	k2, _ := impltest.Toy("toy", "two")
+	k3, _ := impltest.Toy("other", "one")
+	if impl.Lookup("toy", "one") != k || impl.Lookup("toy", "two") != k2 || impl.Lookup("other", "one") != k3 || impl.Lookup("toy", "three") != nil {
+		t.Error("impl.Lookup does not find the kernels by package and name")
 	}
-	if got := Kernels("toy"); !slices.Equal(got, []*Kernel{k, k2}) {
-		t.Errorf(`Kernels("toy") = %v, want the two toy kernels in registration order`, got)
+	if got := impl.Kernels("toy"); !slices.Equal(got, []*impl.Kernel{k, k2}) {
+		t.Errorf(`impl.Kernels("toy") = %v, want the two toy kernels in registration order`, got)
 	}
-	if got := Kernels(""); len(got) < 3 || !slices.Contains(got, k3) {
-		t.Errorf(`Kernels("") = %v, want every kernel`, got)
+	if got := impl.Kernels(""); len(got) < 3 || !slices.Contains(got, k3) {
+		t.Errorf(`impl.Kernels("") = %v, want every kernel`, got)
 	}
 	if got := k.Names(); !slices.Equal(got, []string{"base", "fast", "missing"}) {
 		t.Errorf("Names() = %v", got)
@@ -69,11 +53,11 @@ func TestRegistry(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		cause error
-	}{{"missing", ErrUnavailable}, {"nope", ErrUnknown}, {"", ErrUnknown}, {"Fast", ErrUnknown}} {
+	}{{"missing", impl.ErrUnavailable}, {"nope", impl.ErrUnknown}, {"", impl.ErrUnknown}, {"Fast", impl.ErrUnknown}} {
 		restore, err := k.Select(tc.name)
-		var e *Error
+		var e *impl.Error
 		if !errors.As(err, &e) || !errors.Is(err, tc.cause) || e.Kernel != k || e.Name != tc.name {
-			t.Errorf("Select(%q) = %v, want an *Error for %v", tc.name, err, tc.cause)
+			t.Errorf("Select(%q) = %v, want an *impl.Error for %v", tc.name, err, tc.cause)
 			continue
 		}
 		want := `toy: one "` + tc.name + `": ` + tc.cause.Error() + " (available: base, fast)"
@@ -88,25 +72,25 @@ func TestRegistry(t *testing.T) {
 }
 
 func TestRegisterRejects(t *testing.T) {
-	newToy("toy", "dup")
+	impltest.Toy("toy", "dup")
 	ok := func() string { return "" }
 	set := func(string) func() { return func() {} }
 	for _, tc := range []struct {
 		what string
-		k    *Kernel
+		k    *impl.Kernel
 	}{
-		{"twice", &Kernel{Package: "toy", Name: "dup", Impls: []Impl{{"base", true}}, Active: ok, Set: set}},
-		{"no package", &Kernel{Name: "x", Impls: []Impl{{"base", true}}, Active: ok, Set: set}},
-		{"no impls", &Kernel{Package: "toy", Name: "x", Active: ok, Set: set}},
-		{"no Set", &Kernel{Package: "toy", Name: "x", Impls: []Impl{{"base", true}}, Active: ok}},
+		{"twice", &impl.Kernel{Package: "toy", Name: "dup", Impls: []impl.Impl{{Name: "base", Available: true}}, Active: ok, Set: set}},
+		{"no package", &impl.Kernel{Name: "x", Impls: []impl.Impl{{Name: "base", Available: true}}, Active: ok, Set: set}},
+		{"no impls", &impl.Kernel{Package: "toy", Name: "x", Active: ok, Set: set}},
+		{"no Set", &impl.Kernel{Package: "toy", Name: "x", Impls: []impl.Impl{{Name: "base", Available: true}}, Active: ok}},
 	} {
 		func() {
 			defer func() {
 				if r, _ := recover().(string); !strings.HasPrefix(r, "BUG: impl: ") {
-					t.Errorf("Register (%s): recovered %q, want a BUG panic", tc.what, r)
+					t.Errorf("impl.Register (%s): recovered %q, want a BUG panic", tc.what, r)
 				}
 			}()
-			Register(tc.k)
+			impl.Register(tc.k)
 		}()
 	}
 }

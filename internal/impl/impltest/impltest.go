@@ -9,9 +9,12 @@
 package impltest
 
 import (
+	"errors"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/internal/impl"
@@ -128,4 +131,44 @@ func CheckRequired(t *testing.T, pkg string) {
 			t.Errorf("%s is required by %s but not available here (available: %s)", name, env, strings.Join(avail, ", "))
 		}
 	}
+}
+
+// Toy registers a kernel for the tests of the registry and of this
+// package: implementations base and fast (available) and missing (not),
+// the one in force held in the string it returns a pointer to.
+func Toy(pkg, name string) (*impl.Kernel, *string) {
+	cur := "base"
+	k := impl.Register(&impl.Kernel{
+		Package: pkg,
+		Name:    name,
+		Impls:   []impl.Impl{{Name: "base", Available: true}, {Name: "fast", Available: true}, {Name: "missing"}},
+		Active:  func() string { return cur },
+		Set: func(n string) func() {
+			prev := cur
+			cur = n
+			return func() { cur = prev }
+		},
+	})
+	return k, &cur
+}
+
+// Rerun runs the test called name again in a new process of this test
+// binary, with the variables env ("NAME=value") added to the environment,
+// and returns its output and its error (an *exec.ExitError if it failed).
+// It is how a test checks what a package does with an environment
+// variable it reads once, at init. Where the binary cannot start itself
+// (under qemu-user without binfmt_misc), the test is skipped.
+func Rerun(t *testing.T, name string, env ...string) ([]byte, error) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("cannot re-execute the test binary: %v", err)
+	}
+	cmd := exec.Command(exe, "-test.run=^"+name+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if errors.Is(err, syscall.ENOEXEC) {
+		t.Skipf("cannot re-execute the test binary: %v", err)
+	}
+	return out, err
 }

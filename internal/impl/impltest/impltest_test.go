@@ -1,15 +1,10 @@
 package impltest
 
 import (
-	"errors"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-
-	"github.com/bbdigest/bbdigest/internal/impl"
 )
 
 func TestNames(t *testing.T) {
@@ -29,27 +24,9 @@ func TestNames(t *testing.T) {
 	}
 }
 
-// toy registers a kernel of package pkg with implementations base and fast
-// (available) and missing (not), chosen by the variable it returns.
-func toy(pkg, name string) (*impl.Kernel, *string) {
-	cur := "base"
-	k := impl.Register(&impl.Kernel{
-		Package: pkg,
-		Name:    name,
-		Impls:   []impl.Impl{{Name: "base", Available: true}, {Name: "fast", Available: true}, {Name: "missing"}},
-		Active:  func() string { return cur },
-		Set: func(n string) func() {
-			prev := cur
-			cur = n
-			return func() { cur = prev }
-		},
-	})
-	return k, &cur
-}
-
 var (
-	hashingToy, _      = toy("hashing", "sha256")
-	canonToy, canonCur = toy("canon", "minify")
+	hashingToy, _      = Toy("hashing", "sha256")
+	canonToy, canonCur = Toy("canon", "minify")
 )
 
 func TestRequireName(t *testing.T) {
@@ -95,10 +72,6 @@ func TestRequiredFails(t *testing.T) {
 		}
 		return
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip(err)
-	}
 	for _, tc := range []struct {
 		child, require string
 		fail           bool
@@ -110,12 +83,7 @@ func TestRequiredFails(t *testing.T) {
 		{"check", "minify-missing", true, "minify-missing is required by BBDIGEST_REQUIRE_CANON but not available here"},
 		{"check", "minify-avx1024", true, `BBDIGEST_REQUIRE_CANON names unknown implementation "minify-avx1024"`},
 	} {
-		cmd := exec.Command(exe, "-test.run=^TestRequiredFails$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), "IMPLTEST_CHILD="+tc.child, "BBDIGEST_REQUIRE_CANON="+tc.require)
-		out, err := cmd.CombinedOutput()
-		if errors.Is(err, syscall.ENOEXEC) {
-			t.Skipf("cannot re-execute the test binary: %v", err)
-		}
+		out, err := Rerun(t, "TestRequiredFails", "IMPLTEST_CHILD="+tc.child, "BBDIGEST_REQUIRE_CANON="+tc.require)
 		if failed := err != nil; failed != tc.fail || !strings.Contains(string(out), tc.want) {
 			t.Errorf("%s with BBDIGEST_REQUIRE_CANON=%s: failed %v (want %v), output lacks %q:\n%s",
 				tc.child, tc.require, failed, tc.fail, tc.want, out)
