@@ -5,8 +5,6 @@ import (
 	sha256simd "github.com/minio/sha256-simd"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // Benchmark names are key=value so that benchstat can put variants side by
@@ -42,7 +40,7 @@ func BenchmarkSum256(b *testing.B) {
 					}
 					return
 				}
-				defer impltest.Select(b, paths, impl)()
+				defer mustSelect(b, impl)()
 				for b.Loop() {
 					Sum256(buf)
 				}
@@ -67,7 +65,7 @@ func BenchmarkSum224(b *testing.B) {
 					}
 					return
 				}
-				defer impltest.Select(b, paths, impl)()
+				defer mustSelect(b, impl)()
 				for b.Loop() {
 					Sum224(buf)
 				}
@@ -162,7 +160,7 @@ func benchSelect(b *testing.B, impl string) func() {
 	if impl == "stdlib-single" {
 		return forceStdlibSingle()
 	}
-	return impltest.Select(b, paths, impl)
+	return mustSelect(b, impl)
 }
 
 // singleImpls returns the available paths that have their own
@@ -247,7 +245,7 @@ func BenchmarkSumMany(b *testing.B) {
 						}
 					}
 				} else {
-					defer impltest.Select(b, paths, impl[1])()
+					defer mustSelect(b, impl[1])()
 					for b.Loop() {
 						SumMany(set.msgs, out)
 					}

@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"testing"
-
-	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // FuzzSum256Impls compares every available path, one-shot and streaming
@@ -24,7 +22,7 @@ func FuzzSum256Impls(f *testing.F) {
 			cut = int(split) % (len(data) + 1)
 		}
 		for _, name := range paths.Available() {
-			restore := impltest.Select(t, paths, name)
+			restore := mustSelect(t, name)
 			got := Sum256(data)
 			h := New()
 			h.Write(data[:cut])
@@ -63,7 +61,7 @@ func FuzzSum224Impls(f *testing.F) {
 		}
 		wantMid := sha256.Sum224(data[:cut])
 		for _, name := range paths.Available() {
-			restore := impltest.Select(t, paths, name)
+			restore := mustSelect(t, name)
 			got := Sum224(data)
 			h := New224()
 			h.Write(data[:cut])
@@ -108,7 +106,7 @@ func FuzzSumManySplits(f *testing.F) {
 		}
 		got := make([]Digest, len(msgs))
 		for _, name := range paths.Available() {
-			restore := impltest.Select(t, paths, name)
+			restore := mustSelect(t, name)
 			clear(got)
 			SumMany(msgs, got)
 			viaBatcher := make([]Digest, len(msgs))

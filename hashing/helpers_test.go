@@ -27,6 +27,15 @@ func forEachImpl(t *testing.T, f func(t *testing.T)) {
 	})
 }
 
+// mustSelect forces the named path through the registry for the rest of
+// the test or benchmark, and returns the function that restores the
+// previous configuration (impltest.Select: a path this CPU or build lacks
+// is skipped, or fails the test where BBDIGEST_REQUIRE_IMPL names it).
+func mustSelect(tb testing.TB, name string) (restore func()) {
+	tb.Helper()
+	return impltest.Select(tb, paths, name)
+}
+
 // forceStdlibSingle puts crypto/sha256's single-message kernel in force,
 // with the batch kernel that detect chooses on AVX2 without SHA-NI, and
 // returns the function that restores the configuration. It is not a path
