@@ -195,7 +195,7 @@ func (lp *lineProc) answer(doc []byte) error {
 	}
 	out, err := lp.cz.View(doc)
 	if err != nil {
-		e, ok := canon.AsError(err)
+		e, ok := errors.AsType[*canon.Error](err)
 		if !ok {
 			return err
 		}
