@@ -25,7 +25,7 @@ package canon
 // byte after it, a stray continuation at itself, an overlong, surrogate or
 // too-large sequence at its second byte. So an ill-formed string always shows
 // an error at one of its own bytes or at the ASCII byte that ends it, which
-// is all the scanner needs (see classWindow.badIn).
+// is all the scanner needs (see classWindow.validBody in scan_amd64.go).
 //
 // The tables are checked exhaustively against unicode/utf8 by
 // TestUTF8LookupModel on every short sequence, and the assembly against the
