@@ -126,9 +126,16 @@ func TestCancelLongLine(t *testing.T) {
 			before := runtime.NumGoroutine()
 			ctx, cancel := context.WithCancel(context.Background())
 			r := io.MultiReader(strings.NewReader("[1]\n["), spaces{})
-			time.AfterFunc(20*time.Millisecond, cancel)
+			// Cancel 20 ms after the first line's answer, by when the source
+			// is in the endless line: a timer started before the run would
+			// race the first answer on a loaded machine.
 			n := 0
-			_, err := Stream(ctx, r, Options{BlockSize: bs, MaxRecord: maxRecord}, func(Result) error { n++; return nil })
+			_, err := Stream(ctx, r, Options{BlockSize: bs, MaxRecord: maxRecord}, func(Result) error {
+				if n++; n == 1 {
+					time.AfterFunc(20*time.Millisecond, cancel)
+				}
+				return nil
+			})
 			if !errors.Is(err, context.Canceled) || n != 1 {
 				t.Errorf("block=%d/max=%d: %d results, error %v; want 1 and context.Canceled", bs, maxRecord, n, err)
 			}
