@@ -42,6 +42,7 @@ Usage:
   bbdigest cpu    [--json]
   bbdigest envelope validate|digest|render|emit ...
   bbdigest resolution verify ...
+  bbdigest archive rehash|verify [--profile NAME] [--workers N] [FILE...|-]
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
 
@@ -56,6 +57,8 @@ Commands:
               ledger
   resolution  verify a resolution against its envelope and the action about
               to be performed; only the outcome "authority" authorizes
+  archive     re-hash or verify JSON Lines archives on every core, one
+              JSON result line per input line
   version     print the version
   help        print this overview, or a command's own help
 
@@ -66,7 +69,8 @@ Commands:
 
 Diagnostics:
   Every line on stderr starts "bbdigest: error: " or "bbdigest: hint: "
-  (but for this overview, printed there when no command is given).
+  (but for this overview, printed there when no command is given, and
+  the "bbdigest: summary: " line of archive).
   An input that is rejected (by the canon gate, or as an envelope) gets one
   line per problem, in one format for every command:
 
@@ -244,7 +248,76 @@ const helpHelp = `Usage:
   bbdigest help [COMMAND]
 
 help prints the overview of bbdigest, or the help of COMMAND: canon,
-digest, demo, cpu, envelope, resolution, version or help.
+digest, demo, cpu, envelope, resolution, archive, version or help.
+`
+
+const archiveHelp = `Usage:
+  bbdigest archive rehash [FLAGS] [FILE...|-]
+  bbdigest archive verify [FLAGS] [FILE...|-]
+
+archive answers every line of JSON Lines archives (audit logs of
+envelopes, resolutions, tool calls and receipts) with one JSON line on
+stdout, in input order, on every core. Lines end at "\n"; a "\r" before
+it is JSON whitespace; a final line without "\n" counts; an empty line is
+answered too. Line N of the output answers line N of the input.
+
+Commands:
+  rehash  digest each line: the SHA-256 of its canonical form,
+            {"line":N,"digest":"sha256:<64 hex>"}
+          or, when the line is rejected,
+            {"line":N,"error":{"class":"CLASS","offset":N,"message":"…"}}
+          with the class of 'bbdigest help' (Diagnostics) and the byte
+          offset in the line
+  verify  check each line, a record
+            {"digest":"sha256:<64 lowercase hex>","doc":<any JSON>}
+          (members in either order): whether digest is the digest of the
+          canonical form of doc,
+            {"line":N,"ok":true,"digest":"sha256:…"}
+            {"line":N,"ok":false,"digest":"sha256:…","claimed":"sha256:…"}
+            {"line":N,"ok":false,"error":{"class":"CLASS","offset":N,"message":"…"}}
+          The last is a record that could not be checked: doc fails the
+          profile (canon's class, offset in the line), or the record is
+          not such an object, class "wrapper": not an object, a member
+          other than "digest" and "doc" or one of them twice or missing,
+          a member name written with escapes, or a digest that is not a
+          plain string "sha256:" and 64 lowercase hex digits
+
+  With several FILEs, every line also has "file":"NAME" first, and line
+  numbers count from 1 in each. NAME, messages and every other string
+  are escaped as in 'bbdigest help' (Diagnostics), and a byte that is not
+  UTF-8 is written U+FFFD, so every line is valid JSON.
+
+Options:
+` + profileOption + `  --workers N     goroutines that canonicalize and hash (default 0: one
+                  per core); the output does not depend on it
+  --json          write the summary as one JSON object
+  --max-record N  reject lines longer than N bytes as too-large (default,
+                  and at most: the profile's 256 MiB bound)
+
+  FILE "-" or no FILE reads stdin.
+
+Summary:
+  At the end, one line on stderr:
+    bbdigest: summary: 12 records, 9 accepted, 3 rejected (syntax 2, wrapper 1)
+  (verify: "ok" and "failed"; the classes add "wrapper" and "mismatch"),
+  or with --json one object:
+    {"command":"rehash","profile":"strict","inputs":[{"name":"a.jsonl",
+     "compression":"none","size":4000,"range":{"start":0,"end":4000},
+     "first_line":1,"lines":12}],"records":12,"accepted":9,"rejected":3,
+     "classes":{"syntax":2,"wrapper":1},"output":{"bytes":900,
+     "sha256":"sha256:…"},"complete":true}
+  where size and range count the bytes of JSON Lines read, and output the
+  bytes written and their SHA-256.
+
+Exit status:
+  0  every line was accepted (verify: every record verified)
+  1  some line was rejected (verify: some record did not verify)
+  2  usage or I/O error; the output then holds the answers to the lines
+     before the failure
+
+Examples:
+  bbdigest archive rehash audit-2026.jsonl > digests.jsonl
+  bbdigest archive verify --json claims.jsonl > report.jsonl
 `
 
 // commandHelp returns the help text of the command called name, as
@@ -268,6 +341,8 @@ func commandHelp(name string) (string, bool) {
 		return envelopeUsage, true
 	case "resolution", "resolution verify":
 		return resolutionUsage, true
+	case "archive", "archive rehash", "archive verify":
+		return archiveHelp, true
 	}
 	return "", false
 }

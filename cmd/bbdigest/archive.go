@@ -1,0 +1,259 @@
+package main
+
+// archive is "bbdigest archive rehash|verify": it answers every line of
+// JSON Lines archives with one JSON result line, on every core, through
+// package batch. This file holds the command line, the run over the
+// inputs and the result lines; archive_verify.go reads the records of
+// verify, and archive_summary.go counts the outcomes and writes the
+// summary.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"hash"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/batch"
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// archive dispatches "bbdigest archive SUBCOMMAND".
+func (c *cli) archive(args []string) int {
+	if len(args) == 0 {
+		return c.usageError("archive", "missing subcommand (rehash or verify)")
+	}
+	switch args[0] {
+	case "rehash", "verify":
+		return c.archiveRun(args[0], args[1:])
+	case "-h", "-help", "--help":
+		io.WriteString(c.stdout, archiveHelp)
+		return exitOK
+	}
+	return c.usageError("archive", "unknown subcommand "+quote(args[0]))
+}
+
+// archiveOutBuf is the size of the output buffer of rehash and verify.
+const archiveOutBuf = 256 << 10
+
+// archiveRun is one run of rehash or verify.
+type archiveRun struct {
+	c       *cli
+	verify  bool
+	opts    batch.Options
+	inputs  []string // as given; "-" is stdin
+	multi   bool     // several inputs: every result line has "file"
+	jsonSum bool     // --json
+
+	out  *bufio.Writer // the result lines, through the hash of outHash
+	outH *outputHash
+	line []byte // the result line being built
+	file []byte // the current input's "file" member, with its comma
+
+	sum archiveSummary
+}
+
+// archiveRun runs "bbdigest archive rehash|verify [FLAGS] [FILE...|-]".
+func (c *cli) archiveRun(sub string, args []string) int {
+	fs := c.flagSet("archive " + sub)
+	profile := fs.String("profile", "strict", "")
+	workers := fs.Int("workers", 0, "")
+	jsonSum := fs.Bool("json", false, "")
+	maxRecord := fs.Int("max-record", 0, "")
+	operands, code := c.parse(fs, args, -1)
+	if code >= 0 {
+		return code
+	}
+	p, ok := c.profile(*profile)
+	if !ok {
+		return exitUsage
+	}
+	if *workers < 0 {
+		return c.usageError(fs.Name(), "--workers must be 0 (all cores) or more")
+	}
+	bound := p.MaxSize()
+	if *maxRecord != 0 {
+		if *maxRecord < 0 || *maxRecord > canon.MaxSizeLimit {
+			return c.usageError(fs.Name(), "--max-record must be within 1.."+strconv.Itoa(canon.MaxSizeLimit))
+		}
+		bound = min(bound, *maxRecord)
+	}
+	if len(operands) == 0 {
+		operands = []string{"-"}
+	}
+	a := &archiveRun{
+		c:       c,
+		verify:  sub == "verify",
+		opts:    batch.Options{Profile: p, Workers: *workers, MaxRecord: bound},
+		inputs:  operands,
+		multi:   len(operands) > 1,
+		jsonSum: *jsonSum,
+	}
+	a.sum.init(sub, p)
+	if a.verify {
+		a.opts.Select = selectDoc
+	}
+	a.outH = newOutputHash(stdoutWriter{c.stdout})
+	a.out = bufio.NewWriterSize(a.outH, archiveOutBuf)
+	code = a.runInputs()
+	if err := a.out.Flush(); err != nil && code != exitUsage {
+		code = a.writeFailure(err)
+	}
+	a.sum.output = a.outH.summary()
+	a.sum.complete = code != exitUsage
+	a.writeSummary()
+	return code
+}
+
+// runInputs answers every line of every input, in order, and returns the
+// exit code. It stops at the first input that cannot be read, after the
+// results of the lines read before the failure.
+func (a *archiveRun) runInputs() int {
+	for _, name := range a.inputs {
+		if code := a.runInput(name); code != exitOK {
+			return code
+		}
+	}
+	return a.sum.exitCode()
+}
+
+// runInput answers every line of the input called name.
+func (a *archiveRun) runInput(name string) int {
+	c := a.c
+	r, done, err := c.open(name)
+	if err != nil {
+		c.ioFailure(name, err)
+		return exitUsage
+	}
+	defer done()
+	if a.multi {
+		a.file = append(appendJSONString(append(a.file[:0], `"file":`...), name), ',')
+	}
+	in := a.sum.addInput(name)
+	before := a.sum.records
+	a.opts.FirstLine = in.firstLine
+	bs, err := batch.Stream(context.Background(), r, a.opts, a.emit)
+	in.end = in.start + bs.Bytes
+	in.lines = a.sum.records - before
+	if err != nil {
+		if we, ok := errors.AsType[writeError](err); ok {
+			return a.writeFailure(we.err)
+		}
+		c.ioFailure(name, err)
+		return exitUsage
+	}
+	in.size = in.end
+	return exitOK
+}
+
+// writeFailure reports an error writing the output.
+func (a *archiveRun) writeFailure(err error) int {
+	if we, ok := errors.AsType[writeError](err); ok {
+		err = we.err
+	}
+	a.c.errorf("write: %v", err)
+	return exitUsage
+}
+
+// emit writes the result line of one record and counts its outcome.
+func (a *archiveRun) emit(res batch.Result) error {
+	b := append(a.line[:0], '{')
+	b = append(b, a.file...)
+	b = append(b, `"line":`...)
+	b = strconv.AppendInt(b, res.Line, 10)
+	switch {
+	case res.Err != nil:
+		class, off, msg := errorParts(res.Err)
+		if a.verify {
+			b = append(b, `,"ok":false`...)
+		}
+		b = append(b, `,"error":{"class":"`...)
+		b = append(b, class...)
+		b = append(b, `","offset":`...)
+		b = strconv.AppendInt(b, off, 10)
+		b = append(b, `,"message":`...)
+		b = appendJSONString(b, msg)
+		b = append(b, "}}\n"...)
+		a.sum.fail(class)
+	case !a.verify:
+		b = append(b, `,"digest":"`...)
+		b = res.Digest.AppendTo(b)
+		b = append(b, "\"}\n"...)
+		a.sum.accept()
+	default:
+		claimed, err := claimOf(res)
+		if err != nil {
+			return err // Select accepted the record: never
+		}
+		if claimed == res.Digest {
+			b = append(b, `,"ok":true,"digest":"`...)
+			b = res.Digest.AppendTo(b)
+			b = append(b, "\"}\n"...)
+			a.sum.accept()
+		} else {
+			b = append(b, `,"ok":false,"digest":"`...)
+			b = res.Digest.AppendTo(b)
+			b = append(b, `","claimed":"`...)
+			b = claimed.AppendTo(b)
+			b = append(b, "\"}\n"...)
+			a.sum.fail(classMismatch)
+		}
+	}
+	a.line = b
+	_, err := a.out.Write(b)
+	return err
+}
+
+// errorParts returns the class, offset and message of the error that
+// rejected a record: a *canon.Error, or a *wrapperError of verify.
+func errorParts(err error) (class string, off int64, msg string) {
+	if e, ok := errors.AsType[*canon.Error](err); ok {
+		return e.Class.String(), e.Offset, e.Msg
+	}
+	if e, ok := errors.AsType[*wrapperError](err); ok {
+		return classWrapper, int64(e.offset), e.msg
+	}
+	return "internal", 0, err.Error() // batch never gives another error
+}
+
+// appendJSONString appends s as a JSON string escaped as every field
+// bbdigest writes (see diag.go): controls, format characters and the
+// other characters a terminal interprets as \uXXXX escapes. A byte that
+// is not UTF-8 is written U+FFFD, so that the line stays valid JSON
+// (appendQuoted would write \xHH).
+func appendJSONString(b []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\ufffd")
+	}
+	return appendQuoted(b, s)
+}
+
+// outputHash passes the output through, counting its bytes and hashing
+// them with SHA-256, for the summary.
+type outputHash struct {
+	w io.Writer
+	h hash.Hash
+	n int64
+}
+
+func newOutputHash(w io.Writer) *outputHash {
+	return &outputHash{w: w, h: hashing.New()}
+}
+
+func (o *outputHash) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	o.h.Write(p[:n])
+	o.n += int64(n)
+	return n, err
+}
+
+// summary returns the count and the digest of the bytes written so far.
+func (o *outputHash) summary() outputSummary {
+	var d hashing.Digest
+	copy(d[:], o.h.Sum(nil))
+	return outputSummary{bytes: o.n, sha256: d}
+}
