@@ -7,3 +7,5 @@ require (
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/sys v0.41.0
 )
+
+require github.com/klauspost/compress v1.20.4

@@ -124,19 +124,20 @@ func (a *archiveRun) runInputs() int {
 // runInput answers every line of the input called name.
 func (a *archiveRun) runInput(name string) int {
 	c := a.c
-	r, done, err := c.open(name)
-	if err != nil {
-		c.ioFailure(name, err)
-		return exitUsage
-	}
-	defer done()
 	if a.multi {
 		a.file = append(appendJSONString(append(a.file[:0], `"file":`...), name), ',')
 	}
 	in := a.sum.addInput(name)
+	ai, err := c.openArchive(name)
+	if err != nil {
+		c.ioFailure(name, err)
+		return exitUsage
+	}
+	defer ai.close()
+	in.compression = ai.compression
 	before := a.sum.records
 	a.opts.FirstLine = in.firstLine
-	bs, err := batch.Stream(context.Background(), r, a.opts, a.emit)
+	bs, err := batch.Stream(context.Background(), ai.r, a.opts, a.emit)
 	in.end = in.start + bs.Bytes
 	in.lines = a.sum.records - before
 	if err != nil {

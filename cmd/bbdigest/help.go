@@ -296,6 +296,16 @@ Options:
 
   FILE "-" or no FILE reads stdin.
 
+Compressed input:
+  A FILE or stdin that starts with the magic number of gzip (1f 8b 08) or
+  zstd (28 b5 2f fd) is decompressed as it is read, with no temporary
+  file; gzip members and zstd frames may follow one another. Memory stays
+  bounded whatever the input expands to: --max-record bounds each line,
+  and a zstd frame that needs a window over 32 MiB (zstd --ultra -20 and
+  up, --long=26 and up) is refused. A stream cut short or failing its
+  checksum is an I/O error (exit 2); the lines answered before a checksum
+  failure were read from the damaged data.
+
 Summary:
   At the end, one line on stderr:
     bbdigest: summary: 12 records, 9 accepted, 3 rejected (syntax 2, wrapper 1)
@@ -306,8 +316,8 @@ Summary:
      "first_line":1,"lines":12}],"records":12,"accepted":9,"rejected":3,
      "classes":{"syntax":2,"wrapper":1},"output":{"bytes":900,
      "sha256":"sha256:…"},"complete":true}
-  where size and range count the bytes of JSON Lines read, and output the
-  bytes written and their SHA-256.
+  where size and range count the bytes of JSON Lines read (decompressed),
+  and output the bytes written and their SHA-256.
 
 Exit status:
   0  every line was accepted (verify: every record verified)
@@ -318,6 +328,7 @@ Exit status:
 Examples:
   bbdigest archive rehash audit-2026.jsonl > digests.jsonl
   bbdigest archive verify --json claims.jsonl > report.jsonl
+  bbdigest archive rehash audit-2025.jsonl.zst audit-2026.jsonl.gz
 `
 
 // commandHelp returns the help text of the command called name, as
