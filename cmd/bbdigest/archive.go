@@ -25,11 +25,13 @@ import (
 // archive dispatches "bbdigest archive SUBCOMMAND".
 func (c *cli) archive(args []string) int {
 	if len(args) == 0 {
-		return c.usageError("archive", "missing subcommand (rehash or verify)")
+		return c.usageError("archive", "missing subcommand (rehash, verify or gen)")
 	}
 	switch args[0] {
 	case "rehash", "verify":
 		return c.archiveRun(args[0], args[1:])
+	case "gen":
+		return c.archiveGen(args[1:])
 	case "-h", "-help", "--help":
 		io.WriteString(c.stdout, archiveHelp)
 		return exitOK

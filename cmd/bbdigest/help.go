@@ -43,6 +43,7 @@ Usage:
   bbdigest envelope validate|digest|render|emit ...
   bbdigest resolution verify ...
   bbdigest archive rehash|verify [--profile NAME] [--workers N] [FILE...|-]
+  bbdigest archive gen --records N [--kind K] [--seed S]
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
 
@@ -254,6 +255,8 @@ digest, demo, cpu, envelope, resolution, archive, version or help.
 const archiveHelp = `Usage:
   bbdigest archive rehash [FLAGS] [FILE...|-]
   bbdigest archive verify [FLAGS] [FILE...|-]
+  bbdigest archive gen --records N [--kind KIND] [--seed S] [--wrong N]
+                       [--canonical]
 
 archive answers every line of JSON Lines archives (audit logs of
 envelopes, resolutions, tool calls and receipts) with one JSON line on
@@ -281,6 +284,23 @@ Commands:
           other than "digest" and "doc" or one of them twice or missing,
           a member name written with escapes, or a digest that is not a
           plain string "sha256:" and 64 lowercase hex digits
+  gen     write a generated archive of N lines to stdout, the same for
+          the same flags: records an agent host logs, with varied text
+          (accents, other scripts, emoji, escapes), each on one line,
+          canonical, compact with members shuffled (some with \u
+          escapes), or with spaces, one third each; every record passes
+          the strict profile. --kind:
+            envelopes  binding-moment envelopes (§6.4 shape), 1-2 KB
+                       (the default)
+            mixed      envelopes, tool results carrying one, tool calls
+                       (OpenAI tool_calls, Anthropic tool_use, MCP
+                       tools/call), resolutions, receipts
+            claims     verify's records of mixed documents, each with the
+                       digest of its canonical form, computed by gen
+                       itself with crypto/sha256; --wrong N makes N of
+                       them, spread evenly, claim a wrong digest
+          --seed S (default 1) chooses the archive; --canonical writes
+          every record (claims: every doc) canonical
 
   With several FILEs, every line also has "file":"NAME" first, and line
   numbers count from 1 in each. NAME, messages and every other string
@@ -320,7 +340,7 @@ Summary:
   and output the bytes written and their SHA-256.
 
 Exit status:
-  0  every line was accepted (verify: every record verified)
+  0  every line was accepted (verify: every record verified); gen: done
   1  some line was rejected (verify: some record did not verify)
   2  usage or I/O error; the output then holds the answers to the lines
      before the failure
@@ -329,6 +349,7 @@ Examples:
   bbdigest archive rehash audit-2026.jsonl > digests.jsonl
   bbdigest archive verify --json claims.jsonl > report.jsonl
   bbdigest archive rehash audit-2025.jsonl.zst audit-2026.jsonl.gz
+  bbdigest archive gen --records 1000000 --kind mixed | zstd > a.jsonl.zst
 `
 
 // commandHelp returns the help text of the command called name, as
