@@ -11,8 +11,10 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"hash"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -45,13 +47,19 @@ const archiveOutBuf = 256 << 10
 // archiveRun is one run of rehash or verify.
 type archiveRun struct {
 	c       *cli
+	fsName  string // "archive rehash" or "archive verify"
 	verify  bool
 	opts    batch.Options
 	inputs  []string // as given; "-" is stdin
 	multi   bool     // several inputs: every result line has "file"
 	jsonSum bool     // --json
 
-	out  *bufio.Writer // the result lines, through the hash of outHash
+	outPath string   // --out, or ""
+	outFile *os.File // --out FILE, open
+	resume  resumeState
+	refused bool // --out FILE is not an output of this run
+
+	out  *bufio.Writer // the result lines, through outH
 	outH *outputHash
 	line []byte // the result line being built
 	file []byte // the current input's "file" member, with its comma
@@ -66,6 +74,8 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	workers := fs.Int("workers", 0, "")
 	jsonSum := fs.Bool("json", false, "")
 	maxRecord := fs.Int("max-record", 0, "")
+	out := fs.String("out", "", "")
+	resume := fs.Bool("resume", false, "")
 	operands, code := c.parse(fs, args, -1)
 	if code >= 0 {
 		return code
@@ -84,26 +94,53 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		}
 		bound = min(bound, *maxRecord)
 	}
+	switch {
+	case *resume && *out == "":
+		return c.usageError(fs.Name(), "--resume needs --out FILE")
+	case *out == "-":
+		return c.usageError(fs.Name(), "--out needs a file name; without --out the results go to stdout")
+	}
 	if len(operands) == 0 {
 		operands = []string{"-"}
 	}
 	a := &archiveRun{
 		c:       c,
+		fsName:  fs.Name(),
 		verify:  sub == "verify",
 		opts:    batch.Options{Profile: p, Workers: *workers, MaxRecord: bound},
 		inputs:  operands,
 		multi:   len(operands) > 1,
 		jsonSum: *jsonSum,
+		outPath: *out,
 	}
 	a.sum.init(sub, p)
 	if a.verify {
 		a.opts.Select = selectDoc
 	}
-	a.outH = newOutputHash(stdoutWriter{c.stdout})
+	if a.outPath != "" {
+		if code := a.openOut(a.outPath, *resume); code >= 0 {
+			return code
+		}
+		defer a.outFile.Close()
+	} else {
+		a.outH = newOutputHash(stdoutWriter{c.stdout})
+	}
 	a.out = bufio.NewWriterSize(a.outH, archiveOutBuf)
+	// Flush when the run waits for input: a slow input (a pipe, a
+	// network volume) then gets its answers written as they come, and a
+	// killed run loses little (--resume).
+	a.opts.Idle = a.out.Flush
 	code = a.runInputs()
 	if err := a.out.Flush(); err != nil && code != exitUsage {
 		code = a.writeFailure(err)
+	}
+	if a.outFile != nil {
+		if err := a.outFile.Close(); err != nil && code != exitUsage {
+			code = a.writeFailure(err)
+		}
+	}
+	if a.refused {
+		return code
 	}
 	a.sum.output = a.outH.summary()
 	a.sum.complete = code != exitUsage
@@ -119,6 +156,9 @@ func (a *archiveRun) runInputs() int {
 		if code := a.runInput(name); code != exitOK {
 			return code
 		}
+	}
+	if a.resume.remaining > 0 {
+		return a.notThisRun(fmt.Sprintf("it holds %d result lines, and the input has %d lines", a.resume.lines, a.resume.lines-a.resume.remaining))
 	}
 	return a.sum.exitCode()
 }
@@ -137,11 +177,17 @@ func (a *archiveRun) runInput(name string) int {
 	}
 	defer ai.close()
 	in.compression = ai.compression
+	s := newLineStream(ai.r)
+	hi := int64(-1)
+	in.start, in.firstLine = s.pos, s.lines()+1
+	if code := a.skipAnswered(s, in, hi); code >= 0 {
+		return code
+	}
 	before := a.sum.records
-	a.opts.FirstLine = in.firstLine
-	bs, err := batch.Stream(context.Background(), ai.r, a.opts, a.emit)
-	in.end = in.start + bs.Bytes
-	in.lines = a.sum.records - before
+	a.opts.FirstLine = in.firstLine + in.lines
+	_, err = batch.Stream(context.Background(), s.reader(hi), a.opts, a.emit)
+	in.end = s.pos
+	in.lines += a.sum.records - before
 	if err != nil {
 		if we, ok := errors.AsType[writeError](err); ok {
 			return a.writeFailure(we.err)
@@ -149,7 +195,9 @@ func (a *archiveRun) runInput(name string) int {
 		c.ioFailure(name, err)
 		return exitUsage
 	}
-	in.size = in.end
+	if s.ended() {
+		in.size = s.pos
+	}
 	return exitOK
 }
 

@@ -313,6 +313,17 @@ Options:
   --json          write the summary as one JSON object
   --max-record N  reject lines longer than N bytes as too-large (default,
                   and at most: the profile's 256 MiB bound)
+  --out FILE      write the result lines to FILE instead of stdout
+  --resume        with --out: continue FILE, the output of a run of the
+                  same command, flags and inputs that was stopped or killed
+                  part-way, after its last complete line: the lines of
+                  the inputs it answers are skipped (read, not processed),
+                  the outcomes of its lines are counted in the summary, a
+                  last line cut short is replaced, and the finished FILE
+                  is the same, byte for byte, as the output of a run never
+                  stopped. A FILE that does not answer these inputs so is
+                  refused and left as it is; a missing or empty FILE
+                  starts the run
 
   FILE "-" or no FILE reads stdin.
 
@@ -349,6 +360,7 @@ Examples:
   bbdigest archive rehash audit-2026.jsonl > digests.jsonl
   bbdigest archive verify --json claims.jsonl > report.jsonl
   bbdigest archive rehash audit-2025.jsonl.zst audit-2026.jsonl.gz
+  bbdigest archive rehash --out digests.jsonl --resume audit.jsonl.zst
   bbdigest archive gen --records 1000000 --kind mixed | zstd > a.jsonl.zst
 `
 
