@@ -27,13 +27,15 @@ import (
 // archive dispatches "bbdigest archive SUBCOMMAND".
 func (c *cli) archive(args []string) int {
 	if len(args) == 0 {
-		return c.usageError("archive", "missing subcommand (rehash, verify or gen)")
+		return c.usageError("archive", "missing subcommand (rehash, verify, gen or join)")
 	}
 	switch args[0] {
 	case "rehash", "verify":
 		return c.archiveRun(args[0], args[1:])
 	case "gen":
 		return c.archiveGen(args[1:])
+	case "join":
+		return c.archiveJoin(args[1:])
 	case "-h", "-help", "--help":
 		io.WriteString(c.stdout, archiveHelp)
 		return exitOK
@@ -53,6 +55,9 @@ type archiveRun struct {
 	inputs  []string // as given; "-" is stdin
 	multi   bool     // several inputs: every result line has "file"
 	jsonSum bool     // --json
+
+	shard       shardSpec
+	summaryPath string // --summary, or ""
 
 	outPath string   // --out, or ""
 	outFile *os.File // --out FILE, open
@@ -76,6 +81,9 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	maxRecord := fs.Int("max-record", 0, "")
 	out := fs.String("out", "", "")
 	resume := fs.Bool("resume", false, "")
+	shard := fs.String("shard", "", "")
+	shards := fs.Int64("shards", 0, "")
+	summary := fs.String("summary", "", "")
 	operands, code := c.parse(fs, args, -1)
 	if code >= 0 {
 		return code
@@ -112,8 +120,17 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		multi:   len(operands) > 1,
 		jsonSum: *jsonSum,
 		outPath: *out,
+
+		summaryPath: *summary,
+	}
+	if code := a.shardFlags(*shard, *shards); code >= 0 {
+		return code
+	}
+	if a.summaryPath == "-" || a.summaryPath != "" && a.summaryPath == a.outPath {
+		return c.usageError(fs.Name(), "--summary needs a file name of its own")
 	}
 	a.sum.init(sub, p)
+	a.sum.shard = a.shard
 	if a.verify {
 		a.opts.Select = selectDoc
 	}
@@ -145,6 +162,12 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	a.sum.output = a.outH.summary()
 	a.sum.complete = code != exitUsage
 	a.writeSummary()
+	if a.summaryPath != "" {
+		if err := writeFileAtomic(a.summaryPath, a.sum.appendJSON(nil)); err != nil {
+			c.errorf("%s: %s", fileField(a.summaryPath), ioMessage(err))
+			code = exitUsage
+		}
+	}
 	return code
 }
 
@@ -179,6 +202,18 @@ func (a *archiveRun) runInput(name string) int {
 	in.compression = ai.compression
 	s := newLineStream(ai.r)
 	hi := int64(-1)
+	if sh := a.shard; sh.count > 0 {
+		size, err := c.streamSize(ai)
+		if err != nil {
+			c.ioFailure(name, err)
+			return exitUsage
+		}
+		in.size, hi = size, mulDiv(size, sh.index+1, sh.count)
+		if err := s.toBoundary(mulDiv(size, sh.index, sh.count)); err != nil {
+			c.ioFailure(name, err)
+			return exitUsage
+		}
+	}
 	in.start, in.firstLine = s.pos, s.lines()+1
 	if code := a.skipAnswered(s, in, hi); code >= 0 {
 		return code

@@ -5,6 +5,8 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -16,6 +18,7 @@ import (
 type archiveSummary struct {
 	command  string // "rehash" or "verify"
 	profile  string
+	shard    shardSpec
 	inputs   []*inputSummary
 	records  int64
 	ok       int64 // accepted (rehash), verified (verify)
@@ -23,6 +26,16 @@ type archiveSummary struct {
 	classes  map[string]int64
 	output   outputSummary
 	complete bool // every line of every input was answered
+
+	// Set by archive join only.
+	shards  int64         // the number of shards joined
+	outputs []shardOutput // their outputs, in index order, for output
+}
+
+// shardOutput is the output of one shard, in a joined summary.
+type shardOutput struct {
+	index int64
+	outputSummary
 }
 
 // inputSummary is what a run read of one input.
@@ -129,20 +142,32 @@ func (s *archiveSummary) appendText(b []byte) []byte {
 
 // appendJSON appends the summary as one JSON object, on one line:
 //
-//	{"command":"rehash","profile":"strict",
+//	{"command":"rehash","profile":"strict","shard":{"index":0,"count":8},
 //	 "inputs":[{"name":"a.jsonl","compression":"none","size":4000,
 //	            "range":{"start":0,"end":4000},"first_line":1,"lines":12}],
 //	 "records":12,"accepted":9,"rejected":3,
 //	 "classes":{"duplicate-name":1,"syntax":2},
 //	 "output":{"bytes":900,"sha256":"sha256:…"},"complete":true}
 //
-// verify writes "ok" and "failed" for "accepted" and "rejected".
+// verify writes "ok" and "failed" for "accepted" and "rejected"; shard is
+// there only for --shard and --shards.
 func (s *archiveSummary) appendJSON(b []byte) []byte {
 	okName, failedName := s.outcomeNames()
 	b = append(b, `{"command":`...)
 	b = appendJSONString(b, s.command)
 	b = append(b, `,"profile":`...)
 	b = appendJSONString(b, s.profile)
+	if s.shard.count > 0 {
+		b = append(b, `,"shard":{"index":`...)
+		b = strconv.AppendInt(b, s.shard.index, 10)
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, s.shard.count, 10)
+		b = append(b, '}')
+	}
+	if s.shards > 0 {
+		b = append(b, `,"shards":`...)
+		b = strconv.AppendInt(b, s.shards, 10)
+	}
 	b = append(b, `,"inputs":[`...)
 	for i, in := range s.inputs {
 		if i > 0 {
@@ -186,13 +211,39 @@ func (s *archiveSummary) appendJSON(b []byte) []byte {
 		b = append(b, ':')
 		b = strconv.AppendInt(b, s.classes[name], 10)
 	}
-	b = append(b, `},"output":{"bytes":`...)
-	b = strconv.AppendInt(b, s.output.bytes, 10)
-	b = append(b, `,"sha256":"`...)
-	b = s.output.sha256.AppendTo(b)
-	b = append(b, `"},"complete":`...)
+	b = append(b, '}')
+	if s.outputs == nil {
+		b = append(b, `,"output":`...)
+		b = s.output.appendJSON(b, -1)
+	} else {
+		b = append(b, `,"outputs":[`...)
+		for i, o := range s.outputs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = o.appendJSON(b, o.index)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"complete":`...)
 	b = strconv.AppendBool(b, s.complete)
 	return append(b, "}\n"...)
+}
+
+// appendJSON appends {"bytes":N,"sha256":"sha256:…"}, after "index"
+// when index >= 0.
+func (o outputSummary) appendJSON(b []byte, index int64) []byte {
+	b = append(b, '{')
+	if index >= 0 {
+		b = append(b, `"index":`...)
+		b = strconv.AppendInt(b, index, 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"bytes":`...)
+	b = strconv.AppendInt(b, o.bytes, 10)
+	b = append(b, `,"sha256":"`...)
+	b = o.sha256.AppendTo(b)
+	return append(b, `"}`...)
 }
 
 // writeSummary writes the summary on stderr.
@@ -202,4 +253,28 @@ func (a *archiveRun) writeSummary() {
 		return
 	}
 	io.WriteString(a.c.stderr, string(a.sum.appendText(nil)))
+}
+
+// writeFileAtomic writes b to the file at path through a temporary file
+// beside it, renamed over it once written: a reader of path sees the old
+// file or the new one, never a part.
+func writeFileAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Chmod(0o644) // CreateTemp makes it 0600
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }

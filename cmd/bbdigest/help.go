@@ -44,6 +44,7 @@ Usage:
   bbdigest resolution verify ...
   bbdigest archive rehash|verify [--profile NAME] [--workers N] [FILE...|-]
   bbdigest archive gen --records N [--kind K] [--seed S]
+  bbdigest archive join SUMMARY...
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
 
@@ -257,6 +258,7 @@ const archiveHelp = `Usage:
   bbdigest archive verify [FLAGS] [FILE...|-]
   bbdigest archive gen --records N [--kind KIND] [--seed S] [--wrong N]
                        [--canonical]
+  bbdigest archive join SUMMARY...
 
 archive answers every line of JSON Lines archives (audit logs of
 envelopes, resolutions, tool calls and receipts) with one JSON line on
@@ -277,7 +279,8 @@ Commands:
           canonical form of doc,
             {"line":N,"ok":true,"digest":"sha256:…"}
             {"line":N,"ok":false,"digest":"sha256:…","claimed":"sha256:…"}
-            {"line":N,"ok":false,"error":{"class":"CLASS","offset":N,"message":"…"}}
+            {"line":N,"ok":false,"error":{"class":"CLASS","offset":N,
+             "message":"…"}}
           The last is a record that could not be checked: doc fails the
           profile (canon's class, offset in the line), or the record is
           not such an object, class "wrapper": not an object, a member
@@ -301,6 +304,12 @@ Commands:
                        them, spread evenly, claim a wrong digest
           --seed S (default 1) chooses the archive; --canonical writes
           every record (claims: every doc) canonical
+  join    read the --summary files of the shards of one run and check
+          that they cover its input exactly once, in order, all
+          complete; print their combined summary on stdout (as --json
+          writes it, with "shards":N, and "outputs", each shard's index,
+          bytes and SHA-256, in place of "output"), or each problem on
+          stderr
 
   With several FILEs, every line also has "file":"NAME" first, and line
   numbers count from 1 in each. NAME, messages and every other string
@@ -324,6 +333,20 @@ Options:
                   stopped. A FILE that does not answer these inputs so is
                   refused and left as it is; a missing or empty FILE
                   starts the run
+  --shard I/N     answer only the I-th (from 0) of N byte ranges of FILE
+                  (one FILE, not stdin): the lines that start in
+                  [S*I/N, S*(I+1)/N), S the size of the JSON Lines (for a
+                  compressed FILE, the size it decompresses to, found by
+                  decompressing it once first). Line numbers are those of
+                  the whole FILE (the shard reads the bytes before its
+                  range to count them), so the outputs of shards 0..N-1,
+                  concatenated in that order, are the unsharded output,
+                  byte for byte
+  --shards N      --shard I/N with I from $JOB_COMPLETION_INDEX, which a
+                  Kubernetes Indexed Job sets in each pod
+  --summary FILE  also write the --json summary to FILE (replaced whole
+                  once written), for archive join; with --shard it has
+                  "shard":{"index":I,"count":N}
 
   FILE "-" or no FILE reads stdin.
 
@@ -351,10 +374,14 @@ Summary:
   and output the bytes written and their SHA-256.
 
 Exit status:
-  0  every line was accepted (verify: every record verified); gen: done
-  1  some line was rejected (verify: some record did not verify)
+  0  every line was accepted (verify: every record verified); gen: done;
+     join: the shards cover the input and every line was accepted
+  1  some line was rejected (verify: some record did not verify); join:
+     the same, in some shard
   2  usage or I/O error; the output then holds the answers to the lines
-     before the failure
+     before the failure (join: a SUMMARY cannot be read, or is not one)
+  3  join: the shards do not cover the input exactly once, in order, or
+     one is incomplete (its run stopped on an error)
 
 Examples:
   bbdigest archive rehash audit-2026.jsonl > digests.jsonl
@@ -362,6 +389,9 @@ Examples:
   bbdigest archive rehash audit-2025.jsonl.zst audit-2026.jsonl.gz
   bbdigest archive rehash --out digests.jsonl --resume audit.jsonl.zst
   bbdigest archive gen --records 1000000 --kind mixed | zstd > a.jsonl.zst
+  bbdigest archive rehash --shard 3/8 --out part-3.jsonl \
+      --summary part-3.json a.jsonl.zst
+  bbdigest archive join part-*.json
 `
 
 // commandHelp returns the help text of the command called name, as
