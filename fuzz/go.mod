@@ -1,6 +1,6 @@
 module github.com/bbdigest/bbdigest/fuzz
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/bbdigest/bbdigest v0.0.0
@@ -8,6 +8,6 @@ require (
 	github.com/gowebpki/jcs v1.0.2
 )
 
-require golang.org/x/sys v0.41.0 // indirect
+require golang.org/x/sys v0.48.0 // indirect
 
 replace github.com/bbdigest/bbdigest => ../

@@ -58,6 +58,7 @@ type archiveRun struct {
 
 	shard       shardSpec
 	summaryPath string // --summary, or ""
+	prog        *progress
 
 	outPath string   // --out, or ""
 	outFile *os.File // --out FILE, open
@@ -84,6 +85,7 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	shard := fs.String("shard", "", "")
 	shards := fs.Int64("shards", 0, "")
 	summary := fs.String("summary", "", "")
+	progressFlag := fs.String("progress", "auto", "")
 	operands, code := c.parse(fs, args, -1)
 	if code >= 0 {
 		return code
@@ -101,6 +103,10 @@ func (c *cli) archiveRun(sub string, args []string) int {
 			return c.usageError(fs.Name(), "--max-record must be within 1.."+strconv.Itoa(canon.MaxSizeLimit))
 		}
 		bound = min(bound, *maxRecord)
+	}
+	mode, ok := progressMode(*progressFlag, c.stderr)
+	if !ok {
+		return c.usageError(fs.Name(), "--progress takes auto (the default), bar, json or off, not "+quote(*progressFlag))
 	}
 	switch {
 	case *resume && *out == "":
@@ -122,6 +128,7 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		outPath: *out,
 
 		summaryPath: *summary,
+		prog:        newProgress(mode, c.stderr),
 	}
 	if code := a.shardFlags(*shard, *shards); code >= 0 {
 		return code
@@ -148,6 +155,7 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	// killed run loses little (--resume).
 	a.opts.Idle = a.out.Flush
 	code = a.runInputs()
+	a.prog.end()
 	if err := a.out.Flush(); err != nil && code != exitUsage {
 		code = a.writeFailure(err)
 	}
@@ -195,8 +203,7 @@ func (a *archiveRun) runInput(name string) int {
 	in := a.sum.addInput(name)
 	ai, err := c.openArchive(name)
 	if err != nil {
-		c.ioFailure(name, err)
-		return exitUsage
+		return a.ioFail(name, err)
 	}
 	defer ai.close()
 	in.compression = ai.compression
@@ -205,13 +212,11 @@ func (a *archiveRun) runInput(name string) int {
 	if sh := a.shard; sh.count > 0 {
 		size, err := c.streamSize(ai)
 		if err != nil {
-			c.ioFailure(name, err)
-			return exitUsage
+			return a.ioFail(name, err)
 		}
 		in.size, hi = size, mulDiv(size, sh.index+1, sh.count)
 		if err := s.toBoundary(mulDiv(size, sh.index, sh.count)); err != nil {
-			c.ioFailure(name, err)
-			return exitUsage
+			return a.ioFail(name, err)
 		}
 	}
 	in.start, in.firstLine = s.pos, s.lines()+1
@@ -220,15 +225,24 @@ func (a *archiveRun) runInput(name string) int {
 	}
 	before := a.sum.records
 	a.opts.FirstLine = in.firstLine + in.lines
+	pi := &progressInput{name: name, raw: &ai.rawRead, rawSize: ai.rawSize, total: -1}
+	switch {
+	case hi >= 0:
+		pi.total = max(0, hi-s.pos)
+	case ai.compression == "none" && ai.rawSize >= 0:
+		pi.total = ai.rawSize - s.pos
+	}
+	a.prog.begin(pi)
+	s.count = &a.prog.bytes
 	_, err = batch.Stream(context.Background(), s.reader(hi), a.opts, a.emit)
+	a.prog.endInput()
 	in.end = s.pos
 	in.lines += a.sum.records - before
 	if err != nil {
 		if we, ok := errors.AsType[writeError](err); ok {
 			return a.writeFailure(we.err)
 		}
-		c.ioFailure(name, err)
-		return exitUsage
+		return a.ioFail(name, err)
 	}
 	if s.ended() {
 		in.size = s.pos
@@ -236,8 +250,16 @@ func (a *archiveRun) runInput(name string) int {
 	return exitOK
 }
 
+// ioFail reports that the input called name could not be read.
+func (a *archiveRun) ioFail(name string, err error) int {
+	a.prog.end()
+	a.c.ioFailure(name, err)
+	return exitUsage
+}
+
 // writeFailure reports an error writing the output.
 func (a *archiveRun) writeFailure(err error) int {
+	a.prog.end()
 	if we, ok := errors.AsType[writeError](err); ok {
 		err = we.err
 	}
@@ -290,6 +312,7 @@ func (a *archiveRun) emit(res batch.Result) error {
 		}
 	}
 	a.line = b
+	a.prog.records.Add(1)
 	_, err := a.out.Write(b)
 	return err
 }

@@ -89,12 +89,10 @@ func (a *archiveRun) openOut(path string, resume bool) int {
 // of a failure it reported.
 func (a *archiveRun) startOut() int {
 	if err := a.outFile.Truncate(a.resume.kept); err != nil {
-		a.c.ioFailure(a.outPath, err)
-		return exitUsage
+		return a.ioFail(a.outPath, err)
 	}
 	if _, err := a.outFile.Seek(a.resume.kept, io.SeekStart); err != nil {
-		a.c.ioFailure(a.outPath, err)
-		return exitUsage
+		return a.ioFail(a.outPath, err)
 	}
 	return -1
 }
@@ -175,8 +173,7 @@ func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64) int
 	}
 	n, err := s.skipLines(a.resume.remaining, hi)
 	if err != nil {
-		a.c.ioFailure(in.name, err)
-		return exitUsage
+		return a.ioFail(in.name, err)
 	}
 	a.resume.remaining -= n
 	in.lines += n
@@ -198,6 +195,7 @@ func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64) int
 // notThisRun reports that --out FILE is not an output of this run. The
 // run then writes no summary: it did nothing.
 func (a *archiveRun) notThisRun(why string) int {
+	a.prog.end()
 	a.refused = true
 	a.c.errorf("%s: not the output of this run: %s", fileField(a.outPath), why)
 	a.c.hintf("--resume continues an output of the same command, flags and inputs; remove the file to start over")

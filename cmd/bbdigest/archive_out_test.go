@@ -181,6 +181,9 @@ func TestArchiveResumeKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs child processes for a few seconds")
 	}
+	if raceEnabled {
+		t.Skip("-race: the child process is too slow to finish between kills")
+	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))

@@ -16,6 +16,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"sync/atomic"
 )
 
 // lineStreamBuf is the size of lineStream's buffer.
@@ -31,6 +32,8 @@ type lineStream struct {
 	pos      int64 // bytes consumed
 	newlines int64 // "\n" consumed
 	atLine   bool  // pos is a line boundary (pos == 0, or "\n" consumed last)
+
+	count *atomic.Int64 // if not nil, counts the bytes read through reader
 }
 
 func newLineStream(r io.Reader) *lineStream {
@@ -156,6 +159,9 @@ func (r *rangeReader) Read(p []byte) (int, error) {
 	n := copy(p, avail)
 	if n > 0 {
 		s.consume(n)
+		if s.count != nil {
+			s.count.Add(int64(n))
+		}
 	}
 	return n, nil
 }

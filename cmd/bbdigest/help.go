@@ -347,6 +347,15 @@ Options:
   --summary FILE  also write the --json summary to FILE (replaced whole
                   once written), for archive join; with --shard it has
                   "shard":{"index":I,"count":N}
+  --progress MODE progress on stderr: auto (the default) is a live bar on
+                  a terminal (bytes done, records/s, MB/s of JSON Lines,
+                  time left) and nothing elsewhere; bar draws it anyway
+                  (off a terminal, a line per refresh); json writes one
+                  line a second,
+                    {"progress":{"input":"…","elapsed_s":3.0,
+                     "records":N,"bytes":N,"records_per_s":N,
+                     "bytes_per_s":N,"fraction":0.42,"eta_s":4.1}}
+                  (fraction and eta_s when known: not on stdin); off
 
   FILE "-" or no FILE reads stdin.
 
