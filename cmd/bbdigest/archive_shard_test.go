@@ -25,9 +25,11 @@ func summaryOf(t *testing.T, b string) map[string]any {
 
 // shardInputs are the inputs every split is tried on: a mixed archive
 // with every bad-line kind and a last line without "\n", plain, gzip and
-// zstd; claims for verify; and the edge cases of ranges: an empty file,
-// one line, a line longer than most ranges, blank lines only.
+// zstd; claims for verify; the edge cases of ranges: an empty file, one
+// line, a line longer than most ranges, blank lines only; and the
+// archives of testdata/archive, plain and compressed.
 func shardInputs(t *testing.T) (dir string, rehash, verify []string) {
+	t.Helper()
 	dir = t.TempDir()
 	mixed := genArchive(t, archivegen.Mixed, 150, 11)
 	claims := genArchive(t, archivegen.Claims, 150, 12)
@@ -42,8 +44,22 @@ func shardInputs(t *testing.T) (dir string, rehash, verify []string) {
 		"blank.jsonl":     []byte("\n\n\n"),
 	}
 	rehash = []string{"mixed.jsonl", "mixed.jsonl.gz", "mixed.jsonl.zst", "empty.jsonl", "one.jsonl", "long.jsonl", "blank.jsonl"}
-	writeFiles(t, dir, files, append(rehash, "claims.jsonl")...)
-	return dir, rehash, []string{"claims.jsonl"}
+	verify = []string{"claims.jsonl"}
+	// The archives of testdata/archive, plain and compressed.
+	for _, f := range []string{"records.jsonl", "records.jsonl.gz", "records.jsonl.zst", "truncated.jsonl.gz", "claims.jsonl.zst"} {
+		b, err := os.ReadFile(filepath.Join(testdataDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["testdata-"+f] = b
+		if strings.HasPrefix(f, "claims") {
+			verify = append(verify, "testdata-"+f)
+		} else {
+			rehash = append(rehash, "testdata-"+f)
+		}
+	}
+	writeFiles(t, dir, files, append(rehash, verify...)...)
+	return dir, rehash, verify
 }
 
 // TestArchiveShards splits every input into 1 to 8 shards and checks,

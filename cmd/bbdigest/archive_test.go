@@ -375,3 +375,21 @@ func TestArchiveHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestArchiveMaxRecord checks --max-record at its edge: a line of N bytes
+// ("\r" included) is answered, one of N+1 is too-large at offset N; and
+// that it cannot raise the profile's bound.
+func TestArchiveMaxRecord(t *testing.T) {
+	in := "[" + strings.Repeat(" ", 8) + "]\n" + "[" + strings.Repeat(" ", 9) + "]\n" + "[" + strings.Repeat(" ", 8) + "]\r\n"
+	out, _, _ := archiveCall(t, 0, strings.NewReader(in), "archive", "rehash", "--max-record", "10")
+	want := `{"line":1,"digest":"` + shaHex("[]") + `"}` + "\n" +
+		`{"line":2,"error":{"class":"too-large","offset":10,"message":"line longer than the 10-byte bound"}}` + "\n" +
+		`{"line":3,"error":{"class":"too-large","offset":10,"message":"line longer than the 10-byte bound"}}` + "\n"
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+	out, _, _ = archiveCall(t, 5, strings.NewReader(in), "archive", "rehash", "--max-record", "100")
+	if !strings.HasPrefix(out, `{"line":1,"error":{"class":"too-large","offset":5,`) {
+		t.Errorf("--max-record 100 under a bound of 5: %s", out)
+	}
+}
