@@ -33,8 +33,8 @@ func TestArchivePeakMemory(t *testing.T) {
 	if err := archivegen.Write(&pool, archivegen.Options{Records: 20000, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	const size = 2 << 30
-	rounds := size / pool.Len()
+	const size int64 = 2 << 30
+	rounds := size / int64(pool.Len())
 	hwmFile := filepath.Join(t.TempDir(), "hwm")
 	cmd := exec.Command(os.Args[0], "archive", "rehash", "--json")
 	cmd.Env = append(os.Environ(), childEnv+"=1", hwmEnv+"="+hwmFile, "GOGC=100", "GOMEMLIMIT=off")
@@ -62,10 +62,10 @@ func TestArchivePeakMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	hwm, _ := strconv.Atoi(string(b))
-	if want := int64(rounds) * 20000; lines.n != want {
+	if want := rounds * 20000; lines.n != want {
 		t.Errorf("%d result lines for %d input lines", lines.n, want)
 	}
-	t.Logf("%d MB of archive: peak resident memory %.1f MiB", int64(rounds)*int64(pool.Len())/1e6, float64(hwm)/(1<<20))
+	t.Logf("%d MB of archive: peak resident memory %.1f MiB", rounds*int64(pool.Len())/1e6, float64(hwm)/(1<<20))
 	if hwm > 100<<20 {
 		t.Errorf("peak resident memory %d bytes, want under 100 MiB", hwm)
 	}
