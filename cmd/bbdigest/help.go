@@ -330,9 +330,9 @@ Options:
                   the outcomes of its lines are counted in the summary, a
                   last line cut short is replaced, and the finished FILE
                   is the same, byte for byte, as the output of a run never
-                  stopped. A FILE that does not answer these inputs so is
-                  refused and left as it is; a missing or empty FILE
-                  starts the run
+                  stopped. A FILE that is not such an output is refused
+                  and left as it is; a missing or empty FILE starts the
+                  run
   --shard I/N     answer only the I-th (from 0) of N byte ranges of FILE
                   (one FILE, not stdin): the lines that start in
                   [S*I/N, S*(I+1)/N), S the size of the JSON Lines (for a
@@ -347,7 +347,8 @@ Options:
   --summary FILE  also write the --json summary to FILE (replaced whole
                   once written), for archive join; with --shard it has
                   "shard":{"index":I,"count":N}
-  --progress MODE progress on stderr: auto (the default) is a live bar on
+  --progress MODE
+                  progress on stderr: auto (the default) is a live bar on
                   a terminal (bytes done, records/s, MB/s of JSON Lines,
                   time left) and nothing elsewhere; bar draws it anyway
                   (off a terminal, a line per refresh); json writes one
@@ -371,13 +372,13 @@ Compressed input:
 
 Summary:
   At the end, one line on stderr:
-    bbdigest: summary: 12 records, 9 accepted, 3 rejected (syntax 2, wrapper 1)
+    bbdigest: summary: 12 records, 9 accepted, 3 rejected (duplicate-name 1, syntax 2)
   (verify: "ok" and "failed"; the classes add "wrapper" and "mismatch"),
   or with --json one object:
     {"command":"rehash","profile":"strict","inputs":[{"name":"a.jsonl",
      "compression":"none","size":4000,"range":{"start":0,"end":4000},
      "first_line":1,"lines":12}],"records":12,"accepted":9,"rejected":3,
-     "classes":{"syntax":2,"wrapper":1},"output":{"bytes":900,
+     "classes":{"duplicate-name":1,"syntax":2},"output":{"bytes":900,
      "sha256":"sha256:…"},"complete":true}
   where size and range count the bytes of JSON Lines read (decompressed),
   and output the bytes written and their SHA-256.
