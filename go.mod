@@ -1,10 +1,22 @@
 module github.com/bbdigest/bbdigest
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2
 	go.etcd.io/bbolt v1.4.3
+	golang.org/x/sys v0.48.0 // indirect
 )
 
-require golang.org/x/sys v0.41.0 // indirect
+require (
+	github.com/klauspost/compress v1.20.4
+	github.com/vbauerster/mpb/v8 v8.16.2
+)
+
+require (
+	github.com/VividCortex/ewma v1.2.0 // indirect
+	github.com/acarl005/stripansi v0.0.0-20180116102854-5a71ef0e047d // indirect
+	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
+	github.com/mattn/go-runewidth v0.0.30 // indirect
+	github.com/vbauerster/cupwriter v0.0.5 // indirect
+)

@@ -85,6 +85,27 @@ type Options struct {
 	// not called again before more results have been delivered. An error
 	// from Idle stops the run, which returns it.
 	Idle func() error
+
+	// FirstLine is the number of the first record (Result.Line); 0 means
+	// 1. A host that answers a part of a larger input (a shard of an
+	// archive, or the rest of an interrupted run) sets it to the number of
+	// lines before that part plus one, so that the numbers are those of
+	// the whole input.
+	FirstLine int64
+
+	// Select, if not nil, chooses the part of each record that is
+	// canonicalized and hashed, for records that wrap the JSON text to
+	// digest (a claimed digest beside a document, say). It is called on
+	// the workers, concurrently, with each record within the size bound
+	// (a line without its "\n", or a document of Records), and returns the
+	// bounds of the part, record[start:end], or an error with which the
+	// record is answered instead. A rejection of the part by canon is a
+	// *canon.Error whose Offset is counted from the start of the record
+	// (its Pointer, from the part). Each Result then carries the record
+	// and the part's bounds (Result.Record, Result.Part), for the
+	// callback to read what else it needs. Bounds outside the record are
+	// answered with an error.
+	Select func(record []byte) (start, end int, err error)
 }
 
 // config is a validated Options.
@@ -97,12 +118,21 @@ type config struct {
 	maxRecs   int // records per block at most
 	blocks    int // blocks in flight
 	idle      func() error
+	firstLine int64
+	selectFn  func([]byte) (int, int, error)
 }
 
 func (o Options) config() (config, error) {
-	c := config{profile: o.Profile, mode: o.Mode, workers: o.Workers, blockSize: o.BlockSize, idle: o.Idle}
+	c := config{profile: o.Profile, mode: o.Mode, workers: o.Workers, blockSize: o.BlockSize, idle: o.Idle,
+		firstLine: o.FirstLine, selectFn: o.Select}
 	if o.Mode > ModeBoth {
 		return c, fmt.Errorf("batch: unknown mode %d", o.Mode)
+	}
+	switch {
+	case o.FirstLine < 0:
+		return c, fmt.Errorf("batch: negative first line %d", o.FirstLine)
+	case o.FirstLine == 0:
+		c.firstLine = 1
 	}
 	switch {
 	case o.Workers < 0:
@@ -137,8 +167,8 @@ func (o Options) config() (config, error) {
 
 // Result is the answer to one record.
 type Result struct {
-	// Line is the record's number, counted from 1: its line in a stream,
-	// its index plus one in a slice.
+	// Line is the record's number, counted from Options.FirstLine (1 by
+	// default): its line in a stream, its index plus one in a slice.
 	Line int64
 
 	// Digest is the SHA-256 digest of the record's canonical form. It is
@@ -158,18 +188,31 @@ type Result struct {
 	// MaxRecord is answered with class too-large at offset MaxRecord,
 	// pointer "" and the message "line longer than the N-byte bound"; a
 	// record of Records longer than MaxRecord gets canon's own
-	// too-large error ("input longer than the N-byte bound").
+	// too-large error ("input longer than the N-byte bound"). With
+	// Options.Select, it may also be the error Select returned.
 	Err error
+
+	// Record and Part are set only when Options.Select is: Record is the
+	// record as read (for a line, without its "\n"), and
+	// Record[Part[0]:Part[1]] the part that Select chose, when it chose
+	// one. Record is nil for a line longer than MaxRecord, which is not
+	// kept. Like Canonical, Record is valid only until the callback
+	// returns and must not be modified.
+	Record []byte
+	Part   [2]int
 }
 
 // Summary counts the results delivered: those passed to the callback,
 // but for one whose callback returned an error. Records = Accepted +
-// Rejected, and the counts of ByClass add up to Rejected.
+// Rejected, and the counts of ByClass add up to Rejected (less the
+// records rejected by an Options.Select error that is not a *canon.Error,
+// which ByClass does not count).
 type Summary struct {
 	Records  int64
 	Accepted int64
 	Rejected int64
-	// ByClass counts the rejected records by class; nil when none was.
+	// ByClass counts the rejected records by class; nil when none was
+	// counted.
 	ByClass map[canon.Class]int64
 	// Bytes is the input behind the results delivered: for a stream, the
 	// lines with their "\n"; for Records, the lengths of the records.

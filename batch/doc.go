@@ -12,8 +12,10 @@
 // each [Result]; [Lines] is the same as an iterator. [Records] answers
 // records held in memory, and [Digests] is its simplest form: a slice in,
 // a slice of results out. Each takes a context.Context and [Options]
-// (profile, mode, workers, size bound, block size), and every option's
-// zero value is a sensible default.
+// (profile, mode, workers, size bound, block size, the number of the
+// first record), and every option's zero value is a sensible default.
+// Options.Select digests a part of each record instead of the whole: the
+// document of a record that wraps it with its claimed digest, say.
 //
 // # Records and results
 //

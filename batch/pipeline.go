@@ -29,6 +29,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"sync"
@@ -75,6 +76,8 @@ type record struct {
 	off  int    // where the canonical form starts in out, or -1 when view is set
 	size int    // input bytes, with the "\n" of a line
 	err  error
+	in   []byte // the record itself, with Options.Select only
+	part [2]int // the bounds Select chose in it
 }
 
 // pipeline is the state shared by the source, the workers and the
@@ -211,6 +214,7 @@ func (p *pipeline) collect(ctx context.Context, emit func(Result) error) (Summar
 	var sum Summary
 	digests := p.cfg.mode.digests()
 	canonical := p.cfg.mode.canonical()
+	first := p.cfg.firstLine
 	delivered := false // results delivered since Idle was last called
 	idle := func() error {
 		if !delivered || p.cfg.idle == nil {
@@ -250,7 +254,7 @@ func (p *pipeline) collect(ctx context.Context, emit func(Result) error) (Summar
 				return sum, err
 			}
 			r := &b.recs[k]
-			res := Result{Line: sum.Records + 1, Err: r.err}
+			res := Result{Line: first + sum.Records, Err: r.err, Record: r.in, Part: r.part}
 			if r.err == nil {
 				if digests {
 					res.Digest = b.digests[k]
@@ -280,14 +284,15 @@ func (s *Summary) add(r *record) {
 		return
 	}
 	s.Rejected++
-	var class canon.Class // every error of a record is a *canon.Error
-	if e, ok := errors.AsType[*canon.Error](r.err); ok {
-		class = e.Class
+	// Every error is a *canon.Error, but those of Options.Select.
+	e, ok := errors.AsType[*canon.Error](r.err)
+	if !ok {
+		return
 	}
 	if s.ByClass == nil {
 		s.ByClass = make(map[canon.Class]int64)
 	}
-	s.ByClass[class]++
+	s.ByClass[e.Class]++
 }
 
 // worker processes blocks until the source has queued its last.
@@ -348,17 +353,17 @@ func (w *worker) process(b *block) {
 				b.recs = append(b.recs, record{off: -1, size: size, err: lineTooLarge(w.cfg.maxRecord)})
 				continue
 			}
-			w.canonicalize(b, w.cz, line, size)
+			w.record(b, w.cz, line, size)
 		}
 	case kindDocs:
 		for _, d := range b.docs {
-			w.canonicalize(b, w.cz, d, len(d))
+			w.record(b, w.cz, d, len(d))
 		}
 	case kindLong:
 		// A Canonicalizer of its own, dropped afterwards, so that the
 		// worker's scratch memory stays within what blocks need; its
 		// output is not rewritten, so it is used where it lies.
-		w.canonicalize(b, canon.New(w.cfg.profile), b.long, b.size)
+		w.record(b, canon.New(w.cfg.profile), b.long, b.size)
 	case kindTooLarge:
 		b.recs = append(b.recs, record{off: -1, size: b.size, err: lineTooLarge(w.cfg.maxRecord)})
 	}
@@ -392,15 +397,45 @@ func (w *worker) process(b *block) {
 	clear(w.msgs) // do not keep the block's memory reachable
 }
 
-// canonicalize appends the answer to src, a record of size bytes of input,
-// to b.recs. A canonical form that is src itself, or that cz will not
-// rewrite (b is kindLong), is kept where it lies; any other is copied to
-// b.out, and its place recorded in off (view then holds it only for its
-// length until process fixes it).
-func (w *worker) canonicalize(b *block, cz *canon.Canonicalizer, src []byte, size int) {
+// record appends the answer to rec, a record of size bytes of input, to
+// b.recs: the answer to its part that Options.Select chooses, if it is
+// set, else to rec itself.
+func (w *worker) record(b *block, cz *canon.Canonicalizer, rec []byte, size int) {
+	sel := w.cfg.selectFn
+	if sel == nil {
+		w.canonicalize(b, cz, rec, size, 0)
+		return
+	}
+	if len(rec) > w.cfg.maxRecord { // a document of Records: canon's too-large
+		w.canonicalize(b, cz, rec, size, 0)
+	} else if start, end, err := sel(rec); err != nil {
+		b.recs = append(b.recs, record{off: -1, size: size, err: err})
+	} else if start < 0 || end < start || end > len(rec) {
+		err := fmt.Errorf("batch: Select returned the bounds [%d, %d) in a record of %d bytes", start, end, len(rec))
+		b.recs = append(b.recs, record{off: -1, size: size, err: err})
+	} else {
+		w.canonicalize(b, cz, rec[start:end], size, start)
+		b.recs[len(b.recs)-1].part = [2]int{start, end}
+	}
+	b.recs[len(b.recs)-1].in = rec
+}
+
+// canonicalize appends the answer to src, a record of size bytes of input
+// or the part of one that starts at offset base in it, to b.recs. A
+// canonical form that is src itself, or that cz will not rewrite (b is
+// kindLong), is kept where it lies; any other is copied to b.out, and its
+// place recorded in off (view then holds it only for its length until
+// process fixes it). The offset of an error is counted from the record's
+// start.
+func (w *worker) canonicalize(b *block, cz *canon.Canonicalizer, src []byte, size, base int) {
 	v, err := cz.View(src)
 	switch {
 	case err != nil:
+		if e, ok := errors.AsType[*canon.Error](err); ok && base > 0 {
+			moved := *e
+			moved.Offset += int64(base)
+			err = &moved
+		}
 		b.recs = append(b.recs, record{off: -1, size: size, err: err})
 	case b.kind == kindLong || sameStart(v, src):
 		b.recs = append(b.recs, record{view: v, off: -1, size: size})

@@ -1,6 +1,6 @@
 module github.com/bbdigest/bbdigest/bench
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/bbdigest/bbdigest v0.0.0
@@ -11,6 +11,6 @@ require (
 	github.com/valyala/fastjson v1.6.10
 )
 
-require golang.org/x/sys v0.41.0 // indirect
+require golang.org/x/sys v0.48.0 // indirect
 
 replace github.com/bbdigest/bbdigest => ../

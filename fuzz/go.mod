@@ -1,6 +1,6 @@
 module github.com/bbdigest/bbdigest/fuzz
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/bbdigest/bbdigest v0.0.0
@@ -10,7 +10,7 @@ require (
 
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
 )
 
 replace github.com/bbdigest/bbdigest => ../

@@ -81,6 +81,8 @@ func (c *cli) main(args []string) int {
 		return c.envelope(rest)
 	case "resolution":
 		return c.resolution(rest)
+	case "archive":
+		return c.archive(rest)
 	case "version", "--version", "-version", "-v":
 		return c.version(rest)
 	case "help", "-h", "-help", "--help":
@@ -196,6 +198,8 @@ func helpHint(cmd string) string {
 		return "run 'bbdigest help resolution' for usage"
 	case strings.HasPrefix(cmd, "envelope"):
 		return "run 'bbdigest help envelope' for usage"
+	case strings.HasPrefix(cmd, "archive"):
+		return "run 'bbdigest help archive' for usage"
 	}
 	return "run 'bbdigest help " + cmd + "' for usage"
 }

@@ -42,6 +42,9 @@ Usage:
   bbdigest cpu    [--json]
   bbdigest envelope validate|digest|render|emit ...
   bbdigest resolution verify ...
+  bbdigest archive rehash|verify [--profile NAME] [--workers N] [FILE...|-]
+  bbdigest archive gen --records N [--kind K] [--seed S]
+  bbdigest archive join SUMMARY...
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
 
@@ -56,6 +59,8 @@ Commands:
               ledger
   resolution  verify a resolution against its envelope and the action about
               to be performed; only the outcome "authority" authorizes
+  archive     re-hash or verify JSON Lines archives on every core, one
+              JSON result line per input line
   version     print the version
   help        print this overview, or a command's own help
 
@@ -66,7 +71,8 @@ Commands:
 
 Diagnostics:
   Every line on stderr starts "bbdigest: error: " or "bbdigest: hint: "
-  (but for this overview, printed there when no command is given).
+  (but for this overview, printed there when no command is given, and
+  the "bbdigest: summary: " line of archive).
   An input that is rejected (by the canon gate, or as an envelope) gets one
   line per problem, in one format for every command:
 
@@ -245,7 +251,158 @@ const helpHelp = `Usage:
   bbdigest help [COMMAND]
 
 help prints the overview of bbdigest, or the help of COMMAND: canon,
-digest, demo, cpu, envelope, resolution, version or help.
+digest, demo, cpu, envelope, resolution, archive, version or help.
+`
+
+const archiveHelp = `Usage:
+  bbdigest archive rehash [FLAGS] [FILE...|-]
+  bbdigest archive verify [FLAGS] [FILE...|-]
+  bbdigest archive gen --records N [--kind KIND] [--seed S] [--wrong N]
+                       [--canonical]
+  bbdigest archive join SUMMARY...
+
+archive answers every line of JSON Lines archives (audit logs of
+envelopes, resolutions, tool calls and receipts) with one JSON line on
+stdout, in input order, on every core. Lines end at "\n"; a "\r" before
+it is JSON whitespace; a final line without "\n" counts; an empty line is
+answered too. Line N of the output answers line N of the input.
+
+Commands:
+  rehash  digest each line: the SHA-256 of its canonical form,
+            {"line":N,"digest":"sha256:<64 hex>"}
+          or, when the line is rejected,
+            {"line":N,"error":{"class":"CLASS","offset":N,"message":"…"}}
+          with the class of 'bbdigest help' (Diagnostics) and the byte
+          offset in the line
+  verify  check each line, a record
+            {"digest":"sha256:<64 lowercase hex>","doc":<any JSON>}
+          (members in either order): whether digest is the digest of the
+          canonical form of doc,
+            {"line":N,"ok":true,"digest":"sha256:…"}
+            {"line":N,"ok":false,"digest":"sha256:…","claimed":"sha256:…"}
+            {"line":N,"ok":false,"error":{"class":"CLASS","offset":N,
+             "message":"…"}}
+          The last is a record that could not be checked: doc fails the
+          profile (canon's class, offset in the line), or the record is
+          not such an object, class "wrapper": not an object, a member
+          other than "digest" and "doc" or one of them twice or missing,
+          a member name written with escapes, or a digest that is not a
+          plain string "sha256:" and 64 lowercase hex digits
+  gen     write a generated archive of N lines to stdout, the same for
+          the same flags: records an agent host logs, with varied text
+          (accents, other scripts, emoji, escapes), each on one line,
+          canonical, compact with members shuffled (some with \u
+          escapes), or with spaces, one third each; every record passes
+          the strict profile. --kind:
+            envelopes  binding-moment envelopes (§6.4 shape), 1-2 KB
+                       (the default)
+            mixed      envelopes, tool results carrying one, tool calls
+                       (OpenAI tool_calls, Anthropic tool_use, MCP
+                       tools/call), resolutions, receipts
+            claims     verify's records of mixed documents, each with the
+                       digest of its canonical form, computed by gen
+                       itself with crypto/sha256; --wrong N makes N of
+                       them, spread evenly, claim a wrong digest
+          --seed S (default 1) chooses the archive; --canonical writes
+          every record (claims: every doc) canonical
+  join    read the --summary files of the shards of one run and check
+          that they cover its input exactly once, in order, all
+          complete; print their combined summary on stdout (as --json
+          writes it, with "shards":N, and "outputs", each shard's index,
+          bytes and SHA-256, in place of "output"), or each problem on
+          stderr
+
+  With several FILEs, every line also has "file":"NAME" first, and line
+  numbers count from 1 in each. NAME, messages and every other string
+  are escaped as in 'bbdigest help' (Diagnostics), and a byte that is not
+  UTF-8 is written U+FFFD, so every line is valid JSON.
+
+Options:
+` + profileOption + `  --workers N     goroutines that canonicalize and hash (default 0: one
+                  per core); the output does not depend on it
+  --json          write the summary as one JSON object
+  --max-record N  reject lines longer than N bytes as too-large (default,
+                  and at most: the profile's 256 MiB bound)
+  --out FILE      write the result lines to FILE instead of stdout
+  --resume        with --out: continue FILE, the output of a run of the
+                  same command, flags and inputs that was stopped or killed
+                  part-way, after its last complete line: the lines of
+                  the inputs it answers are skipped (read, not processed),
+                  the outcomes of its lines are counted in the summary, a
+                  last line cut short is replaced, and the finished FILE
+                  is the same, byte for byte, as the output of a run never
+                  stopped. A FILE that is not such an output is refused
+                  and left as it is; a missing or empty FILE starts the
+                  run
+  --shard I/N     answer only the I-th (from 0) of N byte ranges of FILE
+                  (one FILE, not stdin): the lines that start in
+                  [S*I/N, S*(I+1)/N), S the size of the JSON Lines (for a
+                  compressed FILE, the size it decompresses to, found by
+                  decompressing it once first). Line numbers are those of
+                  the whole FILE (the shard reads the bytes before its
+                  range to count them), so the outputs of shards 0..N-1,
+                  concatenated in that order, are the unsharded output,
+                  byte for byte
+  --shards N      --shard I/N with I from $JOB_COMPLETION_INDEX, which a
+                  Kubernetes Indexed Job sets in each pod
+  --summary FILE  also write the --json summary to FILE (replaced whole
+                  once written), for archive join; with --shard it has
+                  "shard":{"index":I,"count":N}
+  --progress MODE
+                  progress on stderr: auto (the default) is a live bar on
+                  a terminal (bytes done, records/s, MB/s of JSON Lines,
+                  time left) and nothing elsewhere; bar draws it anyway
+                  (off a terminal, a line per refresh); json writes one
+                  line a second,
+                    {"progress":{"input":"…","elapsed_s":3.0,
+                     "records":N,"bytes":N,"records_per_s":N,
+                     "bytes_per_s":N,"fraction":0.42,"eta_s":4.1}}
+                  (fraction and eta_s when known: not on stdin); off
+
+  FILE "-" or no FILE reads stdin.
+
+Compressed input:
+  A FILE or stdin that starts with the magic number of gzip (1f 8b 08) or
+  zstd (28 b5 2f fd) is decompressed as it is read, with no temporary
+  file; gzip members and zstd frames may follow one another. Memory stays
+  bounded whatever the input expands to: --max-record bounds each line,
+  and a zstd frame that needs a window over 32 MiB (zstd --ultra -20 and
+  up, --long=26 and up) is refused. A stream cut short or failing its
+  checksum is an I/O error (exit 2); the lines answered before a checksum
+  failure were read from the damaged data.
+
+Summary:
+  At the end, one line on stderr:
+    bbdigest: summary: 12 records, 9 accepted, 3 rejected (duplicate-name 1, syntax 2)
+  (verify: "ok" and "failed"; the classes add "wrapper" and "mismatch"),
+  or with --json one object:
+    {"command":"rehash","profile":"strict","inputs":[{"name":"a.jsonl",
+     "compression":"none","size":4000,"range":{"start":0,"end":4000},
+     "first_line":1,"lines":12}],"records":12,"accepted":9,"rejected":3,
+     "classes":{"duplicate-name":1,"syntax":2},"output":{"bytes":900,
+     "sha256":"sha256:…"},"complete":true}
+  where size and range count the bytes of JSON Lines read (decompressed),
+  and output the bytes written and their SHA-256.
+
+Exit status:
+  0  every line was accepted (verify: every record verified); gen: done;
+     join: the shards cover the input and every line was accepted
+  1  some line was rejected (verify: some record did not verify); join:
+     the same, in some shard
+  2  usage or I/O error; the output then holds the answers to the lines
+     before the failure (join: a SUMMARY cannot be read, or is not one)
+  3  join: the shards do not cover the input exactly once, in order, or
+     one is incomplete (its run stopped on an error)
+
+Examples:
+  bbdigest archive rehash audit-2026.jsonl > digests.jsonl
+  bbdigest archive verify --json claims.jsonl > report.jsonl
+  bbdigest archive rehash audit-2025.jsonl.zst audit-2026.jsonl.gz
+  bbdigest archive rehash --out digests.jsonl --resume audit.jsonl.zst
+  bbdigest archive gen --records 1000000 --kind mixed | zstd > a.jsonl.zst
+  bbdigest archive rehash --shard 3/8 --out part-3.jsonl \
+      --summary part-3.json a.jsonl.zst
+  bbdigest archive join part-*.json
 `
 
 // commandHelp returns the help text of the command called name, as
@@ -269,6 +426,8 @@ func commandHelp(name string) (string, bool) {
 		return envelopeUsage, true
 	case "resolution", "resolution verify":
 		return resolutionUsage, true
+	case "archive", "archive rehash", "archive verify":
+		return archiveHelp, true
 	}
 	return "", false
 }

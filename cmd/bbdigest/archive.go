@@ -1,0 +1,368 @@
+package main
+
+// archive is "bbdigest archive rehash|verify": it answers every line of
+// JSON Lines archives with one JSON result line, on every core, through
+// package batch. This file holds the command line, the run over the
+// inputs and the result lines; archive_verify.go reads the records of
+// verify, and archive_summary.go counts the outcomes and writes the
+// summary.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/batch"
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// archive dispatches "bbdigest archive SUBCOMMAND".
+func (c *cli) archive(args []string) int {
+	if len(args) == 0 {
+		return c.usageError("archive", "missing subcommand (rehash, verify, gen or join)")
+	}
+	switch args[0] {
+	case "rehash", "verify":
+		return c.archiveRun(args[0], args[1:])
+	case "gen":
+		return c.archiveGen(args[1:])
+	case "join":
+		return c.archiveJoin(args[1:])
+	case "-h", "-help", "--help":
+		io.WriteString(c.stdout, archiveHelp)
+		return exitOK
+	}
+	return c.usageError("archive", "unknown subcommand "+quote(args[0]))
+}
+
+// archiveOutBuf is the size of the output buffer of rehash and verify.
+const archiveOutBuf = 256 << 10
+
+// archiveRun is one run of rehash or verify.
+type archiveRun struct {
+	c       *cli
+	fsName  string // "archive rehash" or "archive verify"
+	verify  bool
+	opts    batch.Options
+	inputs  []string // as given; "-" is stdin
+	multi   bool     // several inputs: every result line has "file"
+	jsonSum bool     // --json
+
+	shard       shardSpec
+	summaryPath string // --summary, or ""
+	prog        *progress
+
+	outPath string   // --out, or ""
+	outFile *os.File // --out FILE, open
+	resume  resumeState
+	refused bool // --out FILE is not an output of this run
+
+	out  *bufio.Writer // the result lines, through outH
+	outH *outputHash
+	line []byte // the result line being built
+	file []byte // the current input's "file" member, with its comma
+
+	sum archiveSummary
+}
+
+// archiveRun runs "bbdigest archive rehash|verify [FLAGS] [FILE...|-]".
+func (c *cli) archiveRun(sub string, args []string) int {
+	fs := c.flagSet("archive " + sub)
+	profile := fs.String("profile", "strict", "")
+	workers := fs.Int("workers", 0, "")
+	jsonSum := fs.Bool("json", false, "")
+	maxRecord := fs.Int("max-record", 0, "")
+	out := fs.String("out", "", "")
+	resume := fs.Bool("resume", false, "")
+	shard := fs.String("shard", "", "")
+	shards := fs.Int64("shards", 0, "")
+	summary := fs.String("summary", "", "")
+	progressFlag := fs.String("progress", "auto", "")
+	operands, code := c.parse(fs, args, -1)
+	if code >= 0 {
+		return code
+	}
+	p, ok := c.profile(*profile)
+	if !ok {
+		return exitUsage
+	}
+	if *workers < 0 {
+		return c.usageError(fs.Name(), "--workers must be 0 (all cores) or more")
+	}
+	bound := p.MaxSize()
+	if *maxRecord != 0 {
+		if *maxRecord < 0 || *maxRecord > canon.MaxSizeLimit {
+			return c.usageError(fs.Name(), "--max-record must be within 1.."+strconv.Itoa(canon.MaxSizeLimit))
+		}
+		bound = min(bound, *maxRecord)
+	}
+	mode, ok := progressMode(*progressFlag, c.stderr)
+	if !ok {
+		return c.usageError(fs.Name(), "--progress takes auto (the default), bar, json or off, not "+quote(*progressFlag))
+	}
+	switch {
+	case *resume && *out == "":
+		return c.usageError(fs.Name(), "--resume needs --out FILE")
+	case *out == "-":
+		return c.usageError(fs.Name(), "--out needs a file name; without --out the results go to stdout")
+	}
+	if len(operands) == 0 {
+		operands = []string{"-"}
+	}
+	a := &archiveRun{
+		c:       c,
+		fsName:  fs.Name(),
+		verify:  sub == "verify",
+		opts:    batch.Options{Profile: p, Workers: *workers, MaxRecord: bound},
+		inputs:  operands,
+		multi:   len(operands) > 1,
+		jsonSum: *jsonSum,
+		outPath: *out,
+
+		summaryPath: *summary,
+		prog:        newProgress(mode, c.stderr),
+	}
+	if code := a.shardFlags(*shard, *shards); code >= 0 {
+		return code
+	}
+	if a.summaryPath == "-" || a.summaryPath != "" && a.summaryPath == a.outPath {
+		return c.usageError(fs.Name(), "--summary needs a file name of its own")
+	}
+	a.sum.init(sub, p)
+	a.sum.shard = a.shard
+	if a.verify {
+		a.opts.Select = selectDoc
+	}
+	if a.outPath != "" {
+		if code := a.openOut(a.outPath, *resume); code >= 0 {
+			return code
+		}
+		defer a.outFile.Close()
+	} else {
+		a.outH = newOutputHash(stdoutWriter{c.stdout})
+	}
+	a.out = bufio.NewWriterSize(a.outH, archiveOutBuf)
+	// Flush when the run waits for input: a slow input (a pipe, a
+	// network volume) then gets its answers written as they come, and a
+	// killed run loses little (--resume).
+	a.opts.Idle = a.out.Flush
+	code = a.runInputs()
+	a.prog.end()
+	if err := a.out.Flush(); err != nil && code != exitUsage {
+		code = a.writeFailure(err)
+	}
+	if a.outFile != nil {
+		if err := a.outFile.Close(); err != nil && code != exitUsage {
+			code = a.writeFailure(err)
+		}
+	}
+	if a.refused {
+		return code
+	}
+	a.sum.output = a.outH.summary()
+	a.sum.complete = code != exitUsage
+	a.writeSummary()
+	if a.summaryPath != "" {
+		if err := writeFileAtomic(a.summaryPath, a.sum.appendJSON(nil)); err != nil {
+			c.errorf("%s: %s", fileField(a.summaryPath), ioMessage(err))
+			code = exitUsage
+		}
+	}
+	return code
+}
+
+// runInputs answers every line of every input, in order, and returns the
+// exit code. It stops at the first input that cannot be read, after the
+// results of the lines read before the failure.
+func (a *archiveRun) runInputs() int {
+	for _, name := range a.inputs {
+		if code := a.runInput(name); code != exitOK {
+			return code
+		}
+	}
+	if a.resume.remaining > 0 {
+		return a.notThisRun(fmt.Sprintf("it holds %d result lines, and the input has %d lines", a.resume.lines, a.resume.lines-a.resume.remaining))
+	}
+	return a.sum.exitCode()
+}
+
+// runInput answers every line of the input called name.
+func (a *archiveRun) runInput(name string) int {
+	c := a.c
+	if a.multi {
+		a.file = append(appendJSONString(append(a.file[:0], `"file":`...), name), ',')
+	}
+	in := a.sum.addInput(name)
+	ai, err := c.openArchive(name)
+	if err != nil {
+		return a.ioFail(name, err)
+	}
+	defer ai.close()
+	in.compression = ai.compression
+	s := newLineStream(ai.r)
+	hi := int64(-1)
+	if sh := a.shard; sh.count > 0 {
+		size, err := c.streamSize(ai)
+		if err != nil {
+			return a.ioFail(name, err)
+		}
+		in.size, hi = size, mulDiv(size, sh.index+1, sh.count)
+		if err := s.toBoundary(mulDiv(size, sh.index, sh.count)); err != nil {
+			return a.ioFail(name, err)
+		}
+	}
+	in.start, in.firstLine = s.pos, s.lines()+1
+	if code := a.skipAnswered(s, in, hi); code >= 0 {
+		return code
+	}
+	before := a.sum.records
+	a.opts.FirstLine = in.firstLine + in.lines
+	pi := &progressInput{name: name, raw: &ai.rawRead, rawSize: ai.rawSize, total: -1}
+	switch {
+	case hi >= 0:
+		pi.total = max(0, hi-s.pos)
+	case ai.compression == "none" && ai.rawSize >= 0:
+		pi.total = ai.rawSize - s.pos
+	}
+	a.prog.begin(pi)
+	s.count = &a.prog.bytes
+	_, err = batch.Stream(context.Background(), s.reader(hi), a.opts, a.emit)
+	a.prog.endInput()
+	in.end = s.pos
+	in.lines += a.sum.records - before
+	if err != nil {
+		if we, ok := errors.AsType[writeError](err); ok {
+			return a.writeFailure(we.err)
+		}
+		return a.ioFail(name, err)
+	}
+	if s.ended() {
+		in.size = s.pos
+	}
+	return exitOK
+}
+
+// ioFail reports that the input called name could not be read.
+func (a *archiveRun) ioFail(name string, err error) int {
+	a.prog.end()
+	a.c.ioFailure(name, err)
+	return exitUsage
+}
+
+// writeFailure reports an error writing the output.
+func (a *archiveRun) writeFailure(err error) int {
+	a.prog.end()
+	if we, ok := errors.AsType[writeError](err); ok {
+		err = we.err
+	}
+	a.c.errorf("write: %v", err)
+	return exitUsage
+}
+
+// emit writes the result line of one record and counts its outcome.
+func (a *archiveRun) emit(res batch.Result) error {
+	b := append(a.line[:0], '{')
+	b = append(b, a.file...)
+	b = append(b, `"line":`...)
+	b = strconv.AppendInt(b, res.Line, 10)
+	switch {
+	case res.Err != nil:
+		class, off, msg := errorParts(res.Err)
+		if a.verify {
+			b = append(b, `,"ok":false`...)
+		}
+		b = append(b, `,"error":{"class":"`...)
+		b = append(b, class...)
+		b = append(b, `","offset":`...)
+		b = strconv.AppendInt(b, off, 10)
+		b = append(b, `,"message":`...)
+		b = appendJSONString(b, msg)
+		b = append(b, "}}\n"...)
+		a.sum.fail(class)
+	case !a.verify:
+		b = append(b, `,"digest":"`...)
+		b = res.Digest.AppendTo(b)
+		b = append(b, "\"}\n"...)
+		a.sum.accept()
+	default:
+		claimed, err := claimOf(res)
+		if err != nil {
+			return err // Select accepted the record: never
+		}
+		if claimed == res.Digest {
+			b = append(b, `,"ok":true,"digest":"`...)
+			b = res.Digest.AppendTo(b)
+			b = append(b, "\"}\n"...)
+			a.sum.accept()
+		} else {
+			b = append(b, `,"ok":false,"digest":"`...)
+			b = res.Digest.AppendTo(b)
+			b = append(b, `","claimed":"`...)
+			b = claimed.AppendTo(b)
+			b = append(b, "\"}\n"...)
+			a.sum.fail(classMismatch)
+		}
+	}
+	a.line = b
+	a.prog.records.Add(1)
+	_, err := a.out.Write(b)
+	return err
+}
+
+// errorParts returns the class, offset and message of the error that
+// rejected a record: a *canon.Error, or a *wrapperError of verify.
+func errorParts(err error) (class string, off int64, msg string) {
+	if e, ok := errors.AsType[*canon.Error](err); ok {
+		return e.Class.String(), e.Offset, e.Msg
+	}
+	if e, ok := errors.AsType[*wrapperError](err); ok {
+		return classWrapper, int64(e.offset), e.msg
+	}
+	return "internal", 0, err.Error() // batch never gives another error
+}
+
+// appendJSONString appends s as a JSON string escaped as every field
+// bbdigest writes (see diag.go): controls, format characters and the
+// other characters a terminal interprets as \uXXXX escapes. A byte that
+// is not UTF-8 is written U+FFFD, so that the line stays valid JSON
+// (appendQuoted would write \xHH).
+func appendJSONString(b []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\ufffd")
+	}
+	return appendQuoted(b, s)
+}
+
+// outputHash passes the output through, counting its bytes and hashing
+// them with SHA-256, for the summary.
+type outputHash struct {
+	w io.Writer
+	h hash.Hash
+	n int64
+}
+
+func newOutputHash(w io.Writer) *outputHash {
+	return &outputHash{w: w, h: hashing.New()}
+}
+
+func (o *outputHash) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	o.h.Write(p[:n])
+	o.n += int64(n)
+	return n, err
+}
+
+// summary returns the count and the digest of the bytes written so far.
+func (o *outputHash) summary() outputSummary {
+	var d hashing.Digest
+	copy(d[:], o.h.Sum(nil))
+	return outputSummary{bytes: o.n, sha256: d}
+}

@@ -1,0 +1,282 @@
+package main
+
+// The progress of "archive rehash|verify" on stderr (--progress): on a
+// terminal a live bar drawn by github.com/vbauerster/mpb/v8 (records/s,
+// MB/s, bytes done of the total, ETA); off a terminal nothing, or with
+// --progress json one JSON line a second, for logs (a Kubernetes pod's).
+//
+// The rates count the JSON Lines read by the workers (decompressed) and
+// the records answered, from the start of the run. The fraction done is
+// that of the shard's range for --shard, else that of the input file
+// read (its compressed bytes for a compressed file), unknown on stdin.
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+)
+
+// progressJSONEvery is how often --progress json writes a line (a
+// variable for the tests).
+var progressJSONEvery = time.Second
+
+// progress is the progress display of one run.
+type progress struct {
+	mode  string // "bar", "json" or "off"
+	w     io.Writer
+	every time.Duration // between JSON lines
+	start time.Time
+
+	records atomic.Int64 // answered
+	bytes   atomic.Int64 // of JSON Lines read by the workers
+	cur     atomic.Pointer[progressInput]
+
+	mu   sync.Mutex // stop
+	stop chan struct{}
+	done chan struct{}
+	p    *mpb.Progress
+	bar  *mpb.Bar
+}
+
+// progressInput is the input being answered.
+type progressInput struct {
+	name    string
+	raw     *atomic.Int64 // bytes of the file read
+	rawSize int64         // the file's size, or -1
+	base    int64         // progress.bytes when the range started
+	total   int64         // the range's bytes (--shard), or -1
+}
+
+// progressMode resolves --progress: auto is bar on a terminal, else off.
+func progressMode(flag string, stderr io.Writer) (string, bool) {
+	switch flag {
+	case "auto":
+		if isTerminal(stderr) {
+			return "bar", true
+		}
+		return "off", true
+	case "bar", "json", "off":
+		return flag, true
+	}
+	return "", false
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func newProgress(mode string, w io.Writer) *progress {
+	return &progress{mode: mode, w: w, every: progressJSONEvery, start: time.Now()}
+}
+
+// begin shows the progress of the input in, from now on.
+func (p *progress) begin(in *progressInput) {
+	if p.mode == "off" {
+		return
+	}
+	in.base = p.bytes.Load()
+	p.cur.Store(in)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stop != nil {
+		return // already running
+	}
+	p.stop, p.done = make(chan struct{}), make(chan struct{})
+	every := p.every
+	if p.mode == "bar" {
+		opts := []mpb.ContainerOption{mpb.WithOutput(p.w), mpb.WithRefreshRate(200 * time.Millisecond)}
+		if !isTerminal(p.w) {
+			// --progress bar elsewhere: a line per refresh.
+			opts = append(opts, mpb.WithAutoRefresh(), mpb.WithWidth(100))
+		}
+		p.p = mpb.New(opts...)
+		every = 200 * time.Millisecond
+	}
+	go p.run(every, p.stop, p.done)
+}
+
+// run updates the display every period until stop is closed, then closes
+// done.
+func (p *progress) run(every time.Duration, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			p.tick()
+		}
+	}
+}
+
+// snapshot is the state of the run at one moment.
+type snapshot struct {
+	input          string
+	elapsed        time.Duration
+	records, bytes int64
+	done, total    int64   // bytes of the input done, of its total; total -1: unknown
+	fraction       float64 // -1: unknown
+}
+
+func (p *progress) snapshot() snapshot {
+	s := snapshot{elapsed: time.Since(p.start), records: p.records.Load(), bytes: p.bytes.Load(), fraction: -1}
+	in := p.cur.Load()
+	if in == nil {
+		return s
+	}
+	s.input, s.done, s.total = in.name, s.bytes-in.base, in.total
+	switch {
+	case in.total > 0:
+		s.fraction = min(1, float64(s.done)/float64(in.total))
+	case in.total == 0:
+		s.fraction = 1
+	case in.rawSize > 0:
+		s.fraction = min(1, float64(in.raw.Load())/float64(in.rawSize))
+	}
+	return s
+}
+
+// rates returns the records and bytes per second, and the seconds left,
+// -1 when unknown.
+func (s snapshot) rates() (recs, bytes, eta float64) {
+	sec := s.elapsed.Seconds()
+	if sec <= 0 {
+		return 0, 0, -1
+	}
+	eta = -1
+	if s.fraction > 0 {
+		eta = sec * (1 - s.fraction) / s.fraction
+	}
+	return float64(s.records) / sec, float64(s.bytes) / sec, eta
+}
+
+// tick draws or writes the progress once.
+func (p *progress) tick() {
+	s := p.snapshot()
+	if p.mode == "json" {
+		p.w.Write(appendProgressJSON(nil, s))
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar == nil && s.input != "" {
+		p.bar = p.p.New(10000, mpb.BarStyle(),
+			mpb.PrependDecorators(decor.Name(safeText(s.input)+" ")),
+			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return " " + progressText(p.snapshot()) })))
+	}
+	if p.bar != nil && s.fraction >= 0 {
+		p.bar.SetCurrent(int64(s.fraction * 10000))
+	}
+}
+
+// endInput ends the bar of the current input.
+func (p *progress) endInput() {
+	if p.mode != "bar" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.SetTotal(-1, true)
+		p.bar = nil
+	}
+}
+
+// end stops the display, and waits until it has stopped: nothing more is
+// written.
+func (p *progress) end() {
+	p.mu.Lock()
+	stop, done := p.stop, p.done
+	p.stop = nil
+	p.mu.Unlock()
+	if stop == nil {
+		return
+	}
+	close(stop)
+	<-done
+	if p.p != nil {
+		p.endInput()
+		p.p.Wait()
+		p.p = nil
+	}
+}
+
+// progressText is the text beside the bar: the input's bytes done, of
+// its total when known (a plain file, a shard), the rates and the time
+// left:
+//
+//	1.21 GB / 3.40 GB  412345 rec/s  523.1 MB/s  ETA 12s
+func progressText(s snapshot) string {
+	recs, bytes, eta := s.rates()
+	b := appendMB(nil, float64(s.done))
+	if s.total >= 0 {
+		b = append(b, " / "...)
+		b = appendMB(b, float64(s.total))
+	}
+	b = append(b, "  "...)
+	b = strconv.AppendFloat(b, recs, 'f', 0, 64)
+	b = append(b, " rec/s  "...)
+	b = appendMB(b, bytes)
+	b = append(b, "/s"...)
+	if eta >= 0 {
+		b = append(b, "  ETA "...)
+		b = append(b, time.Duration(eta*float64(time.Second)).Round(time.Second).String()...)
+	}
+	return string(b)
+}
+
+// appendMB appends n bytes in MB (10^6), or GB from 10^9.
+func appendMB(b []byte, n float64) []byte {
+	if n >= 1e9 {
+		return append(strconv.AppendFloat(b, n/1e9, 'f', 2, 64), " GB"...)
+	}
+	return append(strconv.AppendFloat(b, n/1e6, 'f', 1, 64), " MB"...)
+}
+
+// appendProgressJSON appends one --progress json line:
+//
+//	{"progress":{"input":"a.jsonl.zst","elapsed_s":3.0,"records":123456,
+//	 "bytes":234567890,"records_per_s":41152,"bytes_per_s":78189296,
+//	 "fraction":0.42,"eta_s":4.1}}
+//
+// records and bytes count the whole run (all its inputs), bytes those of
+// the JSON Lines read (decompressed); fraction is that of the current
+// input; fraction and eta_s are left out when unknown (stdin).
+func appendProgressJSON(b []byte, s snapshot) []byte {
+	recs, bytes, eta := s.rates()
+	b = append(b, `{"progress":{"input":`...)
+	b = appendJSONString(b, s.input)
+	b = append(b, `,"elapsed_s":`...)
+	b = strconv.AppendFloat(b, s.elapsed.Seconds(), 'f', 1, 64)
+	b = append(b, `,"records":`...)
+	b = strconv.AppendInt(b, s.records, 10)
+	b = append(b, `,"bytes":`...)
+	b = strconv.AppendInt(b, s.bytes, 10)
+	b = append(b, `,"records_per_s":`...)
+	b = strconv.AppendFloat(b, recs, 'f', 0, 64)
+	b = append(b, `,"bytes_per_s":`...)
+	b = strconv.AppendFloat(b, bytes, 'f', 0, 64)
+	if s.fraction >= 0 {
+		b = append(b, `,"fraction":`...)
+		b = strconv.AppendFloat(b, s.fraction, 'f', 4, 64)
+	}
+	if eta >= 0 {
+		b = append(b, `,"eta_s":`...)
+		b = strconv.AppendFloat(b, eta, 'f', 1, 64)
+	}
+	return append(b, "}}\n"...)
+}

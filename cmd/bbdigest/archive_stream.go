@@ -1,0 +1,167 @@
+package main
+
+// lineStream positions a run of rehash or verify in its input's JSON
+// Lines (decompressed): past the lines before a shard's range, past the
+// lines an interrupted run already answered (--resume), and it ends the
+// stream given to batch at the end of the shard's range.
+//
+// Positions are byte offsets in the stream. A line starts at 0 and after
+// every "\n"; such a position is a line boundary, and so is the end of
+// the stream. The range of a shard with the nominal bounds [lo, hi) is
+// [B(lo), B(hi)), where B(x) is the first line boundary at or after x:
+// the lines that start in [lo, hi). So the lines of consecutive ranges
+// follow one another with no gap or overlap, whatever lo and hi are, and
+// each range is found without reading the others' outputs.
+
+import (
+	"bytes"
+	"io"
+	"sync/atomic"
+)
+
+// lineStreamBuf is the size of lineStream's buffer.
+const lineStreamBuf = 256 << 10
+
+type lineStream struct {
+	r     io.Reader
+	buf   []byte
+	start int // buf[start:end] is read and not yet consumed
+	end   int
+	err   error // what r reported once buf[:end] was read; io.EOF at the end
+
+	pos      int64 // bytes consumed
+	newlines int64 // "\n" consumed
+	atLine   bool  // pos is a line boundary (pos == 0, or "\n" consumed last)
+
+	count *atomic.Int64 // if not nil, counts the bytes read through reader
+}
+
+func newLineStream(r io.Reader) *lineStream {
+	return &lineStream{r: r, buf: make([]byte, lineStreamBuf), atLine: true}
+}
+
+// fill reads more into the buffer, once everything in it is consumed. It
+// reports false, with the reason in s.err, when nothing more comes.
+func (s *lineStream) fill() bool {
+	if s.start < s.end {
+		return true
+	}
+	for empty := 0; s.err == nil; empty++ {
+		n, err := s.r.Read(s.buf)
+		s.start, s.end, s.err = 0, n, err
+		if n > 0 {
+			return true
+		}
+		if empty == 100 && err == nil {
+			s.err = io.ErrNoProgress // as bufio gives up on a reader
+		}
+	}
+	return false
+}
+
+// consume moves past the next n buffered bytes.
+func (s *lineStream) consume(n int) {
+	b := s.buf[s.start : s.start+n]
+	s.newlines += int64(bytes.Count(b, []byte{'\n'}))
+	s.atLine = b[n-1] == '\n'
+	s.start += n
+	s.pos += int64(n)
+}
+
+// ended reports whether the whole input has been consumed.
+func (s *lineStream) ended() bool { return s.start == s.end && s.err == io.EOF }
+
+// toBoundary consumes bytes up to the first line boundary at or after the
+// position at (at <= s.pos: the next boundary from here). It returns
+// nil, or the error of the input other than io.EOF.
+func (s *lineStream) toBoundary(at int64) error {
+	for s.pos < at || !s.atLine {
+		if !s.fill() {
+			return s.readErr() // the end of the input is a boundary
+		}
+		if s.pos < at {
+			s.consume(int(min(at-s.pos, int64(s.end-s.start))))
+			continue
+		}
+		i := bytes.IndexByte(s.buf[s.start:s.end], '\n')
+		if i < 0 {
+			s.consume(s.end - s.start)
+		} else {
+			s.consume(i + 1)
+		}
+	}
+	return nil
+}
+
+// readErr returns the input's error, nil at its end.
+func (s *lineStream) readErr() error {
+	if s.err == io.EOF {
+		return nil
+	}
+	return s.err
+}
+
+// lines returns the number of lines consumed: the "\n" consumed, and the
+// last line of an input that does not end with one once it is consumed.
+func (s *lineStream) lines() int64 {
+	if !s.atLine && s.ended() {
+		return s.newlines + 1
+	}
+	return s.newlines
+}
+
+// skipLines consumes k lines, or as many as there are before the line
+// boundary at or after hi (hi < 0: the end of the input). It returns the
+// number consumed, and the input's error other than io.EOF.
+func (s *lineStream) skipLines(k, hi int64) (int64, error) {
+	before := s.lines()
+	for s.lines()-before < k && (hi < 0 || s.pos < hi || !s.atLine) {
+		if !s.fill() {
+			return s.lines() - before, s.readErr()
+		}
+		i := bytes.IndexByte(s.buf[s.start:s.end], '\n')
+		if i < 0 {
+			s.consume(s.end - s.start)
+		} else {
+			s.consume(i + 1)
+		}
+	}
+	return s.lines() - before, nil
+}
+
+// reader returns the rest of the input up to the line boundary at or
+// after hi (hi < 0: to the end of the input).
+func (s *lineStream) reader(hi int64) io.Reader { return &rangeReader{s: s, hi: hi} }
+
+type rangeReader struct {
+	s  *lineStream
+	hi int64
+}
+
+func (r *rangeReader) Read(p []byte) (int, error) {
+	s := r.s
+	if r.hi >= 0 && s.pos >= r.hi && s.atLine {
+		return 0, io.EOF
+	}
+	if !s.fill() {
+		return 0, s.err
+	}
+	avail := s.buf[s.start:s.end]
+	switch {
+	case r.hi < 0:
+	case s.pos < r.hi:
+		avail = avail[:min(int64(len(avail)), r.hi-s.pos)]
+	default: // past hi, inside a line: to its end
+		if i := bytes.IndexByte(avail, '\n'); i >= 0 {
+			avail = avail[:i+1]
+		}
+	}
+	n := copy(p, avail)
+	if n > 0 {
+		s.consume(n)
+		if s.count != nil {
+			s.count.Add(int64(n))
+		}
+	}
+	return n, nil
+}
