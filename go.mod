@@ -5,5 +5,6 @@ go 1.26
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2
 	go.etcd.io/bbolt v1.4.3
-	golang.org/x/sys v0.41.0
 )
+
+require golang.org/x/sys v0.41.0 // indirect

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 var digesters sync.Pool
@@ -16,11 +17,9 @@ func getDigester(p canon.Profile) *Digester {
 	return NewDigester(p)
 }
 
-// maxPooledOutput bounds the scratch memory a pooled Digester keeps.
-const maxPooledOutput = 1 << 20
-
+// putDigester pools d unless its scratch memory is past poolcap.Max.
 func putDigester(d *Digester) {
-	if d.c.ArenaSize() > maxPooledOutput {
+	if !poolcap.Keep(poolcap.CanonArena(&d.c)) {
 		return
 	}
 	digesters.Put(d)

@@ -153,7 +153,7 @@ type Result struct {
 	Canonical []byte
 
 	// Err is nil when the record was accepted. Otherwise it is a
-	// *canon.Error (see canon.AsError) with the class, the byte offset in
+	// *canon.Error (see errors.AsType) with the class, the byte offset in
 	// the record, the JSON Pointer and the message. A line longer than
 	// MaxRecord is answered with class too-large at offset MaxRecord,
 	// pointer "" and the message "line longer than the N-byte bound"; a

@@ -26,7 +26,7 @@ import (
 func answer(r Result, mode Mode) string {
 	prefix := strconv.FormatInt(r.Line, 10) + ": "
 	if r.Err != nil {
-		e, ok := canon.AsError(r.Err)
+		e, ok := errors.AsType[*canon.Error](r.Err)
 		if !ok {
 			return prefix + "not a *canon.Error: " + r.Err.Error()
 		}
@@ -280,7 +280,7 @@ func lines(t *testing.T, input string, opts Options) string {
 	t.Helper()
 	var b strings.Builder
 	_, err := Stream(context.Background(), strings.NewReader(input), opts, func(r Result) error {
-		switch e, _ := canon.AsError(r.Err); {
+		switch e, _ := errors.AsType[*canon.Error](r.Err); {
 		case e != nil:
 			b.WriteString(errorLine(e))
 		case opts.Mode == ModeCanonical:
@@ -368,7 +368,7 @@ func TestLinesTooLargeContract(t *testing.T) {
 					rng := rand.New(rand.NewPCG(uint64(bound), uint64(bs)))
 					var b strings.Builder
 					_, err := Stream(context.Background(), mk([]byte(tt.input), rng), Options{Mode: ModeCanonical, MaxRecord: bound, BlockSize: bs}, func(r Result) error {
-						if e, _ := canon.AsError(r.Err); e != nil {
+						if e, _ := errors.AsType[*canon.Error](r.Err); e != nil {
 							b.WriteString(errorLine(e))
 						} else {
 							b.Write(r.Canonical)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/impl"
 )
 
 // The benchmarks run an archive of 4000 generated envelopes of 1-2 KB
@@ -33,7 +34,7 @@ import (
 //	benchstat -col /impl /tmp/b.txt
 //
 // sha= names the SHA-256 path: "default" is the one hashing chose for the
-// CPU; others are forced with hashing.Select, where the CPU has them.
+// CPU; others are forced through the registry of kernels (internal/impl), where the CPU has them.
 
 const benchRecords = 4000
 
@@ -54,7 +55,7 @@ func benchArchive(b *testing.B) ([]byte, [][]byte) {
 // and the multi-lane ones this CPU has.
 func shaPaths() []string {
 	paths := []string{"default"}
-	for _, p := range hashing.Implementations() {
+	for _, p := range impl.Lookup("hashing", "sha256").Available() {
 		if p == "avx2" || p == "avx512" || p == "shani" {
 			paths = append(paths, p)
 		}
@@ -67,7 +68,7 @@ func shaPaths() []string {
 func withPath(b *testing.B, name string, f func(b *testing.B)) {
 	b.Run("sha="+name, func(b *testing.B) {
 		if name != "default" {
-			restore, err := hashing.Select(name)
+			restore, err := impl.Lookup("hashing", "sha256").Select(name)
 			if err != nil {
 				b.Skip(err)
 			}

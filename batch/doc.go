@@ -81,5 +81,5 @@
 // The callback runs on the calling goroutine, one result at a time. Each
 // call runs a pipeline of its own, so the functions of this package are
 // safe for concurrent use. SHA-256 runs on the batch kernel that package
-// hashing chose for this CPU (see hashing.Describe and BBDIGEST_SHA256).
+// hashing chose for this CPU (see bbdigest cpu and BBDIGEST_SHA256).
 package batch

@@ -2,6 +2,7 @@ package batch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -16,7 +17,7 @@ func ExampleStream() {
 {"a":1,"\u0061":2}
 [3, 2, 1]`)
 	sum, err := batch.Stream(context.Background(), archive, batch.Options{Mode: batch.ModeBoth}, func(r batch.Result) error {
-		if e, ok := canon.AsError(r.Err); ok {
+		if e, ok := errors.AsType[*canon.Error](r.Err); ok {
 			fmt.Printf("%d: error %s %d %s within %q\n", r.Line, e.Class, e.Offset, e.Msg, e.Pointer)
 			return nil
 		}

@@ -3,6 +3,7 @@ package batch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -177,7 +178,7 @@ func TestPeakMemoryChild(t *testing.T) {
 	tt := peakCases[name]
 	var got bytes.Buffer
 	_, err := Stream(context.Background(), tt.input(), tt.opts, func(r Result) error {
-		if e, ok := canon.AsError(r.Err); ok {
+		if e, ok := errors.AsType[*canon.Error](r.Err); ok {
 			got.WriteString(errorLine(e))
 		} else {
 			got.WriteString(r.Digest.String())

@@ -28,12 +28,14 @@ package batch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 // blockKind says what a block holds.
@@ -279,7 +281,7 @@ func (s *Summary) add(r *record) {
 	}
 	s.Rejected++
 	var class canon.Class // every error of a record is a *canon.Error
-	if e, ok := canon.AsError(r.err); ok {
+	if e, ok := errors.AsType[*canon.Error](r.err); ok {
 		class = e.Class
 	}
 	if s.ByClass == nil {
@@ -297,7 +299,7 @@ func (p *pipeline) worker(ctx context.Context) {
 		w.cfg = nil
 		// Records up to a block long grow the arena to a few times a
 		// block; keep no more than a default block would have needed.
-		if w.cz.ArenaSize() <= maxPooledArena {
+		if poolcap.CanonArena(w.cz) <= maxPooledArena {
 			workerPool.Put(w)
 		}
 	}()

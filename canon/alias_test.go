@@ -130,7 +130,7 @@ func TestAppendOverlap(t *testing.T) {
 // they must be copied first.
 func TestViewOverlap(t *testing.T) {
 	for _, impl := range availableMinifyImpls() {
-		withMinify(impl, func() {
+		withMinify(t, impl, func() {
 			for _, p := range []Profile{Strict, RFC8785} {
 				c := New(p)
 				for _, in := range aliasInputs() {
@@ -144,7 +144,7 @@ func TestViewOverlap(t *testing.T) {
 							v, _ := c.View([]byte(in)) // v in c's arena, unless in was canonical
 							sub := v[r[0]:r[1]]
 							want, wantErr := canonOf(string(sub), p)
-							name := fmt.Sprintf("%s minify=%s view=%v %.60q", p.Name(), minifyImplName(impl), view, sub)
+							name := fmt.Sprintf("%s minify=%s view=%v %.60q", p.Name(), minifyNames[impl], view, sub)
 							var got []byte
 							if view {
 								got, err = c.View(sub)

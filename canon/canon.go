@@ -10,6 +10,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/internal/boundedread"
 	"github.com/bbdigest/bbdigest/internal/es6"
+	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 // Canonicalizer turns JSON text into its canonical form under one Profile.
@@ -185,7 +186,7 @@ func (c *Canonicalizer) Transcode(w io.Writer, r io.Reader) error {
 		err = &Error{Class: ClassTooLarge, Offset: int64(limit), Msg: "input longer than the " + strconv.Itoa(limit) + "-byte bound"}
 	}
 	c.in = buf[:0]
-	if cap(c.in) > maxPooledArena {
+	if !poolcap.Keep(cap(c.in)) {
 		c.in = nil
 	}
 	return err
@@ -217,10 +218,8 @@ func (c *Canonicalizer) detach(src []byte) []byte {
 	return c.in
 }
 
-// maxPooledArena is the largest buffer a pooled Canonicalizer keeps, so that
-// one huge input does not pin its memory forever.
-const maxPooledArena = 1 << 20
-
+// pools hold Canonicalizers whose scratch memory is within poolcap.Max, so
+// that one huge input does not pin its memory forever.
 var pools = [2]sync.Pool{
 	{New: func() any { return New(Strict) }},
 	{New: func() any { return New(RFC8785) }},
@@ -240,16 +239,22 @@ func getCanonicalizer(p Profile) *Canonicalizer {
 }
 
 func putCanonicalizer(c *Canonicalizer) {
-	if c.ArenaSize() > maxPooledArena {
+	if !poolcap.Keep(c.arenaSize()) {
 		return
 	}
 	pools[poolIndex(c.profile)].Put(c)
 }
 
-// ArenaSize reports roughly how many bytes of scratch memory c keeps between
+// The pools outside canon (the root package's Digesters, envelope's
+// Parsers) measure their Canonicalizers through poolcap.
+func init() {
+	poolcap.CanonArena = func(c any) int { return c.(*Canonicalizer).arenaSize() }
+}
+
+// arenaSize reports roughly how many bytes of scratch memory c keeps between
 // calls. Pools use it to drop Canonicalizers that one huge input has grown,
 // rather than pin that memory.
-func (c *Canonicalizer) ArenaSize() int {
+func (c *Canonicalizer) arenaSize() int {
 	n := cap(c.out) + cap(c.in) + cap(c.mini) + cap(c.scratch) + cap(c.names) +
 		cap(c.members)*int(unsafe.Sizeof(member{})) + cap(c.stack)*int(unsafe.Sizeof(frame{})) +
 		cap(c.recs)*int(unsafe.Sizeof(sortRec{})) + cap(c.spans)*int(unsafe.Sizeof(span{})) +
@@ -332,8 +337,8 @@ func (c *Canonicalizer) pointer() string {
 }
 
 // AsError returns err as a *Error if it is one (or wraps one).
+//
+// Deprecated: use errors.AsType[*canon.Error].
 func AsError(err error) (*Error, bool) {
-	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
+	return errors.AsType[*Error](err)
 }

@@ -107,7 +107,7 @@ func testAcceptCases(t *testing.T) {
 			c.Reset(p)
 			got, err := c.Append(nil, []byte(tc.in))
 			if class, ok := strings.CutPrefix(want, "!"); ok {
-				e, isErr := AsError(err)
+				e, isErr := errors.AsType[*Error](err)
 				if !isErr || e.Class.String() != class {
 					t.Errorf("%s %q: got %q, %v; want class %s", p.Name(), tc.in, got, err, class)
 				}
@@ -219,7 +219,7 @@ func TestRejectCases(t *testing.T) {
 			c.Reset(p)
 			dst := []byte("keep")
 			got, err := c.Append(dst, []byte(in))
-			e, ok := AsError(err)
+			e, ok := errors.AsType[*Error](err)
 			if !ok {
 				t.Errorf("%s %q: got %q, %v; want *Error", p.Name(), in, got, err)
 				continue
@@ -249,7 +249,7 @@ func TestNumberErrorOffsets(t *testing.T) {
 		{`{"a":[0,`, `-1e400`, RFC8785, ClassNumberRange},
 	} {
 		_, err := Canonicalize([]byte(tc.prefix+tc.num+"]}"), tc.p)
-		e, ok := AsError(err)
+		e, ok := errors.AsType[*Error](err)
 		if !ok || e.Class != tc.class || e.Offset != int64(len(tc.prefix)) || e.Pointer != "/a/1" {
 			t.Errorf("%s: %v", tc.num, err)
 		}
@@ -286,7 +286,7 @@ func TestDepth(t *testing.T) {
 			}
 			continue
 		}
-		e, ok := AsError(err)
+		e, ok := errors.AsType[*Error](err)
 		if !ok || e.Class != ClassDepth || e.Offset != int64(tc.depth-1)*int64(len(tc.in[:1+strings.IndexAny(tc.in[1:], "[{")])) {
 			t.Errorf("%s: err %v, want depth at container %d", tc.p.Name(), err, tc.depth)
 		}
@@ -406,7 +406,7 @@ func testLargeObjects(t *testing.T) {
 			// A duplicate of an early key appended at the end.
 			dup := append(bytes.TrimSuffix(in.Bytes(), []byte("}")), []byte(`,"k000000":0}`)...)
 			_, err = Canonicalize(dup, Strict)
-			if e, ok := AsError(err); !ok || e.Class != ClassDuplicateName || e.Offset != int64(len(dup)-len(`"k000000":0}`)) {
+			if e, ok := errors.AsType[*Error](err); !ok || e.Class != ClassDuplicateName || e.Offset != int64(len(dup)-len(`"k000000":0}`)) {
 				t.Fatalf("n=%d reverse=%v dup: %v", n, reverse, err)
 			}
 		}
@@ -564,7 +564,7 @@ func TestErrorTextBounded(t *testing.T) {
 		strings.Repeat(`{"`+long[:1000]+`":`, 60) + `1.5` + strings.Repeat("}", 60),
 	} {
 		_, err := Canonicalize([]byte(in), Strict)
-		e, ok := AsError(err)
+		e, ok := errors.AsType[*Error](err)
 		if !ok {
 			t.Fatalf("no error")
 		}
@@ -574,5 +574,21 @@ func TestErrorTextBounded(t *testing.T) {
 		if len(e.Pointer) < 1000 {
 			t.Errorf("%v: pointer field cut to %d bytes", e.Class, len(e.Pointer))
 		}
+	}
+}
+
+// TestAsError checks that the deprecated AsError still answers as
+// errors.AsType does: the *Error behind a wrapped rejection, and false for
+// other errors and nil.
+func TestAsError(t *testing.T) {
+	_, rej := Canonicalize([]byte(`[1,]`), Strict)
+	for _, err := range []error{rej, fmt.Errorf("reading x: %w", rej), errors.New("other"), nil} {
+		want, wantOK := errors.AsType[*Error](err)
+		if got, ok := AsError(err); got != want || ok != wantOK {
+			t.Errorf("AsError(%v) = %v, %v; want %v, %v", err, got, ok, want, wantOK)
+		}
+	}
+	if e, ok := AsError(fmt.Errorf("w: %w", rej)); !ok || e.Class != ClassSyntax {
+		t.Errorf("AsError of a wrapped syntax error = %v, %v", e, ok)
 	}
 }

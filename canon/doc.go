@@ -52,6 +52,25 @@
 // caller's input. Elsewhere the engine drops whitespace itself (see
 // minify.go for why both give the same result).
 //
+// # Kernels
+//
+// Four steps have alternative implementations, chosen once at start-up
+// from the CPU features (detected by internal/cpu, as for package hashing):
+// the classification of a window of input by string-ending and high bytes
+// (SSE2, or AVX-512 BW), the UTF-8 check of strings (unicode/utf8 per
+// string, or the SSSE3 lookup method of utf8_lookup.go), the whitespace
+// compression above (AVX-512 VBMI2), and the ordering of objects of 9 to 16
+// members (a rank by AVX-512 F compares instead of an insertion sort). All
+// give the same output and the same errors. Nothing user-facing forces
+// one; bbdigest cpu reports those in force. Tests force each through the
+// module's registry of kernels (internal/impl, where canon registers the
+// kernels classify, utf8, minify and rank; see impl.go), run per-path
+// tests under every available implementation with impltest.ForEach, and
+// fail rather than skip an implementation named in BBDIGEST_REQUIRE_CANON
+// (classify-avx512, utf8-ssse3, minify-avx512, rank-avx512). The purego
+// build tag, or an architecture other than amd64, leaves the portable Go
+// alone (the files named _noasm.go).
+//
 // # Errors
 //
 // Every rejection is a *[Error] carrying a [Class], the byte offset in the
@@ -59,7 +78,8 @@
 // names (syntax, invalid-utf8, duplicate-name, unpaired-surrogate,
 // non-integer, unsafe-integer, number-range, depth, too-large) are API and
 // never change; the message text may. Each class has a sentinel, so
-// errors.Is(err, canon.ErrDuplicateName) works.
+// errors.Is(err, canon.ErrDuplicateName) works, and
+// errors.AsType[*canon.Error](err) returns the details.
 //
 // # Security
 //

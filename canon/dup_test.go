@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -152,8 +153,8 @@ func TestDuplicateFirstInInputOrder(t *testing.T) {
 				for _, cc := range []*Canonicalizer{&c, &cr} {
 					for _, impl := range availableMinifyImpls() {
 						var err error
-						withMinify(impl, func() { _, err = cc.Append(nil, in) })
-						e, ok := AsError(err)
+						withMinify(t, impl, func() { _, err = cc.Append(nil, in) })
+						e, ok := errors.AsType[*Error](err)
 						if !ok {
 							t.Fatalf("%q: %v, want an error", in, err)
 						}

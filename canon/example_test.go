@@ -39,7 +39,7 @@ func ExampleTransform() {
 func ExampleError() {
 	_, err := canon.Canonicalize([]byte(`{"a": 1, "\u0061": 2}`), canon.Strict)
 	fmt.Println(errors.Is(err, canon.ErrDuplicateName))
-	if e, ok := canon.AsError(err); ok {
+	if e, ok := errors.AsType[*canon.Error](err); ok {
 		fmt.Println(e.Class, e.Offset, e.Pointer)
 	}
 	// Output:

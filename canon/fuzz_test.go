@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 	"unicode/utf8"
@@ -34,7 +35,7 @@ func FuzzCanonicalize(f *testing.F) {
 		outS, errS := strict.Append(nil, in)
 		outR, errR := rfc.Append(nil, in)
 		if errR != nil {
-			if _, ok := AsError(errR); !ok {
+			if _, ok := errors.AsType[*Error](errR); !ok {
 				t.Fatalf("rfc8785 error is not *Error: %v", errR)
 			}
 		}
@@ -43,14 +44,14 @@ func FuzzCanonicalize(f *testing.F) {
 				t.Fatalf("strict accepts %q as %q; rfc8785 gives %q, %v", in, outS, outR, errR)
 			}
 		} else {
-			e, ok := AsError(errS)
+			e, ok := errors.AsType[*Error](errS)
 			if !ok {
 				t.Fatalf("strict error is not *Error: %v", errS)
 			}
 			switch e.Class {
 			case ClassNonInteger, ClassUnsafeInteger, ClassDepth:
 			default:
-				eR, _ := AsError(errR)
+				eR, _ := errors.AsType[*Error](errR)
 				if eR == nil || eR.Class != e.Class || eR.Offset != e.Offset {
 					t.Fatalf("%q: strict %v, rfc8785 %v", in, errS, errR)
 				}

@@ -1,9 +1,6 @@
 package canon
 
-import (
-	"math/bits"
-	"sync/atomic"
-)
+import "math/bits"
 
 // NOTE: whitespace compression before the engine.
 //
@@ -51,19 +48,17 @@ type minState struct {
 	merged   uint64 // nonzero once a whitespace run has separated two scalar bytes
 }
 
-// Minification implementations (minifyImpl).
+// Minification implementations (minifyImpl, chosen in impl.go), in the
+// order of their names in the registry of kernels (minifyNames).
 const (
-	minifyOff    = iota // the engine handles whitespace itself
-	minifyGo            // minifyGeneric: the reference, for tests
-	minifyAVX512        // minifyBlocksAVX512
+	minifyOff    = iota // "off": the engine handles whitespace itself
+	minifyGo            // "generic": minifyGeneric, the reference (tests)
+	minifyAVX512        // "avx512": minifyBlocksAVX512
 )
 
-// minifyImpl selects the implementation; tests switch it. Its default is
-// minifyAVX512 where the CPU has it, else minifyOff.
-var minifyImpl atomic.Int32
+var minifyNames = [...]string{minifyOff: "off", minifyGo: "generic", minifyAVX512: "avx512"}
 
-func init() { minifyImpl.Store(defaultMinifyImpl()) }
-
+// defaultMinifyImpl is minifyAVX512 where the CPU has it, else minifyOff.
 func defaultMinifyImpl() int32 {
 	if haveMinifyAVX512 {
 		return minifyAVX512
@@ -90,7 +85,7 @@ const oddBits = 0xAAAAAAAAAAAAAAAA
 // canonical) would pay a whole pass to remove nothing. Either way the
 // result is the same; only the cost differs.
 func (c *Canonicalizer) minify(src []byte) (compact []byte, ok bool) {
-	impl := minifyImpl.Load()
+	impl := minifyImpl
 	if impl == minifyOff || len(src) < minifyMinLen || len(src) > c.profile.MaxSize() {
 		return nil, false
 	}

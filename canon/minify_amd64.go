@@ -1,13 +1,13 @@
-//go:build amd64 && !purego
+//go:build !purego
 
 package canon
 
-import "golang.org/x/sys/cpu"
+import "github.com/bbdigest/bbdigest/internal/cpu"
 
 // haveMinifyAVX512 reports that minifyBlocksAVX512 can run: it needs
 // AVX-512 F and BW (byte compares into mask registers), VBMI2
 // (VPCOMPRESSB), PCLMULQDQ (the in-string mask) and POPCNT, and an OS that
-// saves the AVX-512 state (x/sys/cpu checks that).
+// saves the AVX-512 state (internal/cpu checks that).
 var haveMinifyAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 &&
 	cpu.X86.HasPCLMULQDQ && cpu.X86.HasPOPCNT && cpu.X86.HasAVX
 

@@ -3,13 +3,13 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/bbdigest/bbdigest/internal/implreq"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // minifyRef is the obviously correct form of the compression pass, one
@@ -125,10 +125,7 @@ func TestMinifyModelAgainstReference(t *testing.T) {
 }
 
 func TestMinifyAVX512AgainstModel(t *testing.T) {
-	if !haveMinifyAVX512 {
-		requireImpl(t, "minify-avx512")
-		t.Skip("no AVX-512 VBMI2 on this CPU (or purego)")
-	}
+	impltest.Need(t, minifyKernel, "avx512")
 	r := rand.New(rand.NewPCG(3, 4))
 	check := func(src []byte) {
 		t.Helper()
@@ -199,7 +196,7 @@ func TestMinifyStateCarry(t *testing.T) {
 				got = got[:min(len(got), len(want))]
 			}
 			if !bytes.Equal(got, want) || (st.inString != 0) != wantIn || (st.merged != 0) != wantMerged {
-				t.Errorf("impl %d %s: got %q in=%v merged=%v, want %q in=%v merged=%v", impl, tc.name,
+				t.Errorf("impl %s %s: got %q in=%v merged=%v, want %q in=%v merged=%v", minifyNames[impl], tc.name,
 					got, st.inString != 0, st.merged != 0, want, wantIn, wantMerged)
 			}
 		}
@@ -222,60 +219,23 @@ func TestPrefixXOR(t *testing.T) {
 }
 
 // availableMinifyImpls returns the compression implementations this
-// machine can run.
+// machine can run: the registry's minify implementations but off.
 func availableMinifyImpls() []int32 {
-	impls := []int32{minifyGo}
-	if haveMinifyAVX512 {
-		impls = append(impls, minifyAVX512)
+	var impls []int32
+	for _, name := range minifyKernel.Available() {
+		if i := int32(slices.Index(minifyNames[:], name)); i != minifyOff {
+			impls = append(impls, i)
+		}
 	}
 	return impls
 }
 
-// withMinify runs f with minifyImpl set to impl.
-func withMinify(impl int32, f func()) {
-	old := minifyImpl.Load()
-	minifyImpl.Store(impl)
-	defer minifyImpl.Store(old)
+// withMinify runs f with the minify implementation impl in force, put
+// there through the registry.
+func withMinify(tb testing.TB, impl int32, f func()) {
+	tb.Helper()
+	defer impltest.Select(tb, minifyKernel, minifyNames[impl])()
 	f()
-}
-
-func minifyImplName(impl int32) string {
-	return [...]string{"off", "go", "avx512"}[impl]
-}
-
-// requireEnv names the canon implementations that must be available
-// (comma-separated: "minify-avx512", "rank-avx512"): a test run on a
-// machine declared to have them fails instead of skipping them.
-const requireEnv = "BBDIGEST_REQUIRE_CANON"
-
-func requiredImpls() []string { return implreq.Names(requireEnv) }
-
-// requireImpl fails the test when BBDIGEST_REQUIRE_CANON names impl, which
-// this machine or build lacks; otherwise the caller skips.
-func requireImpl(t *testing.T, impl string) {
-	t.Helper()
-	if slices.Contains(requiredImpls(), impl) {
-		t.Fatalf("%s is required by %s=%s but not available", impl, requireEnv, os.Getenv(requireEnv))
-	}
-}
-
-// TestRequiredImplementations fails when BBDIGEST_REQUIRE_CANON names an
-// unknown implementation or one this machine lacks.
-func TestRequiredImplementations(t *testing.T) {
-	for _, name := range requiredImpls() {
-		switch name {
-		case "minify-avx512":
-			if !haveMinifyAVX512 {
-				t.Errorf("%s is required by %s but not available here", name, requireEnv)
-			}
-		case "rank-avx512":
-			if !haveRankAVX512 {
-				t.Errorf("%s is required by %s but not available here", name, requireEnv)
-			}
-		default:
-			t.Errorf("%s names unknown implementation %q (known: minify-avx512, rank-avx512)", requireEnv, name)
-		}
-	}
 }
 
 // minifyEngineInputs returns documents for the compact-text path: the
@@ -352,7 +312,7 @@ func TestMinifyEngineAgrees(t *testing.T) {
 	inputs := minifyEngineInputs(t, r)
 	for _, p := range []Profile{Strict, RFC8785} {
 		for _, impl := range availableMinifyImpls() {
-			t.Run(p.Name()+"/impl="+minifyImplName(impl), func(t *testing.T) {
+			t.Run(p.Name()+"/impl="+minifyNames[impl], func(t *testing.T) {
 				used := 0
 				off, on := New(p), New(p)
 				for _, in := range inputs {
@@ -390,12 +350,12 @@ func checkMinifyAgrees(t testing.TB, off, on *Canonicalizer, impl int32, in []by
 	var wantErr, gotErr error
 	var wantView, gotView []byte
 	var used bool
-	withMinify(minifyOff, func() {
+	withMinify(t, minifyOff, func() {
 		want, wantErr = off.Append(nil, in)
 		v, _ := off.View(in)
 		wantView = append([]byte(nil), v...)
 	})
-	withMinify(impl, func() {
+	withMinify(t, impl, func() {
 		_, used = on.minify(in)
 		got, gotErr = on.Append(nil, in)
 		v, _ := on.View(in)
@@ -403,7 +363,7 @@ func checkMinifyAgrees(t testing.TB, off, on *Canonicalizer, impl int32, in []by
 	})
 	if !bytes.Equal(got, want) || !sameError(gotErr, wantErr) || !bytes.Equal(gotView, wantView) {
 		t.Fatalf("%s, minify %s, %q:\n got %q, %v (view %q)\nwant %q, %v (view %q)",
-			p.Name(), minifyImplName(impl), in, got, gotErr, gotView, want, wantErr, wantView)
+			p.Name(), minifyNames[impl], in, got, gotErr, gotView, want, wantErr, wantView)
 	}
 	return used
 }
@@ -412,8 +372,8 @@ func sameError(a, b error) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	ea, oka := AsError(a)
-	eb, okb := AsError(b)
+	ea, oka := errors.AsType[*Error](a)
+	eb, okb := errors.AsType[*Error](b)
 	return oka && okb && *ea == *eb
 }
 
@@ -430,7 +390,7 @@ func FuzzMinifyEngine(f *testing.F) {
 			checkMinifyAgrees(t, offS, onS, impl, in)
 			checkMinifyAgrees(t, offR, onR, impl, in)
 		}
-		if haveMinifyAVX512 {
+		if minifyKernel.Has("avx512") {
 			want, wst := minifyRun(minifyGo, in)
 			got, gst := minifyRun(minifyAVX512, in)
 			if !bytes.Equal(got, want) || gst != wst {

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -74,7 +75,7 @@ func TestNumbersVsReference(t *testing.T) {
 		f, err := strconv.ParseFloat(lit, 64)
 		got, gerr := c.Append(nil, []byte(lit))
 		if err != nil { // overflow
-			if e, ok := AsError(gerr); !ok || e.Class != ClassNumberRange {
+			if e, ok := errors.AsType[*Error](gerr); !ok || e.Class != ClassNumberRange {
 				t.Fatalf("%s: got %q, %v; want number-range", lit, got, gerr)
 			}
 			continue
@@ -228,7 +229,7 @@ func TestES6LayoutNumbers(t *testing.T) {
 		f, err := strconv.ParseFloat(lit, 64)
 		got, gerr := c.Append(nil, []byte(lit))
 		if err != nil {
-			if e, ok := AsError(gerr); !ok || e.Class != ClassNumberRange {
+			if e, ok := errors.AsType[*Error](gerr); !ok || e.Class != ClassNumberRange {
 				t.Fatalf("%s: got %q, %v; want number-range", lit, got, gerr)
 			}
 			continue
@@ -266,7 +267,7 @@ func FuzzNumber(f *testing.F) {
 		got, gerr := c.Append(nil, in)
 		v, err := strconv.ParseFloat(lit, 64)
 		if err != nil { // overflow
-			if e, ok := AsError(gerr); !ok || e.Class != ClassNumberRange || e.Offset != 0 {
+			if e, ok := errors.AsType[*Error](gerr); !ok || e.Class != ClassNumberRange || e.Offset != 0 {
 				t.Fatalf("%s: got %q, %v; want number-range at 0", lit, got, gerr)
 			}
 			return

@@ -23,10 +23,6 @@ var rankMin = 9
 // registers of 64-bit keys).
 const rankMax = 16
 
-// useRankAVX512 selects the vector rank kernel; tests switch it off to
-// cover the insertion sort.
-var useRankAVX512 = haveRankAVX512
-
 // rankKeysGeneric sets rank[i], for i < n, to the number of keys[j] (j < n)
 // below keys[i]. When all the keys differ, rank[:n] is a permutation of
 // 0..n-1, each key's place in sorted order. It is the reference the

@@ -1,12 +1,12 @@
-//go:build amd64 && !purego
+//go:build !purego
 
 package canon
 
-import "golang.org/x/sys/cpu"
+import "github.com/bbdigest/bbdigest/internal/cpu"
 
 // haveRankAVX512 reports that rankKeysAVX512 can run: AVX-512 F (the
 // compares into mask registers, KMOVW) and POPCNT, with an OS that saves
-// the AVX-512 state (x/sys/cpu checks that).
+// the AVX-512 state (internal/cpu checks that).
 var haveRankAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasPOPCNT
 
 // rankKeysAVX512 is rankKeysGeneric in AVX-512 (rank_amd64.s), for

@@ -1,10 +1,11 @@
 package canon
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // TestRankKeysAVX512 compares the vector rank kernel with rankKeysGeneric
@@ -14,10 +15,7 @@ import (
 // those in use), which must not count. The kernel must write rank[:n]
 // only.
 func TestRankKeysAVX512(t *testing.T) {
-	if !haveRankAVX512 {
-		requireImpl(t, "rank-avx512")
-		t.Skip("no AVX-512")
-	}
+	impltest.Need(t, rankKernel, "avx512")
 	r := rand.New(rand.NewPCG(61, 62))
 	pick := []uint64{0, 1, 2, 1 << 63, 1<<64 - 1, 1<<64 - 2, 0x6e616d6500000000}
 	for iter := range 200_000 {
@@ -81,23 +79,14 @@ func TestRankKeysGeneric(t *testing.T) {
 	}
 }
 
-// TestSortMembersPaths runs the sort tests with and without the vector
-// rank path.
+// TestSortMembersPaths runs the sort tests with the insertion sort and
+// the vector rank path.
 func TestSortMembersPaths(t *testing.T) {
-	for _, on := range []bool{false, true} {
-		t.Run(fmt.Sprintf("rank=%v", on), func(t *testing.T) {
-			if on && !haveRankAVX512 {
-				requireImpl(t, "rank-avx512")
-				t.Skip("no AVX-512")
-			}
-			saved := useRankAVX512
-			useRankAVX512 = on
-			defer func() { useRankAVX512 = saved }()
-			TestSortMembers(t)
-			TestDuplicateFirstInInputOrder(t)
-			TestLargeObjects(t)
-		})
-	}
+	impltest.ForEach(t, rankKernel, func(t *testing.T) {
+		TestSortMembers(t)
+		TestDuplicateFirstInInputOrder(t)
+		TestLargeObjects(t)
+	})
 }
 
 // BenchmarkSortMembers sorts objects of n members with distinct names in
@@ -116,13 +105,18 @@ func BenchmarkSortMembers(b *testing.B) {
 			all = append(all, ms)
 		}
 		for _, on := range []bool{false, true} {
-			if on && !haveRankAVX512 {
+			name := "insertion"
+			if on {
+				name = "avx512"
+			}
+			if !rankKernel.Has(name) {
 				continue
 			}
 			b.Run("n="+strconv.Itoa(n)+"/rank="+strconv.FormatBool(on), func(b *testing.B) {
-				saved, savedMin := useRankAVX512, rankMin
-				useRankAVX512, rankMin = on, 2
-				defer func() { useRankAVX512, rankMin = saved, savedMin }()
+				defer impltest.Select(b, rankKernel, name)()
+				savedMin := rankMin
+				rankMin = 2
+				defer func() { rankMin = savedMin }()
 				var c Canonicalizer
 				i := 0
 				for b.Loop() {

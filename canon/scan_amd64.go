@@ -1,4 +1,4 @@
-//go:build amd64 && !purego
+//go:build !purego
 
 package canon
 
@@ -6,13 +6,21 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
-	"golang.org/x/sys/cpu"
+	"github.com/bbdigest/bbdigest/internal/cpu"
 )
 
-// useUTF8Lookup selects the UTF-8 check of strings inside the window: the
-// window's error bitmap (utf8Blocks, SSSE3) or, without SSSE3, one call to
-// utf8.Valid per string. Tests switch it to cover both.
-var useUTF8Lookup = cpu.X86.HasSSSE3
+// Feature bools of the scanner's kernels (the kernels in force are chosen
+// in impl.go). Every amd64 CPU has SSE2, which indexStop and
+// classifyBlocks need, so the classification window always exists here.
+const haveClassifySSE2 = true
+
+var (
+	// haveClassifyAVX512 reports that classifyBlocksAVX512 can run:
+	// AVX-512 F and BW, with an OS that saves the AVX-512 state.
+	haveClassifyAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+	// haveUTF8Lookup reports that utf8Blocks can run: SSSE3 (PSHUFB).
+	haveUTF8Lookup = cpu.X86.HasSSSE3
+)
 
 // indexStop returns the offset of the first byte of s that is '"', '\\' or
 // below 0x20, looking only at whole 16-byte blocks from the start of s; if
@@ -66,10 +74,6 @@ func classifyBlocks(p *byte, n int, stop, high *uint64)
 //
 //go:noescape
 func classifyBlocksAVX512(p *byte, n int, stop, high *uint64)
-
-// useClassifyAVX512 selects classifyBlocksAVX512 for the window bitmaps;
-// tests switch it to cover both kernels.
-var useClassifyAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 
 // classify is classifyBlocks or classifyBlocksAVX512, as selected.
 func classify(p *byte, n int, stop, high *uint64) {

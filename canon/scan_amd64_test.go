@@ -1,15 +1,14 @@
-//go:build amd64 && !purego
+//go:build !purego
 
 package canon
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
 
-	"golang.org/x/sys/cpu"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // haveIndexStop and indexStopFunc let the tests reach indexStop where it exists.
@@ -22,9 +21,7 @@ var indexStopFunc = indexStop
 // blocks (which it skips), and sequences cut short just before a 16-byte
 // boundary, where its chunks meet.
 func TestUTF8Blocks(t *testing.T) {
-	if !cpu.X86.HasSSSE3 {
-		t.Skip("no SSSE3")
-	}
+	impltest.Need(t, utf8Kernel, "ssse3")
 	r := rand.New(rand.NewPCG(11, 12))
 	for iter := range 3000 {
 		n := 1 + r.IntN(8)
@@ -83,35 +80,18 @@ func TestUTF8Blocks(t *testing.T) {
 	}
 }
 
-// withUTF8Lookup runs f with the window's UTF-8 check set to on.
-func withUTF8Lookup(t *testing.T, on bool, f func(t *testing.T)) {
-	if on && !cpu.X86.HasSSSE3 {
-		t.Skip("no SSSE3")
-	}
-	saved := useUTF8Lookup
-	useUTF8Lookup = on
-	defer func() { useUTF8Lookup = saved }()
-	f(t)
-}
-
 // TestScanPlainWindowUTF8Paths runs the window tests with each UTF-8 check.
 func TestScanPlainWindowUTF8Paths(t *testing.T) {
-	for _, on := range []bool{false, true} {
-		t.Run(fmt.Sprintf("lookup=%v", on), func(t *testing.T) {
-			withUTF8Lookup(t, on, TestScanPlainWindow)
-			withUTF8Lookup(t, on, TestStopRun)
-		})
-	}
+	impltest.ForEach(t, utf8Kernel, func(t *testing.T) {
+		TestScanPlainWindow(t)
+		TestStopRun(t)
+	})
 }
 
 // TestQuickCanonicalUTF8Paths runs the fast-path agreement test with each
 // UTF-8 check.
 func TestQuickCanonicalUTF8Paths(t *testing.T) {
-	for _, on := range []bool{false, true} {
-		t.Run(fmt.Sprintf("lookup=%v", on), func(t *testing.T) {
-			withUTF8Lookup(t, on, TestQuickCanonicalAgrees)
-		})
-	}
+	impltest.ForEach(t, utf8Kernel, TestQuickCanonicalAgrees)
 }
 
 // TestScanPlainWindowCutSequence puts a multi-byte sequence, whole or cut
@@ -119,45 +99,41 @@ func TestQuickCanonicalUTF8Paths(t *testing.T) {
 // a later block, the padded tail or past the window: the window's UTF-8
 // check must agree with the generic scanner each time.
 func TestScanPlainWindowCutSequence(t *testing.T) {
-	withUTF8Lookup(t, true, func(t *testing.T) {
-		var c Canonicalizer
-		seqs := [][]byte{{0xE3}, {0xE3, 0x81}, {0xE3, 0x81, 0x82}, {0xF0, 0x9F}, {0xF0, 0x9F, 0x98, 0x80}, {0xC3}, {0xC3, 0xA9}, {0x80}, {0xED, 0xA0, 0x80}}
-		for _, blockEnd := range []int{64, 128, 4096, 4160} {
-			for _, seq := range seqs {
-				for shift := -len(seq); shift <= 2; shift++ {
-					for _, after := range []int{0, 1, 5, 70} {
-						// src: ',' ... '"' body '"' x*after: the sequence ends at blockEnd+shift.
-						start := blockEnd + shift - len(seq) - 3
-						src := bytes.Repeat([]byte{','}, start)
-						src = append(src, '"', 'a', 'b')
-						src = append(src, seq...)
-						src = append(src, '"')
-						src = append(src, bytes.Repeat([]byte{'x'}, after)...)
-						c.src = src
-						c.win.reset()
-						c.win.fill(src, 0) // the window starts at the input's start
-						gotEnd, gotEsc := c.scanPlain(start)
-						wantEnd, wantEsc := scanPlainGeneric(src, start)
-						if gotEnd != wantEnd || gotEsc != wantEsc {
-							t.Fatalf("sequence % x ending at %d of %d bytes: scanPlain = %d, %v; generic = %d, %v",
-								seq, blockEnd+shift, len(src), gotEnd, gotEsc, wantEnd, wantEsc)
-						}
+	defer impltest.Select(t, utf8Kernel, "ssse3")()
+	var c Canonicalizer
+	seqs := [][]byte{{0xE3}, {0xE3, 0x81}, {0xE3, 0x81, 0x82}, {0xF0, 0x9F}, {0xF0, 0x9F, 0x98, 0x80}, {0xC3}, {0xC3, 0xA9}, {0x80}, {0xED, 0xA0, 0x80}}
+	for _, blockEnd := range []int{64, 128, 4096, 4160} {
+		for _, seq := range seqs {
+			for shift := -len(seq); shift <= 2; shift++ {
+				for _, after := range []int{0, 1, 5, 70} {
+					// src: ',' ... '"' body '"' x*after: the sequence ends at blockEnd+shift.
+					start := blockEnd + shift - len(seq) - 3
+					src := bytes.Repeat([]byte{','}, start)
+					src = append(src, '"', 'a', 'b')
+					src = append(src, seq...)
+					src = append(src, '"')
+					src = append(src, bytes.Repeat([]byte{'x'}, after)...)
+					c.src = src
+					c.win.reset()
+					c.win.fill(src, 0) // the window starts at the input's start
+					gotEnd, gotEsc := c.scanPlain(start)
+					wantEnd, wantEsc := scanPlainGeneric(src, start)
+					if gotEnd != wantEnd || gotEsc != wantEsc {
+						t.Fatalf("sequence % x ending at %d of %d bytes: scanPlain = %d, %v; generic = %d, %v",
+							seq, blockEnd+shift, len(src), gotEnd, gotEsc, wantEnd, wantEsc)
 					}
 				}
 			}
 		}
-		c.src = nil
-	})
+	}
+	c.src = nil
 }
 
 // TestClassifyBlocksAVX512 compares the AVX-512 classification kernel with
 // the SSE2 one on random blocks dense in the classified bytes, at every
 // alignment.
 func TestClassifyBlocksAVX512(t *testing.T) {
-	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW {
-		requireImpl(t, "minify-avx512") // a machine with VBMI2 has BW too
-		t.Skip("no AVX-512 BW")
-	}
+	impltest.Need(t, classifyKernel, "avx512")
 	r := rand.New(rand.NewPCG(21, 22))
 	alpha := []byte{'"', '\\', 0x00, 0x1f, 0x20, 0x21, 0x7f, 0x80, 0xbf, 0xc3, 0xff, 'a', 0x5b, 0xe0}
 	for iter := range 2000 {
@@ -201,18 +177,10 @@ func TestClassifyBlocksAVX512(t *testing.T) {
 // TestScanPlainWindowClassifyPaths runs the window and fast-path tests
 // with each classification kernel.
 func TestScanPlainWindowClassifyPaths(t *testing.T) {
-	for _, avx := range []bool{false, true} {
-		t.Run(fmt.Sprintf("avx512=%v", avx), func(t *testing.T) {
-			if avx && (!cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW) {
-				t.Skip("no AVX-512 BW")
-			}
-			saved := useClassifyAVX512
-			useClassifyAVX512 = avx
-			defer func() { useClassifyAVX512 = saved }()
-			TestScanPlainWindow(t)
-			TestScanPlainWindowCutSequence(t)
-			TestStopRun(t)
-			TestQuickCanonicalAgrees(t)
-		})
-	}
+	impltest.ForEach(t, classifyKernel, func(t *testing.T) {
+		TestScanPlainWindow(t)
+		TestScanPlainWindowCutSequence(t)
+		TestStopRun(t)
+		TestQuickCanonicalAgrees(t)
+	})
 }

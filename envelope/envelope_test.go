@@ -251,7 +251,7 @@ func TestCanonGate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.src))
-			ce, ok := canon.AsError(err)
+			ce, ok := errors.AsType[*canon.Error](err)
 			if !ok {
 				t.Fatalf("Parse error = %v, want a *canon.Error", err)
 			}

@@ -185,7 +185,7 @@ func Problems(err error) []Problem {
 	if m, ok := err.(*MalformedError); ok {
 		return m.Problems
 	}
-	if ce, ok := canon.AsError(err); ok {
+	if ce, ok := errors.AsType[*canon.Error](err); ok {
 		return []Problem{{Pointer: ce.Pointer, Reason: ce.Class.String() + ": " + ce.Msg}}
 	}
 	if pe, ok := err.(*PlacementError); ok {

@@ -41,13 +41,13 @@ func FuzzParse(f *testing.F) {
 		e, err := p.Parse(src)
 		rc, rerr := canon.Canonicalize(src, canon.RFC8785)
 		if rerr != nil {
-			if _, ok := canon.AsError(err); !ok {
+			if _, ok := errors.AsType[*canon.Error](err); !ok {
 				t.Fatalf("Parse error %v for input the rfc8785 gate rejects (%v)", err, rerr)
 			}
 			return
 		}
 		sc, serr := canon.Canonicalize(src, canon.Strict)
-		if ce, ok := canon.AsError(err); ok {
+		if ce, ok := errors.AsType[*canon.Error](err); ok {
 			if serr == nil || !strictOnly(ce) {
 				t.Fatalf("Parse rejects with %v input the gates accept as %v / %v", err, rerr, serr)
 			}

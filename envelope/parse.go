@@ -32,6 +32,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 // Placement says where in the input the binding_moment value was found.
@@ -357,16 +358,13 @@ func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
 
 var parsers = sync.Pool{New: func() any { return new(Parser) }}
 
-// maxPooledArena bounds the scratch memory a pooled Parser may keep.
-const maxPooledArena = 1 << 20
-
 // Parse parses and validates the binding_moment carried by src. It is the
 // one-shot form of [Parser.Parse], safe for concurrent use.
 func Parse(src []byte) (*Envelope, error) {
 	p := parsers.Get().(*Parser)
 	e, err := p.Parse(src)
-	if p.c.ArenaSize() <= maxPooledArena && len(p.text) <= maxPooledArena &&
-		(p.w == nil || p.w.ArenaSize() <= maxPooledArena) && cap(p.problems) <= MaxProblems {
+	if poolcap.Keep(poolcap.CanonArena(&p.c)) && poolcap.Keep(len(p.text)) &&
+		(p.w == nil || poolcap.Keep(poolcap.CanonArena(p.w))) && cap(p.problems) <= MaxProblems {
 		p.text = "" // do not pin the caller's text in the pool
 		parsers.Put(p)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 // Kind is which of the four resolutions of §7.3 the principal gave. Its
@@ -129,7 +130,7 @@ const (
 func ParseResolution(src []byte) (*Resolution, error) {
 	c := resolutionCanons.Get().(*canon.Canonicalizer)
 	defer func() {
-		if c.ArenaSize() <= actionArenaMax {
+		if poolcap.CanonArena(c) <= actionArenaMax {
 			resolutionCanons.Put(c)
 		}
 	}()

@@ -26,7 +26,7 @@ func FuzzParseResolution(f *testing.F) {
 			if res != nil {
 				t.Fatalf("ParseResolution returned both %+v and %v", res, err)
 			}
-			_, isCanon := canon.AsError(err)
+			_, isCanon := errors.AsType[*canon.Error](err)
 			_, isMalformed := errors.AsType[*MalformedResolutionError](err)
 			if !isCanon && !isMalformed {
 				t.Fatalf("error of type %T: %v", err, err)

@@ -176,7 +176,7 @@ func TestParseResolution(t *testing.T) {
 				if got != nil || !errors.Is(err, tt.canon) {
 					t.Fatalf("ParseResolution = %+v, %v; want %v", got, err, tt.canon)
 				}
-				if _, ok := canon.AsError(err); !ok {
+				if _, ok := errors.AsType[*canon.Error](err); !ok {
 					t.Fatalf("error %T is not a *canon.Error", err)
 				}
 			default:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 // Outcome is what a resolution amounts to when checked against the envelope
@@ -199,7 +200,7 @@ func actionDigest(action []byte) (hashing.Digest, error) {
 	}
 	// Drop a canonicalizer grown by a large action rather than pin its
 	// arena in the pool.
-	if c.ArenaSize() <= actionArenaMax {
+	if poolcap.CanonArena(c) <= actionArenaMax {
 		actionCanons.Put(c)
 	}
 	return d, err

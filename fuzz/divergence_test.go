@@ -42,7 +42,7 @@ var deepRFC8785, _ = canon.RFC8785.WithMaxDepth(peerMaxDepth)
 // and the peer accepts, producing pout. It returns nil for an unclassified
 // disagreement.
 func classifyBBDigestRejects(peerName string, src []byte, err error, pout []byte) *divergence {
-	e, _ := canon.AsError(err)
+	e, _ := errors.AsType[*canon.Error](err)
 	switch {
 	// Class "overflow-clamped": jsontext parses a number literal beyond the
 	// largest double (1e400, 1.7976931348623159e308) as ±MaxFloat64 and
@@ -361,7 +361,7 @@ func TestPeerBehaviour(t *testing.T) {
 // describe renders a result as in trickyCases.
 func describe(out []byte, err error) string {
 	if err != nil {
-		if e, ok := canon.AsError(err); ok {
+		if e, ok := errors.AsType[*canon.Error](err); ok {
 			return reject + e.Class.String()
 		}
 		return reject + err.Error()

@@ -8,6 +8,9 @@ require (
 	github.com/gowebpki/jcs v1.0.2
 )
 
-require golang.org/x/sys v0.41.0 // indirect
+require (
+	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+)
 
 replace github.com/bbdigest/bbdigest => ../

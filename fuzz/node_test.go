@@ -61,7 +61,7 @@ func TestCanonicalizeVsNodeCanonicalize(t *testing.T) {
 	for i, b := range bad {
 		r := results[len(docs)+i]
 		_, err := checkInvariants(t, b.in)
-		e, ok := canon.AsError(err)
+		e, ok := errors.AsType[*canon.Error](err)
 		if !ok || e.Class != b.class {
 			t.Fatalf("bbdigest: got %v for %s, want class %s", qerr(err), q(b.in), b.class)
 		}

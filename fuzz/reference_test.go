@@ -150,7 +150,7 @@ func checkInvariants(t *testing.T, src []byte) ([]byte, error) {
 // (math/big), or nesting deeper than 64.
 func checkStrictRejection(t *testing.T, src []byte, serr error) {
 	t.Helper()
-	e, _ := canon.AsError(serr)
+	e, _ := errors.AsType[*canon.Error](serr)
 	switch e.Class {
 	case canon.ClassDepth:
 		if d := nestingDepth(src); d <= canon.StrictMaxDepth {
@@ -183,7 +183,7 @@ func checkStrictRejection(t *testing.T, src []byte, serr error) {
 // checkError checks that err is a well-formed rejection of src.
 func checkError(t *testing.T, src []byte, err error) {
 	t.Helper()
-	e, ok := canon.AsError(err)
+	e, ok := errors.AsType[*canon.Error](err)
 	if !ok {
 		t.Fatalf("error for %s is %T, not a *canon.Error: %v", q(src), err, qerr(err))
 	}
@@ -197,8 +197,8 @@ func checkError(t *testing.T, src []byte, err error) {
 }
 
 func sameClass(a, b error) bool {
-	ea, oka := canon.AsError(a)
-	eb, okb := canon.AsError(b)
+	ea, oka := errors.AsType[*canon.Error](a)
+	eb, okb := errors.AsType[*canon.Error](b)
 	return a == nil && b == nil || oka && okb && ea.Class == eb.Class
 }
 
@@ -362,7 +362,7 @@ func TestLargeObjectsVsReference(t *testing.T) {
 			g.r.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
 			src := append(append([]byte("{"), bytes.Join(members, []byte(","))...), '}')
 			out, err := checkInvariants(t, src)
-			if e, _ := canon.AsError(err); dup != (err != nil) || dup && e.Class != canon.ClassDuplicateName {
+			if e, _ := errors.AsType[*canon.Error](err); dup != (err != nil) || dup && e.Class != canon.ClassDuplicateName {
 				t.Fatalf("%d members, duplicate %v: got %v", n, dup, qerr(err))
 			}
 			for _, p := range peers {

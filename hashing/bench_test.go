@@ -155,9 +155,7 @@ func sumNewStdlib(msg []byte, sum *[Size]byte) {
 // the function that restores the configuration.
 func benchSelect(b *testing.B, impl string) func() {
 	if impl == "stdlib-single" {
-		prev := active
-		active = config{name: pathGeneric, single: pathStdlib, batch: batchSerial}
-		return func() { active = prev }
+		return forceStdlibSingle()
 	}
 	return mustSelect(b, impl)
 }
@@ -166,7 +164,7 @@ func benchSelect(b *testing.B, impl string) func() {
 // single-message kernel.
 func singleImpls() []string {
 	var s []string
-	for _, n := range Implementations() {
+	for _, n := range paths.Available() {
 		if n != "avx2" && n != "avx512" {
 			s = append(s, n)
 		}
@@ -177,7 +175,7 @@ func singleImpls() []string {
 // batchImpls maps the batch benchmark names to the path that selects them.
 func batchImpls() [][2]string {
 	s := [][2]string{{"serial-stdlib", ""}}
-	for _, n := range Implementations() {
+	for _, n := range paths.Available() {
 		switch n {
 		case "shani":
 			s = append(s, [2]string{"shani-x2", n})
@@ -275,13 +273,4 @@ func TestBenchmarkSumMany(t *testing.T) {
 			})
 		})
 	}
-}
-
-func mustSelect(tb testing.TB, name string) func() {
-	tb.Helper()
-	restore, err := Select(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return restore
 }

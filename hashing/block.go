@@ -94,7 +94,7 @@ func blockGeneric(h *[8]uint32, p []byte) {
 }
 
 // block compresses the whole blocks of p into h with the single-message
-// path in force (see [Select]). Every entry point of the package that
+// path in force (see impl.go). Every entry point of the package that
 // hashes one message goes through it. len(p) must be a multiple of
 // BlockSize; inputs longer than maxAsmSize are handed to assembly in chunks
 // so that a goroutine hashing a large buffer stays preemptible.

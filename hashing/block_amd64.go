@@ -4,20 +4,21 @@ package hashing
 
 //go:generate sh -c "cd _asm && go run . -out ../block_amd64.s -arm64 ../block_arm64.s"
 
-import "github.com/klauspost/cpuid/v2"
+import "github.com/bbdigest/bbdigest/internal/cpu"
 
-// Feature bools, each combining every CPUID bit its kernel needs. cpuid
-// also checks that the OS saves the YMM state (AVX) before reporting AVX2.
+// Feature bools, each combining every CPUID bit its kernel needs
+// (internal/cpu, which also checks that the OS saves the YMM state before
+// reporting AVX and AVX2).
 var (
-	hasSHANI = cpuid.CPU.Supports(cpuid.SHA, cpuid.SSSE3, cpuid.SSE4)
-	hasAVX2  = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2)
+	hasSHANI = cpu.X86.HasSHA && cpu.X86.HasSSSE3 && cpu.X86.HasSSE41
+	hasAVX2  = cpu.X86.HasAVX && cpu.X86.HasAVX2
 	// hasAVX512 covers blockAVX512x16: AVX512F (VPRORD, VPTERNLOGD,
-	// VSHUFI32X4, embedded broadcast) and AVX512BW (VPSHUFB on ZMM). cpuid
-	// also checks that the OS saves the ZMM state.
-	hasAVX512 = cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW)
+	// VSHUFI32X4, embedded broadcast) and AVX512BW (VPSHUFB on ZMM).
+	// internal/cpu also checks that the OS saves the ZMM state.
+	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 	// stdlibAVX2 is when crypto/sha256 runs its own AVX2 kernel (it needs
 	// BMI2 too), which beats blockGeneric for single messages.
-	stdlibAVX2 = hasAVX2 && cpuid.CPU.Supports(cpuid.BMI2)
+	stdlibAVX2 = hasAVX2 && cpu.X86.HasBMI2
 )
 
 // blockSHANI works like blockGeneric. It requires the SHA extensions
@@ -71,7 +72,7 @@ func pathAvailable(p pathID) bool {
 // crypto/sha256's own AVX2 kernel serves single messages (pathStdlib).
 func detect() config {
 	switch {
-	case hasAVX512 && cpuid.CPU.VendorID == cpuid.Intel:
+	case hasAVX512 && cpu.X86.Intel:
 		return configFor(pathAVX512)
 	case hasSHANI:
 		return config{name: pathSHANI, single: pathSHANI, batch: batchSHANIx2}
@@ -128,24 +129,3 @@ func lanesKernel(b batchID, st *laneState, n int) {
 		panic("BUG: hashing: no lanes kernel for batch path " + b.String())
 	}
 }
-
-func archFeatures() []string {
-	var f []string
-	for _, x := range []struct {
-		name string
-		id   cpuid.FeatureID
-	}{
-		{"sse4.1", cpuid.SSE4}, {"ssse3", cpuid.SSSE3}, {"sha", cpuid.SHA},
-		{"avx", cpuid.AVX}, {"avx2", cpuid.AVX2}, {"bmi2", cpuid.BMI2},
-		{"avx512f", cpuid.AVX512F}, {"avx512bw", cpuid.AVX512BW}, {"avx512vl", cpuid.AVX512VL},
-	} {
-		if cpuid.CPU.Supports(x.id) {
-			f = append(f, x.name)
-		}
-	}
-	return f
-}
-
-func cpuName() string { return cpuid.CPU.BrandName }
-
-const pureGo = false

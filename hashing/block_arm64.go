@@ -2,10 +2,10 @@
 
 package hashing
 
-import "github.com/klauspost/cpuid/v2"
+import "github.com/bbdigest/bbdigest/internal/cpu"
 
 // hasSHA2 reports the Armv8.0 SHA2 instructions (HWCAP_SHA2 on Linux).
-var hasSHA2 = cpuid.CPU.Supports(cpuid.SHA2)
+var hasSHA2 = cpu.ARM64.HasSHA2
 
 // blockARM64 works like blockGeneric. It requires the Armv8.0 SHA2
 // instructions (hasSHA2).
@@ -53,20 +53,3 @@ func blockArch(p pathID, h *[8]uint32, b []byte) {
 func lanesKernel(b batchID, st *laneState, n int) {
 	panic("BUG: hashing: no lanes kernel for batch path " + b.String())
 }
-
-func archFeatures() []string {
-	var f []string
-	for _, x := range []struct {
-		name string
-		id   cpuid.FeatureID
-	}{{"asimd", cpuid.ASIMD}, {"sha2", cpuid.SHA2}, {"sha512", cpuid.SHA512}} {
-		if cpuid.CPU.Supports(x.id) {
-			f = append(f, x.name)
-		}
-	}
-	return f
-}
-
-func cpuName() string { return cpuid.CPU.BrandName }
-
-const pureGo = false

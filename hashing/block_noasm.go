@@ -2,8 +2,6 @@
 
 package hashing
 
-import "runtime"
-
 // Without assembly (the purego tag, or an architecture without kernels)
 // every path is blockGeneric and batches are hashed one message at a time.
 
@@ -20,9 +18,3 @@ func blockArch(_ pathID, h *[8]uint32, b []byte) { blockGeneric(h, b) }
 func lanesKernel(b batchID, st *laneState, n int) {
 	panic("BUG: hashing: no lanes kernel for batch path " + b.String())
 }
-
-func archFeatures() []string { return nil }
-
-func cpuName() string { return runtime.GOARCH }
-
-const pureGo = true

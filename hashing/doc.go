@@ -50,31 +50,35 @@
 //	avx512   batches on 16 AVX-512 lanes; single messages as for avx2
 //	arm64    Armv8.0 SHA2 instructions; batches are hashed one message at a time
 //
-// Detection uses github.com/klauspost/cpuid/v2, which also checks that the
-// OS saves the vector state. On Intel CPUs with AVX-512 (F and BW) the
+// Detection uses github.com/klauspost/cpuid/v2 (through internal/cpu),
+// which also checks that the OS saves the vector state. On Intel CPUs with AVX-512 (F and BW) the
 // default is avx512: SHA-NI (if present) for single messages, sixteen
 // AVX-512 lanes for batches. Otherwise, on amd64 with SHA-NI, the default is
 // shani for both single messages and batches (two SHA-NI streams beat
 // eight AVX2 lanes there). With AVX2 but no SHA-NI it is avx2 for batches, and single
 // messages go to crypto/sha256 itself, whose AVX2 kernel this package does
-// not duplicate (Describe reports the single kernel as "stdlib"; New and
+// not duplicate (bbdigest cpu reports the single kernel as "stdlib"; New and
 // New224 then return crypto/sha256.New() and New224(), whose state format
-// is the same). Elsewhere
-// it is generic, or arm64 where the SHA2 instructions exist. [Describe]
-// reports the features found and the
-// kernels in force, as text or as a JSON-ready struct; [Implementations]
-// lists the paths this CPU and build can run.
+// is the same). Elsewhere it is generic, or arm64 where the SHA2
+// instructions exist. The command bbdigest cpu reports the features found,
+// the paths this CPU and build can run and the kernels in force.
 //
 // Assembly is handed at most 64 KiB per lane per call, so a goroutine
 // hashing a large buffer stays preemptible.
 //
-// # Environment
+// # Forcing a path
 //
-// BBDIGEST_SHA256=generic|shani|avx2|avx512|arm64 forces a path when the
-// package initialises. An unknown name, or a path this CPU or build cannot
-// run, is not fatal: the package runs the detected path, as if the variable
-// were unset, and [ForcedWarning] (also Describe().Warning) says why. Tests
-// and benchmarks switch paths with [Select] instead.
+// For users, BBDIGEST_SHA256=generic|shani|avx2|avx512|arm64 forces a path
+// when the package initialises. An unknown name, or a path this CPU or
+// build cannot run, is not fatal: the package runs the detected path, as if
+// the variable were unset, and bbdigest cpu prints a warning that says why.
+//
+// For tests and benchmarks, the paths are the kernel "sha256" of the
+// module's registry of kernels (internal/impl, as the standard library's
+// crypto/internal/impl): impltest.ForEach runs a test once per path, and
+// Select forces one and returns the function that restores the previous
+// configuration. Detection of the CPU features (internal/cpu) is shared
+// with package canon.
 //
 // The tests read BBDIGEST_REQUIRE_IMPL, a comma-separated list of paths
 // (e.g. shani,avx2): a path this machine lacks is normally skipped, but a
@@ -93,6 +97,7 @@
 // Sum256, Sum, SumMany and the Digest functions are safe for concurrent
 // use. A hash.Hash from New and a [Batcher] are not; give each goroutine
 // its own. SumMany and Batcher use only the calling goroutine: to use
-// every core, split the work across goroutines. [Select] changes
-// process-wide state and must not run while other goroutines hash.
+// every core, split the work across goroutines. Forcing a path in a test
+// changes process-wide state and must not happen while other goroutines
+// hash.
 package hashing

@@ -3,58 +3,50 @@ package hashing
 import (
 	"flag"
 	"math/rand/v2"
-	"os"
-	"slices"
 	"testing"
 	"time"
 
-	"github.com/bbdigest/bbdigest/internal/implreq"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 var seedFlag = flag.Uint64("hashing.seed", 0, "seed for the random tests (0: from the clock)")
 
-// requireEnv names the paths that must be available: a test run on a
-// machine declared to have them fails instead of skipping them.
-const requireEnv = "BBDIGEST_REQUIRE_IMPL"
-
-func requiredImpls() []string { return implreq.Names(requireEnv) }
-
-// forEachImpl runs f once per path, each forced with Select, as a subtest
-// named impl=NAME. A path this CPU lacks is skipped, unless it is named in
-// BBDIGEST_REQUIRE_IMPL, in which case the test fails.
+// forEachImpl runs f once per path, each forced through the registry, as
+// a subtest named impl=NAME (impltest.ForEach: a path this CPU lacks is
+// skipped, unless BBDIGEST_REQUIRE_IMPL names it, in which case the test
+// fails), then once more as impl=stdlib-single.
 func forEachImpl(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	avail := Implementations()
-	for _, name := range Paths() {
-		t.Run("impl="+name, func(t *testing.T) {
-			if !slices.Contains(avail, name) {
-				if slices.Contains(requiredImpls(), name) {
-					t.Fatalf("path %s is required by %s=%s but not available (available: %v)",
-						name, requireEnv, os.Getenv(requireEnv), avail)
-				}
-				t.Skipf("path %s not available on this CPU/build", name)
-			}
-			restore, err := Select(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer restore()
-			f(t)
-		})
-	}
+	impltest.ForEach(t, paths, f)
 	// The single-message kernel that hands messages to crypto/sha256 is
 	// chosen only on CPUs with AVX2 and no SHA-NI; force it here so that
 	// it is tested everywhere.
 	t.Run("impl=stdlib-single", func(t *testing.T) {
-		prev := active
-		active = config{name: pathGeneric, single: pathStdlib, batch: batchSerial}
-		if pathAvailable(pathAVX2) {
-			// As detect chooses on AVX2 without SHA-NI.
-			active.batch = batchAVX2x8
-		}
-		defer func() { active = prev }()
+		defer forceStdlibSingle()()
 		f(t)
 	})
+}
+
+// mustSelect forces the named path through the registry for the rest of
+// the test or benchmark, and returns the function that restores the
+// previous configuration (impltest.Select: a path this CPU or build lacks
+// is skipped, or fails the test where BBDIGEST_REQUIRE_IMPL names it).
+func mustSelect(tb testing.TB, name string) (restore func()) {
+	tb.Helper()
+	return impltest.Select(tb, paths, name)
+}
+
+// forceStdlibSingle puts crypto/sha256's single-message kernel in force,
+// with the batch kernel that detect chooses on AVX2 without SHA-NI, and
+// returns the function that restores the configuration. It is not a path
+// one can select by name.
+func forceStdlibSingle() (restore func()) {
+	prev := active
+	active = config{name: pathGeneric, single: pathStdlib, batch: batchSerial}
+	if pathAvailable(pathAVX2) {
+		active.batch = batchAVX2x8
+	}
+	return func() { active = prev }
 }
 
 // newRand returns a seeded generator and logs the seed, so that a failure

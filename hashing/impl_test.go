@@ -4,157 +4,146 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/impl"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // TestRequiredImplementations fails when a path named in
 // BBDIGEST_REQUIRE_IMPL is unknown or not available, so that CI on a
 // machine declared to have SHA-NI, AVX2 or AVX-512 cannot pass by skipping.
 func TestRequiredImplementations(t *testing.T) {
-	avail := Implementations()
-	t.Logf("available: %v; %s=%q", avail, requireEnv, os.Getenv(requireEnv))
-	for _, name := range requiredImpls() {
-		if !slices.Contains(Paths(), name) {
-			t.Errorf("%s names unknown path %q (known: %v)", requireEnv, name, Paths())
-		} else if !slices.Contains(avail, name) {
-			t.Errorf("path %s is required by %s but not available here (available: %v)", name, requireEnv, avail)
-		}
-	}
+	impltest.CheckRequired(t, "hashing")
 }
 
-func TestSelect(t *testing.T) {
-	before := Describe()
-	if !slices.Contains(Implementations(), "generic") || Implementations()[0] != "generic" {
-		t.Fatalf("Implementations() = %v, want generic first", Implementations())
+// TestRegistry checks the package's entry in the registry of kernels: the
+// names of the paths, generic first and always available, and what
+// Select, Active and Parts do for each path, for unknown names and for
+// paths this CPU or build lacks.
+func TestRegistry(t *testing.T) {
+	if k := impl.Lookup("hashing", "sha256"); k != paths {
+		t.Fatalf(`impl.Lookup("hashing", "sha256") = %p, want paths (%p)`, k, paths)
 	}
-	for _, name := range Implementations() {
-		restore, err := Select(name)
+	if !slices.Equal(paths.Names(), pathNames[:]) {
+		t.Errorf("Names() = %v, want %v", paths.Names(), pathNames)
+	}
+	avail := paths.Available()
+	if len(avail) == 0 || avail[0] != "generic" {
+		t.Fatalf("Available() = %v, want generic first", avail)
+	}
+	before := active
+	if paths.Active() != before.name.String() {
+		t.Errorf("Active() = %q, want %q", paths.Active(), before.name)
+	}
+	for _, name := range avail {
+		restore, err := paths.Select(name)
 		if err != nil {
 			t.Fatalf("Select(%q): %v", name, err)
 		}
-		d := Describe()
-		if d.Path != name {
-			t.Errorf("after Select(%q): Describe().Path = %q", name, d.Path)
+		if active.name.String() != name || paths.Active() != name {
+			t.Errorf("after Select(%q): active path %s, Active() %q", name, active.name, paths.Active())
 		}
-		if name == "generic" && (d.Single != "generic" || d.Batch != "serial") {
-			t.Errorf("Select(generic): single %s batch %s", d.Single, d.Batch)
+		p, _ := lookupPath(name)
+		if active != configFor(p) {
+			t.Errorf("after Select(%q): %+v, want %+v", name, active, configFor(p))
+		}
+		parts := paths.Parts()
+		want := []impl.Part{
+			{Role: "single", Name: active.single.String(), Lanes: 1},
+			{Role: "batch", Name: active.batch.String(), Lanes: active.batch.lanes()},
+		}
+		if !slices.Equal(parts, want) {
+			t.Errorf("after Select(%q): Parts() = %v, want %v", name, parts, want)
+		}
+		if name == "generic" && (active.single != pathGeneric || active.batch != batchSerial) {
+			t.Errorf("Select(generic): single %s batch %s", active.single, active.batch)
 		}
 		restore()
-		if got := Describe(); got.Path != before.Path || got.Single != before.Single || got.Batch != before.Batch {
-			t.Errorf("restore after %q: %+v, want %+v", name, got, before)
+		if active != before {
+			t.Errorf("restore after %q: %+v, want %+v", name, active, before)
 		}
 	}
-	for _, name := range []string{"", "sse", "SHANI", "avx512 "} {
-		restore, err := Select(name)
-		var pe *PathError
-		if !errors.As(err, &pe) || !errors.Is(err, errUnknownPath) {
-			t.Errorf("Select(%q) = %v, want an unknown-path *PathError", name, err)
+	for _, name := range []string{"", "sse", "SHANI", "avx512 ", "stdlib"} {
+		restore, err := paths.Select(name)
+		var ie *impl.Error
+		if !errors.As(err, &ie) || !errors.Is(err, impl.ErrUnknown) {
+			t.Errorf("Select(%q) = %v, want an unknown-implementation *impl.Error", name, err)
 		}
 		restore()
 	}
-	for _, name := range Paths() {
-		if slices.Contains(Implementations(), name) {
+	for _, name := range paths.Names() {
+		if paths.Has(name) {
 			continue
 		}
-		_, err := Select(name)
-		if !errors.Is(err, errUnavailablePath) || !strings.Contains(err.Error(), name) {
+		_, err := paths.Select(name)
+		if !errors.Is(err, impl.ErrUnavailable) || !strings.Contains(err.Error(), name) {
 			t.Errorf("Select(%q) = %v, want not available", name, err)
 		}
 	}
-	if Describe().Path != before.Path {
+	if active != before {
 		t.Error("failed Select changed the configuration")
 	}
 }
 
-func TestDescribe(t *testing.T) {
-	d := Describe()
-	b, err := json.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back map[string]any
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"goarch", "purego", "features", "implementations", "path", "single", "batch", "lanes"} {
-		if _, ok := back[k]; !ok {
-			t.Errorf("JSON lacks %q: %s", k, b)
-		}
-	}
-	s := d.String()
-	for _, want := range []string{"sha256 path: " + d.Path, "single: " + d.Single, "batch: " + d.Batch, "available:"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("String() lacks %q:\n%s", want, s)
-		}
-	}
-	t.Logf("\n%s\n%s", s, b)
+// envReport is what the child of TestEnvForce prints: the registry's view
+// of the path in force and of BBDIGEST_SHA256.
+type envReport struct {
+	Path, Forced, Warning string
 }
 
 // TestEnvForce runs this test binary again with BBDIGEST_SHA256 set, since
 // the variable is read once at init.
 func TestEnvForce(t *testing.T) {
 	if os.Getenv("HASHING_ENV_CHILD") != "" {
-		b, _ := json.Marshal(Describe())
-		os.Stdout.Write(append(append([]byte("DESCRIBE "), b...), '\n'))
+		b, _ := json.Marshal(envReport{Path: paths.Active(), Forced: paths.Forced, Warning: paths.Warning})
+		os.Stdout.Write(append(append([]byte("REPORT "), b...), '\n'))
 		return
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip(err)
-	}
-	run := func(value string) Description {
+	run := func(value string) envReport {
 		t.Helper()
-		cmd := exec.Command(exe, "-test.run=^TestEnvForce$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "HASHING_ENV_CHILD=1", EnvVar+"="+value)
-		out, err := cmd.CombinedOutput()
-		if errors.Is(err, syscall.ENOEXEC) {
-			// Under qemu-user without binfmt_misc the test binary cannot
-			// start itself.
-			t.Skipf("cannot re-execute the test binary: %v", err)
-		}
+		out, err := impltest.Rerun(t, "TestEnvForce", "HASHING_ENV_CHILD=1", envVar+"="+value)
 		if err != nil {
-			t.Fatalf("child with %s=%q: %v\n%s", EnvVar, value, err, out)
+			t.Fatalf("child with %s=%q: %v\n%s", envVar, value, err, out)
 		}
 		for _, line := range strings.Split(string(out), "\n") {
-			if rest, ok := strings.CutPrefix(line, "DESCRIBE "); ok {
-				var d Description
-				if err := json.Unmarshal([]byte(rest), &d); err != nil {
+			if rest, ok := strings.CutPrefix(line, "REPORT "); ok {
+				var r envReport
+				if err := json.Unmarshal([]byte(rest), &r); err != nil {
 					t.Fatal(err)
 				}
-				return d
+				return r
 			}
 		}
-		t.Fatalf("child printed no description:\n%s", out)
-		return Description{}
+		t.Fatalf("child printed no report:\n%s", out)
+		return envReport{}
 	}
 	detectedPath := detected.name.String()
-	cases := Implementations()
+	cases := paths.Available()
 	if testing.Short() {
 		cases = cases[len(cases)-1:]
 	}
 	for _, name := range cases {
-		d := run(name)
-		if d.Path != name || d.Warning != "" || d.Forced != name {
-			t.Errorf("%s=%s: path %q forced %q warning %q", EnvVar, name, d.Path, d.Forced, d.Warning)
+		r := run(name)
+		if r.Path != name || r.Warning != "" || r.Forced != name {
+			t.Errorf("%s=%s: path %q forced %q warning %q", envVar, name, r.Path, r.Forced, r.Warning)
 		}
 	}
 	bad := []string{"bogus"}
-	for _, name := range Paths() {
-		if !slices.Contains(Implementations(), name) {
+	for _, name := range paths.Names() {
+		if !paths.Has(name) {
 			bad = append(bad, name)
 		}
 	}
 	for _, name := range bad {
-		d := run(name)
-		if d.Path != detectedPath || !strings.Contains(d.Warning, EnvVar+"="+name) || !strings.Contains(d.Warning, "using detected path "+detectedPath) {
-			t.Errorf("%s=%s: path %q warning %q; want fallback to %s with a warning", EnvVar, name, d.Path, d.Warning, detectedPath)
+		r := run(name)
+		if r.Path != detectedPath || !strings.Contains(r.Warning, envVar+"="+name) || !strings.Contains(r.Warning, "using detected path "+detectedPath) {
+			t.Errorf("%s=%s: path %q warning %q; want fallback to %s with a warning", envVar, name, r.Path, r.Warning, detectedPath)
 		}
 	}
-	if ForcedWarning() != "" && os.Getenv(EnvVar) == "" {
-		t.Errorf("ForcedWarning() = %q with %s unset", ForcedWarning(), EnvVar)
+	if paths.Warning != "" && os.Getenv(envVar) == "" {
+		t.Errorf("paths.Warning = %q with %s unset", paths.Warning, envVar)
 	}
 }

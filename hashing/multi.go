@@ -127,7 +127,7 @@ func serialBelow(b batchID) int {
 
 // SumMany writes the SHA-256 [Digest] of msgs[i] to out[i] for every i,
 // hashing several messages at once with the batch kernel in force (see
-// [Describe]): the messages may have any lengths and any number of them
+// the package documentation): the messages may have any lengths and any number of them
 // may be given. It runs on the calling goroutine only; to use every core,
 // split msgs among goroutines. It does not
 // allocate. It panics if len(out) < len(msgs).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -18,7 +19,7 @@ import (
 func (c *cli) check(cz *canon.Canonicalizer, list string) int {
 	src, err := c.readFile(nil, list, c.limit())
 	if err != nil {
-		if _, ok := canon.AsError(err); ok {
+		if _, ok := errors.AsType[*canon.Error](err); ok {
 			c.reject(list, err)
 		} else {
 			c.ioFailure(list, err)

@@ -268,7 +268,7 @@ func (c *cli) canonicalize(cz *canon.Canonicalizer, name string) ([]byte, int) {
 		out, err = cz.View(src)
 	}
 	if err != nil {
-		if _, ok := canon.AsError(err); ok {
+		if _, ok := errors.AsType[*canon.Error](err); ok {
 			c.reject(name, err)
 			return nil, exitRejected
 		}

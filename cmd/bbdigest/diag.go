@@ -219,7 +219,7 @@ func (c *cli) rejection(name, pointer, reason string) {
 // rejection as one line, with its offset; an envelope that is malformed or
 // not found as one line per problem.
 func (c *cli) reject(name string, err error) {
-	if ce, ok := canon.AsError(err); ok {
+	if ce, ok := errors.AsType[*canon.Error](err); ok {
 		c.rejection(name, ce.Pointer, canonReason(ce))
 		return
 	}

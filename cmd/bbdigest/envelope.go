@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -120,7 +121,7 @@ func (c *cli) envelopeInput(fs *flag.FlagSet, args []string) (name string, src [
 	}
 	src, err := c.readFile(nil, name, c.limit())
 	if err != nil {
-		if _, ok := canon.AsError(err); ok {
+		if _, ok := errors.AsType[*canon.Error](err); ok {
 			return name, nil, err, -1
 		}
 		c.ioFailure(name, err)
@@ -148,7 +149,7 @@ type jsonProblem struct {
 
 // jsonProblems returns the problems of an error from Parse, for JSON.
 func jsonProblems(err error) []jsonProblem {
-	if ce, ok := canon.AsError(err); ok {
+	if ce, ok := errors.AsType[*canon.Error](err); ok {
 		return []jsonProblem{{Pointer: ce.Pointer, Reason: canonReason(ce), Class: ce.Class.String(), Offset: &ce.Offset}}
 	}
 	ps := []jsonProblem{}

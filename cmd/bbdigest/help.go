@@ -50,7 +50,7 @@ Commands:
   digest      print the digest of each input, or check a list of digests
   demo        canonicalize and digest a built-in set of sample envelopes and
               tool calls, then measure throughput
-  cpu         print the CPU features found and the SHA-256 paths chosen
+  cpu         print the CPU features found and the kernels chosen
   envelope    check, digest and render binding-moment envelopes
               (draft-morrison-binding-moment-envelope-04), record them in a
               ledger
@@ -225,9 +225,10 @@ Exit status:
 const cpuHelp = `Usage:
   bbdigest cpu [--json]
 
-cpu prints the CPU features found and the SHA-256 path chosen for single
-messages and for batches. BBDIGEST_SHA256=generic|shani|avx2|avx512|arm64
-forces a path.
+cpu prints the CPU features found, the SHA-256 path chosen for single
+messages and for batches, and the kernels canon chose (classify, utf8,
+minify, rank). BBDIGEST_SHA256=generic|shani|avx2|avx512|arm64 forces a
+SHA-256 path.
 
 Options:
   --json  print one JSON object with stable field names

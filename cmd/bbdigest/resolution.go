@@ -206,7 +206,7 @@ func verifyError(kind, input, file, reason string) verifyOutput {
 // (by the canon gate, or as an envelope), and reports it on stderr.
 func (c *cli) rejectedInput(input, file string, err error) verifyOutput {
 	c.reject(file, err)
-	if ce, ok := canon.AsError(err); ok {
+	if ce, ok := errors.AsType[*canon.Error](err); ok {
 		v := verifyError(errCanon, input, file, canonReason(ce))
 		v.Class, v.Pointer, v.Offset = ce.Class.String(), &ce.Pointer, &ce.Offset
 		return v
@@ -315,7 +315,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 	}
 	for _, in := range inputs {
 		src, err := c.readFile(nil, in.file, c.limit())
-		if _, ok := canon.AsError(err); ok {
+		if _, ok := errors.AsType[*canon.Error](err); ok {
 			in.rejected = err
 			continue
 		}
@@ -408,7 +408,7 @@ func (c *cli) envelopeEmit(args []string) int {
 		name = operands[0]
 	}
 	src, err := c.readFile(nil, name, c.limit())
-	if _, ok := canon.AsError(err); !ok && err != nil {
+	if _, ok := errors.AsType[*canon.Error](err); !ok && err != nil {
 		c.ioFailure(name, err)
 		return exitUsage
 	}

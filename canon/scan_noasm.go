@@ -2,6 +2,14 @@
 
 package canon
 
+// Without assembly there is no classification window and no vector UTF-8
+// check: strings are scanned byte by byte (scanPlainGeneric).
+const (
+	haveClassifySSE2   = false
+	haveClassifyAVX512 = false
+	haveUTF8Lookup     = false
+)
+
 // classWindow is empty without a vector classifier.
 type classWindow struct{}
 

@@ -3,7 +3,7 @@
 package canon
 
 // haveMinifyAVX512 is false off amd64 and under purego: no compression
-// pass runs, and the engine drops whitespace itself.
+// pass runs by default, and the engine drops whitespace itself.
 const haveMinifyAVX512 = false
 
 // minifyBlocksAVX512 exists so that the code compiles everywhere; it is

@@ -1,0 +1,67 @@
+// Package cpu detects, once at start-up, the CPU features that the module's
+// kernels need, for hashing and canon alike, with
+// github.com/klauspost/cpuid/v2 (which also checks that the OS saves the
+// vector state before it reports AVX, AVX2 or AVX-512).
+//
+// cpuid rather than golang.org/x/sys/cpu: x/sys/cpu has no x86 SHA bit,
+// which hashing's shani path needs, nor the vendor (hashing's batch rule
+// depends on it) or the brand name that bbdigest cpu prints; one detector
+// for both packages means one answer to "does this CPU have AVX-512".
+//
+// The features are plain variables, read where each package computes the
+// bools its kernels need (hashing/block_amd64.go, canon/scan_amd64.go, …);
+// no hot path reads this package. In a build without assembly (the purego
+// tag, or an architecture with no kernels) nothing is detected and every
+// feature is false.
+package cpu
+
+// X86 holds the x86-64 features; all false on other architectures and
+// under purego.
+var X86 struct {
+	Intel bool // the vendor is GenuineIntel
+
+	HasSSSE3     bool
+	HasSSE41     bool
+	HasPOPCNT    bool
+	HasPCLMULQDQ bool
+	HasSHA       bool // the SHA extensions (SHA-NI)
+	HasAVX       bool
+	HasAVX2      bool
+	HasBMI2      bool
+
+	HasAVX512F     bool
+	HasAVX512BW    bool
+	HasAVX512VL    bool
+	HasAVX512VBMI2 bool
+}
+
+// ARM64 holds the Armv8 features; all false on other architectures and
+// under purego.
+var ARM64 struct {
+	HasASIMD  bool
+	HasSHA2   bool
+	HasSHA512 bool
+}
+
+// Brand returns the CPU's brand name, such as "AMD EPYC", or GOARCH in a
+// build without assembly.
+func Brand() string { return brand() }
+
+// Features returns the names of the features found that some kernel of the
+// module reads, lowercase, in a fixed order; nil in a build without
+// assembly.
+func Features() []string {
+	var f []string
+	for _, x := range known {
+		if *x.has {
+			f = append(f, x.name)
+		}
+	}
+	return f
+}
+
+// feature names one of the variables above for Features.
+type feature struct {
+	name string
+	has  *bool
+}
