@@ -100,7 +100,9 @@ var sinkSum [32]byte
 // workers); impl=jsontext+sha256 and bbdigest-serial one record at a
 // time, with jsontext's Canonicalize on a copy of the record and
 // crypto/sha256, and with bbdigest's Digester (canon and the
-// single-message SHA-256 kernel, no lanes).
+// single-message SHA-256 kernel, no lanes); and impl=bbdigest-serial-x2,
+// two goroutines each digesting half the records with a Digester of its
+// own, sharing nothing: what two cores of this machine give at best.
 func BenchmarkBatch(b *testing.B) {
 	logCorpusSeed(b)
 	for _, in := range benchArchives() {
@@ -128,6 +130,28 @@ func BenchmarkBatch(b *testing.B) {
 			}
 			run("jsontext+sha256", oneAtATime("jsontext+sha256"))
 			run("bbdigest-serial", oneAtATime("bbdigest"))
+			// The ceiling of two workers on this machine: two goroutines
+			// with nothing to share, each digesting half the records one at
+			// a time.
+			run("bbdigest-serial-x2", func(b *testing.B) {
+				half := bytes.IndexByte(in.data[len(in.data)/2:], '\n') + len(in.data)/2 + 1
+				parts := [2][]byte{in.data[:half], in.data[half:]}
+				digests := [2]func([]byte) [32]byte{digesterOf("bbdigest")(), digesterOf("bbdigest")()}
+				for b.Loop() {
+					var wg sync.WaitGroup
+					for k := range parts {
+						wg.Go(func() {
+							rest := parts[k]
+							for len(rest) > 0 {
+								i := bytes.IndexByte(rest, '\n')
+								digests[k](rest[:i])
+								rest = rest[i+1:]
+							}
+						})
+					}
+					wg.Wait()
+				}
+			})
 			for _, workers := range []int{1, 2} {
 				run(fmt.Sprintf("batch-w%d", workers), func(b *testing.B) {
 					opts := batch.Options{Workers: workers}
