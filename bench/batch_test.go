@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -247,9 +248,15 @@ func buildProcessFiles(n int) (processFiles, error) {
 		linefilter: filepath.Join(dir, "linefilter"),
 		records:    n,
 	}
+	// The directory of this file, so that a test binary run from anywhere
+	// finds the sources; "." (where go test runs it) if it is not known.
+	here := "."
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		here = filepath.Dir(file)
+	}
 	for _, c := range [][]string{
-		{"-C", "..", "build", "-o", f.bbdigest, "./cmd/bbdigest"},
-		{"build", "-o", f.linefilter, "./linefilter"},
+		{"-C", filepath.Join(here, ".."), "build", "-o", f.bbdigest, "./cmd/bbdigest"},
+		{"-C", here, "build", "-o", f.linefilter, "./linefilter"},
 	} {
 		if out, err := exec.Command("go", c...).CombinedOutput(); err != nil {
 			return f, fmt.Errorf("go %v: %v\n%s", c, err, out)
