@@ -206,6 +206,19 @@ func sentence(r *rand.Rand, n int) string {
 // envelopesDoc returns a JSON array of envelopes in the §6.4 shape, with
 // random text, options and action digests, at least size bytes long.
 func envelopesDoc(r *rand.Rand, size int) []byte {
+	var envs []*node
+	total := 0
+	for total < size {
+		env := randomEnvelope(r)
+		envs = append(envs, env)
+		total += len(writeDoc(env, r, writeOptions{}))
+	}
+	return writeDoc(arr(envs...), r, writeOptions{})
+}
+
+// randomEnvelope returns an envelope in the §6.4 shape with random text,
+// options and action digests: 1-2 KB when written compactly.
+func randomEnvelope(r *rand.Rand) *node {
 	hex := func() string {
 		const digits = "0123456789abcdef"
 		b := []byte("sha256:")
@@ -221,34 +234,27 @@ func envelopesDoc(r *rand.Rand, size int) []byte {
 		}
 		return a
 	}
-	var envs []*node
-	total := 0
-	for total < size {
-		options := arr()
-		nopt := 2 + r.IntN(2)
-		for range nopt {
-			options.kids = append(options.kids, obj(
-				"label", str(sentence(r, 3+r.IntN(3))),
-				"reasoning", str(sentence(r, 6+r.IntN(8))),
-				"action_digest", str(hex()),
-			))
-		}
-		env := obj(
-			"synopsis", str(sentence(r, 8+r.IntN(8))),
-			"findings", sentences(1, 4, 6),
-			"recommendations", sentences(1, 3, 5),
-			"offer", str(sentence(r, 5+r.IntN(4))),
-			"question", obj(
-				"stem", str(sentence(r, 6+r.IntN(6))),
-				"options", options,
-				"recommended_idx", num(strconv.Itoa(r.IntN(nopt))),
-				"hatches", obj("free_text", boolean(r.IntN(2) == 0), "dialogue", boolean(r.IntN(2) == 0)),
-			),
-		)
-		envs = append(envs, env)
-		total += len(writeDoc(env, r, writeOptions{}))
+	options := arr()
+	nopt := 2 + r.IntN(2)
+	for range nopt {
+		options.kids = append(options.kids, obj(
+			"label", str(sentence(r, 3+r.IntN(3))),
+			"reasoning", str(sentence(r, 6+r.IntN(8))),
+			"action_digest", str(hex()),
+		))
 	}
-	return writeDoc(arr(envs...), r, writeOptions{})
+	return obj(
+		"synopsis", str(sentence(r, 8+r.IntN(8))),
+		"findings", sentences(1, 4, 6),
+		"recommendations", sentences(1, 3, 5),
+		"offer", str(sentence(r, 5+r.IntN(4))),
+		"question", obj(
+			"stem", str(sentence(r, 6+r.IntN(6))),
+			"options", options,
+			"recommended_idx", num(strconv.Itoa(r.IntN(nopt))),
+			"hatches", obj("free_text", boolean(r.IntN(2) == 0), "dialogue", boolean(r.IntN(2) == 0)),
+		),
+	)
 }
 
 // sizedDoc generates a document of nested records and returns the shortest
@@ -425,6 +431,7 @@ type writeOptions struct {
 	shuffle bool   // write object members in random order
 	escapes bool   // in some strings, spell some characters as escapes: \u00e9, \/, surrogate pairs
 	noise   bool   // add random insignificant whitespace between tokens
+	spaced  bool   // without indent: a space after each ',' and ':', on one line
 }
 
 // writeDoc writes n as JSON text.
@@ -453,6 +460,14 @@ func (w *writer) newline(depth int) {
 	}
 }
 
+// comma writes the ',' between two elements or members.
+func (w *writer) comma() {
+	w.b = append(w.b, ',')
+	if w.o.spaced && w.o.indent == "" {
+		w.b = append(w.b, ' ')
+	}
+}
+
 func (w *writer) space() {
 	if w.o.noise && w.r.IntN(16) == 0 {
 		w.b = append(w.b, " \t\r\n"[w.r.IntN(4)])
@@ -471,7 +486,7 @@ func (w *writer) value(n *node, depth int) {
 		w.b = append(w.b, '[')
 		for i, k := range n.kids {
 			if i > 0 {
-				w.b = append(w.b, ',')
+				w.comma()
 			}
 			w.newline(depth + 1)
 			w.space()
@@ -493,14 +508,14 @@ func (w *writer) value(n *node, depth int) {
 		}
 		for i, k := range order {
 			if i > 0 {
-				w.b = append(w.b, ',')
+				w.comma()
 			}
 			w.newline(depth + 1)
 			w.space()
 			w.str(n.names[k])
 			w.space()
 			w.b = append(w.b, ':')
-			if w.o.indent != "" {
+			if w.o.indent != "" || w.o.spaced {
 				w.b = append(w.b, ' ')
 			}
 			w.value(n.kids[k], depth+1)

@@ -61,25 +61,59 @@ func pathAvailable(p pathID) bool {
 }
 
 // detect returns the paths chosen when nothing is forced: the fastest
-// single-message kernel, and for batches the kernel that beats serial
-// hashing on this CPU. On Intel CPUs with AVX-512, sixteen AVX-512 lanes
-// beat two interleaved SHA-NI streams (on Emerald Rapids). Elsewhere with
-// SHA-NI, two SHA-NI streams beat eight AVX2 lanes (on AMD Zen 1, where
-// AVX2 runs on 128-bit units; AVX-512 on AMD, which Zen 4 executes on
-// 256-bit units, is not chosen before it is measured: it can be forced).
-// BenchmarkSumMany compares the batch paths by name (impl=avx512,
-// shani-x2, avx2, serial-stdlib) on the machine at hand. Without SHA-NI,
-// crypto/sha256's own AVX2 kernel serves single messages (pathStdlib).
+// single-message kernel, and for batches the kernel that beats the others
+// on CPUs of this kind (batchPath).
 func detect() config {
+	return configFor(batchPath(x86Caps{
+		sha:    hasSHANI,
+		avx2:   hasAVX2,
+		avx512: hasAVX512,
+		narrow: cpu.X86.HasFP128 || cpu.X86.HasFP256,
+	}))
+}
+
+// x86Caps is what batchPath reads of a CPU.
+type x86Caps struct {
+	sha, avx2, avx512 bool // the kernels' features: hasSHANI, hasAVX2, hasAVX512
+	// narrow: the CPU reports a vector datapath of at most 256 bits
+	// (AMD's CPUID leaf 0x8000001A), on which a 512-bit instruction
+	// runs as two halves or more.
+	narrow bool
+}
+
+// batchPath returns the path whose batch kernel runs SumMany and Batcher by
+// default on a CPU with capabilities c, from what the CPU does rather than
+// its vendor (the table in doc.go, with the measurements behind it):
+//
+//   - AVX-512 at full width: sixteen AVX-512 lanes (avx512). Measured on
+//     Intel Emerald Rapids: +71% over serial SHA-NI for 1 KiB messages,
+//     where two SHA-NI streams give +12%.
+//   - SHA-NI, with AVX-512 on a narrower datapath or none: two interleaved
+//     SHA-NI streams (shani). On AMD Zen 4, which runs AVX-512 as two
+//     256-bit halves, sixteen lanes are no faster for the 1-2 KB messages
+//     of an archive (+5% at 1 KiB, -15% on 1000-2000 bytes with both cores
+//     hashing, -11% at 64 B); on Zen 1, eight AVX2 lanes on 128-bit units
+//     lose to two SHA-NI streams (+69% over serial).
+//   - AVX-512 on a narrow datapath without SHA-NI (no such CPU is known):
+//     avx512, whose sixteen lanes do at least the work of eight AVX2 lanes
+//     per instruction.
+//   - AVX2: eight AVX2 lanes (avx2); single messages go to crypto/sha256.
+//   - Otherwise serial hashing (generic).
+//
+// BenchmarkSumMany (one core) and bench's BenchmarkSumManyParallel (every
+// core) compare the batch kernels by name on the machine at hand.
+func batchPath(c x86Caps) pathID {
 	switch {
-	case hasAVX512 && cpu.X86.Intel:
-		return configFor(pathAVX512)
-	case hasSHANI:
-		return config{name: pathSHANI, single: pathSHANI, batch: batchSHANIx2}
-	case hasAVX2:
-		return configFor(pathAVX2)
+	case c.avx512 && !c.narrow:
+		return pathAVX512
+	case c.sha:
+		return pathSHANI
+	case c.avx512:
+		return pathAVX512
+	case c.avx2:
+		return pathAVX2
 	}
-	return config{name: pathGeneric, single: pathGeneric, batch: batchSerial}
+	return pathGeneric
 }
 
 // configFor returns the configuration that forces path p, which must be

@@ -2,15 +2,19 @@ package main
 
 import "github.com/bbdigest/bbdigest/canon"
 
-// canon is "bbdigest canon [--profile NAME] [--lines] [FILE|-]": it writes
-// the canonical form of one input (with --lines, of each line) to stdout.
+// canon is "bbdigest canon [--profile NAME] [--lines [--workers N]]
+// [FILE|-]": it writes the canonical form of one input (with --lines, of
+// each line, lines.go) to stdout.
 func (c *cli) canon(args []string) int {
 	fs := c.flagSet("canon")
 	profile := fs.String("profile", "strict", "")
-	lines := fs.Bool("lines", false, "")
+	lines, workers := linesFlags(fs)
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
 		return code
+	}
+	if c.workersWithoutLines(fs, *lines) {
+		return exitUsage
 	}
 	p, ok := c.profile(*profile)
 	if !ok {
@@ -20,11 +24,10 @@ func (c *cli) canon(args []string) int {
 	if len(operands) == 1 {
 		name = operands[0]
 	}
-	cz := canon.New(p)
 	if *lines {
-		return c.lines(cz, name, false)
+		return c.lines(p, name, false, int(*workers))
 	}
-	out, code := c.canonicalize(cz, name)
+	out, code := c.canonicalize(canon.New(p), name)
 	if code != exitOK {
 		return code
 	}

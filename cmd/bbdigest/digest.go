@@ -8,14 +8,14 @@ import (
 )
 
 // digest is "bbdigest digest": the digest of each input, one "DIGEST  NAME"
-// line per input for several (or --names); with --lines the digest of each
-// line (lines.go), with --check the answers to a list of digests
-// (check.go).
+// line per input for several (or --names); with --lines (and --workers) the
+// digest of each line (lines.go), with --check the answers to a list of
+// digests (check.go).
 func (c *cli) digest(args []string) int {
 	const cmd = "digest"
 	fs := c.flagSet(cmd)
 	profile := fs.String("profile", "strict", "")
-	lines := fs.Bool("lines", false, "")
+	lines, workers := linesFlags(fs)
 	names := fs.Bool("names", false, "")
 	check := fs.String("check", "", "")
 	operands, code := c.parse(fs, args, -1)
@@ -33,6 +33,8 @@ func (c *cli) digest(args []string) int {
 		return c.usageError(cmd, "--check reads the names to check from its FILE, not from arguments")
 	case checking && *check == "":
 		return c.usageError(cmd, "empty --check FILE")
+	case c.workersWithoutLines(fs, *lines):
+		return exitUsage
 	case *lines && len(operands) > 1:
 		c.errorf("digest: --lines reads one input, not %d", len(operands))
 		c.hintf("run bbdigest digest --lines once per file")
@@ -42,16 +44,16 @@ func (c *cli) digest(args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	cz := canon.New(p)
-	if checking {
-		return c.check(cz, *check)
-	}
 	if *lines {
 		name := "-"
 		if len(operands) == 1 {
 			name = operands[0]
 		}
-		return c.lines(cz, name, true)
+		return c.lines(p, name, true, int(*workers))
+	}
+	cz := canon.New(p)
+	if checking {
+		return c.check(cz, *check)
 	}
 	if len(operands) == 0 {
 		operands = []string{"-"}
@@ -80,7 +82,8 @@ func (c *cli) digest(args []string) int {
 // and 64 lowercase hexadecimal characters, to dst. It does not allocate
 // when dst has room.
 //
-// This is the only place the CLI computes a digest.
+// This is the only place the CLI computes a digest, but for --lines, whose
+// digests package batch computes (lines.go).
 func appendDigest(dst, canonical []byte) []byte {
 	return hashing.Sum(canonical).AppendTo(dst)
 }

@@ -34,9 +34,9 @@ const usage = `bbdigest canonicalizes JSON with RFC 8785 (JCS) and prints the SH
 digest of the canonical bytes as sha256:<64 lowercase hex>.
 
 Usage:
-  bbdigest canon  [--profile NAME] [--lines] [FILE|-]
+  bbdigest canon  [--profile NAME] [--lines [--workers N]] [FILE|-]
   bbdigest digest [--profile NAME] [--names] [FILE|-]...
-  bbdigest digest [--profile NAME] --lines [FILE|-]
+  bbdigest digest [--profile NAME] --lines [--workers N] [FILE|-]
   bbdigest digest [--profile NAME] --check FILE
   bbdigest demo   [--duration D]
   bbdigest cpu    [--json]
@@ -132,11 +132,16 @@ const linesOption = `  --lines         read one JSON text per line; line N of th
                   "\n" is JSON whitespace, so CRLF input works; an empty
                   line is rejected as a syntax error. A line longer than
                   256 MiB is rejected as too-large without being kept. One
-                  input only.
+                  input only. Each answer is written before bbdigest waits
+                  for more input, so a program can write a line and read
+                  its answer through pipes.
+  --workers N     with --lines: answer the lines with N workers, 1 to
+                  1024 (default: one per CPU the process may use); the
+                  output is the same for every N
 `
 
 const canonHelp = `Usage:
-  bbdigest canon [--profile NAME] [--lines] [FILE|-]
+  bbdigest canon [--profile NAME] [--lines [--workers N]] [FILE|-]
 
 canon writes the canonical form (RFC 8785, JCS) of one JSON text to stdout,
 with no trailing newline. A rejected input is reported on stderr in the
@@ -160,7 +165,7 @@ Examples:
 
 const digestHelp = `Usage:
   bbdigest digest [--profile NAME] [--names] [FILE|-]...
-  bbdigest digest [--profile NAME] --lines [FILE|-]
+  bbdigest digest [--profile NAME] --lines [--workers N] [FILE|-]
   bbdigest digest [--profile NAME] --check FILE
 
 digest prints the SHA-256 digest of the canonical form of each input,

@@ -2,30 +2,95 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"strconv"
 
+	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/canon"
-	"github.com/bbdigest/bbdigest/internal/boundedread"
 )
 
-// lineBufSize is the read buffer of --lines. A line that fits in it is
-// canonicalized where it lies; a longer one is gathered into lineProc.long.
-const lineBufSize = 64 << 10
+// linesOutSize is the output buffer of --lines, flushed whenever the run
+// waits for input (batch.Options.Idle) and at the end.
+const linesOutSize = 64 << 10
+
+// maxWorkers is the largest --workers: each worker keeps about two blocks
+// of batch.DefaultBlockSize in flight (some 2 MB), so a mistyped count
+// must not ask for gigabytes.
+const maxWorkers = 1024
+
+// workersFlag is the value of --workers; 0, its default, means one worker
+// per core (GOMAXPROCS).
+type workersFlag int
+
+func (w *workersFlag) String() string { return strconv.Itoa(int(*w)) }
+
+func (w *workersFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > maxWorkers {
+		return fmt.Errorf("want a whole number of workers from 1 to %d", maxWorkers)
+	}
+	*w = workersFlag(n)
+	return nil
+}
+
+// linesFlags defines the flags of --lines on the flag set of canon or
+// digest: --lines itself and --workers.
+func linesFlags(fs *flag.FlagSet) (lines *bool, workers *workersFlag) {
+	lines = fs.Bool("lines", false, "")
+	workers = new(workersFlag)
+	fs.Var(workers, "workers", "")
+	return lines, workers
+}
+
+// workersWithoutLines reports a --workers given without --lines, which it
+// would not change, as a usage error of the command cmd, and returns
+// whether it did.
+func (c *cli) workersWithoutLines(fs *flag.FlagSet, lines bool) bool {
+	if lines {
+		return false
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "workers" })
+	if set {
+		c.usageError(fs.Name(), "--workers goes with --lines")
+	}
+	return set
+}
 
 // lines runs --lines over the input called name: each line is one JSON
-// text, answered by one output line.
-func (c *cli) lines(cz *canon.Canonicalizer, name string, digest bool) int {
+// text under profile p, answered by one output line with its digest
+// (digest) or its canonical form, or with its error. The lines are
+// canonicalized and hashed by package batch on workers goroutines (0: one
+// per core); the output does not depend on their number.
+func (c *cli) lines(p canon.Profile, name string, digest bool, workers int) int {
 	r, done, err := c.open(name)
 	if err != nil {
 		c.ioFailure(name, err)
 		return exitUsage
 	}
 	defer done()
-	w := bufio.NewWriterSize(stdoutWriter{c.stdout}, lineBufSize)
-	lp := newLineProc(cz, digest, w)
-	err = lp.run(bufio.NewReaderSize(r, lineBufSize))
+	w := bufio.NewWriterSize(stdoutWriter{c.stdout}, linesOutSize)
+	mode := batch.ModeCanonical
+	if digest {
+		mode = batch.ModeDigest
+	}
+	opts := batch.Options{
+		Profile: p, // its size bound is the bound of a line
+		Mode:    mode,
+		Workers: workers,
+		// About to wait for input: let the answers so far out, so that a
+		// line-at-a-time producer sees each answer before it writes the
+		// next line.
+		Idle: w.Flush,
+	}
+	ans := answerer{digest: digest}
+	sum, err := batch.Stream(context.Background(), r, opts, func(res batch.Result) error {
+		return ans.write(w, res)
+	})
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
@@ -37,10 +102,40 @@ func (c *cli) lines(cz *canon.Canonicalizer, name string, digest bool) int {
 		}
 		return exitUsage
 	}
-	if lp.rejected {
+	if sum.Rejected > 0 {
 		return exitRejected
 	}
 	return exitOK
+}
+
+// answerer writes the answers of --lines. Once warm it makes no
+// allocations for accepted lines.
+type answerer struct {
+	digest bool   // answer with digests, not canonical forms
+	out    []byte // the answer being built
+}
+
+// write writes the answer to one line: its digest or its canonical form,
+// or its error line.
+func (a *answerer) write(w *bufio.Writer, res batch.Result) error {
+	if res.Err != nil {
+		e, ok := errors.AsType[*canon.Error](res.Err)
+		if !ok {
+			return res.Err // batch answers every line with a *canon.Error
+		}
+		a.out = appendErrorLine(a.out[:0], e)
+		_, err := w.Write(a.out)
+		return err
+	}
+	if a.digest {
+		a.out = append(res.Digest.AppendTo(a.out[:0]), '\n')
+		_, err := w.Write(a.out)
+		return err
+	}
+	if _, err := w.Write(res.Canonical); err != nil {
+		return err
+	}
+	return w.WriteByte('\n')
 }
 
 // stdoutWriter wraps stdout's errors in a writeError, so that they can be
@@ -60,173 +155,6 @@ type writeError struct{ err error }
 
 func (e writeError) Error() string { return e.err.Error() }
 func (e writeError) Unwrap() error { return e.err }
-
-// lineProc answers the lines of one input. Once warm it makes no
-// allocations for accepted lines.
-type lineProc struct {
-	cz       *canon.Canonicalizer
-	digest   bool
-	limit    int // longest line accepted, without its "\n"
-	w        *bufio.Writer
-	long     []byte // memory for a line longer than the read buffer
-	out      []byte // the answer being built
-	rejected bool   // some line was rejected
-}
-
-func newLineProc(cz *canon.Canonicalizer, digest bool, w *bufio.Writer) *lineProc {
-	return &lineProc{cz: cz, digest: digest, limit: cz.Profile().MaxSize(), w: w}
-}
-
-// run answers every line of br. It returns only read and write errors.
-func (lp *lineProc) run(br *bufio.Reader) error {
-	for {
-		if br.Buffered() == 0 {
-			// About to wait for input: let the answers so far out, so that
-			// a line-at-a-time producer sees each answer before it writes
-			// the next line.
-			if err := lp.w.Flush(); err != nil {
-				return err
-			}
-		}
-		frag, err := br.ReadSlice('\n')
-		switch err {
-		case nil: // a whole line in the buffer
-			if err := lp.answer(frag[:len(frag)-1]); err != nil {
-				return err
-			}
-		case io.EOF:
-			if len(frag) == 0 {
-				return nil // no final line after the last "\n"
-			}
-			return lp.answer(frag)
-		case bufio.ErrBufferFull:
-			eof, err := lp.gather(br, frag)
-			if err != nil || eof {
-				return err
-			}
-		default:
-			return err
-		}
-	}
-}
-
-// gather reads the rest of a line that does not fit in the read buffer,
-// whose first part is frag, and answers it. It reports whether the line
-// ended at end of input.
-//
-// The line is read with boundedread.ReadAll, into lp.long's memory and then
-// into chunks of at most boundedread.ChunkMax, never more than the bound
-// plus one byte in all: a line past the bound is dropped as soon as that is
-// known and the rest of it is skipped unkept, so rejecting it costs the
-// bound, not a multiple of it (an append that doubles its buffer would hold
-// the old buffer and a new one twice its size at once).
-func (lp *lineProc) gather(br *bufio.Reader, frag []byte) (eof bool, err error) {
-	lr := lineReader{br: br, pending: frag}
-	line, err := boundedread.ReadAll(lp.long, &lr, lp.limit)
-	lp.long = line[:0]
-	switch {
-	case errors.Is(err, boundedread.ErrTooLarge):
-		if err := lr.skip(); err != nil {
-			return false, err
-		}
-		return lr.eof, lp.reject(lp.tooLarge())
-	case err != nil:
-		return false, err
-	}
-	return lr.eof, lp.answer(line)
-}
-
-// lineReader reads one line from br, without its "\n", then reports
-// io.EOF. pending is the part already taken from br and not yet read.
-type lineReader struct {
-	br      *bufio.Reader
-	pending []byte
-	done    bool // the line's end has been taken from br
-	eof     bool // the line ended at the end of the input
-}
-
-func (lr *lineReader) Read(p []byte) (int, error) {
-	for len(lr.pending) == 0 {
-		if lr.done {
-			return 0, io.EOF
-		}
-		if err := lr.next(); err != nil {
-			return 0, err
-		}
-	}
-	n := copy(p, lr.pending)
-	lr.pending = lr.pending[n:]
-	return n, nil
-}
-
-// next takes the next part of the line from br into pending. pending
-// points into br's buffer, valid until the next read from br.
-func (lr *lineReader) next() error {
-	frag, err := lr.br.ReadSlice('\n')
-	switch err {
-	case nil:
-		frag = frag[:len(frag)-1]
-		lr.done = true
-	case io.EOF:
-		lr.done, lr.eof = true, true
-	case bufio.ErrBufferFull:
-	default:
-		return err
-	}
-	lr.pending = frag
-	return nil
-}
-
-// skip reads the rest of the line, keeping none of it.
-func (lr *lineReader) skip() error {
-	for !lr.done {
-		if err := lr.next(); err != nil {
-			return err
-		}
-	}
-	lr.pending = nil
-	return nil
-}
-
-// answer writes the answer to one line, doc, which excludes the "\n".
-func (lp *lineProc) answer(doc []byte) error {
-	if len(doc) > lp.limit {
-		return lp.reject(lp.tooLarge())
-	}
-	out, err := lp.cz.View(doc)
-	if err != nil {
-		e, ok := errors.AsType[*canon.Error](err)
-		if !ok {
-			return err
-		}
-		return lp.reject(e)
-	}
-	if lp.digest {
-		lp.out = append(appendDigest(lp.out[:0], out), '\n')
-		_, err = lp.w.Write(lp.out)
-		return err
-	}
-	if _, err := lp.w.Write(out); err != nil {
-		return err
-	}
-	return lp.w.WriteByte('\n')
-}
-
-func (lp *lineProc) tooLarge() *canon.Error {
-	return &canon.Error{
-		Class:  canon.ClassTooLarge,
-		Offset: int64(lp.limit),
-		Msg:    "line longer than the " + strconv.Itoa(lp.limit) + "-byte bound",
-	}
-}
-
-// reject writes the answer to a rejected line.
-func (lp *lineProc) reject(e *canon.Error) error {
-	lp.rejected = true
-	lp.out = appendErrorLine(lp.out[:0], e)
-	_, err := lp.w.Write(lp.out)
-	return err
-}
 
 // appendErrorLine appends the --lines answer to a rejected line:
 //

@@ -3,23 +3,31 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
+	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/canon"
 )
 
-// runLines runs --lines over input with the size bound lowered to maxSize
-// (0: the profile's) and returns stdout and the exit code.
-func runLines(t *testing.T, cmd string, maxSize int, input io.Reader) (string, int) {
+// runLines runs cmd --lines, with more flags if any, over input with the
+// size bound lowered to maxSize (0: the profile's) and returns stdout and
+// the exit code.
+func runLines(t *testing.T, cmd string, maxSize int, input io.Reader, flags ...string) (string, int) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	c := &cli{stdin: input, stdout: &stdout, stderr: &stderr, maxSize: maxSize}
-	code := c.main([]string{cmd, "--lines"})
+	code := c.main(append([]string{cmd, "--lines"}, flags...))
 	if stderr.Len() > 0 {
 		t.Errorf("stderr: %q", stderr.String())
 	}
@@ -46,10 +54,10 @@ func bigArray(n int) (src, canonical string) {
 }
 
 func TestLinesLong(t *testing.T) {
-	// Lines longer than the read buffer, with and without a final newline,
-	// between short ones.
+	// Lines longer than a block of the pipeline, with and without a final
+	// newline, between short ones.
 	src, want := bigArray(100_000) // about 790 KB
-	if len(src) <= 4*lineBufSize {
+	if len(src) <= 2*batch.DefaultBlockSize {
 		t.Fatalf("test line of %d bytes is too short", len(src))
 	}
 	input := "[1]\n" + src + "\r\n" + "[2]\n" + src
@@ -74,9 +82,9 @@ func TestLinesLong(t *testing.T) {
 func TestLinesTooLarge(t *testing.T) {
 	const bound = 100
 	tooLarge := fmt.Sprintf("error too-large %d line longer than the %d-byte bound within \"\"\n", bound, bound)
-	fits := "[" + strings.Repeat(" ", bound-2) + "]"       // exactly the bound
-	over := "[" + strings.Repeat(" ", bound-1) + "]"       // one byte over
-	huge := "[" + strings.Repeat(" ", 3*lineBufSize) + "]" // over, and longer than the read buffer
+	fits := "[" + strings.Repeat(" ", bound-2) + "]"                  // exactly the bound
+	over := "[" + strings.Repeat(" ", bound-1) + "]"                  // one byte over
+	huge := "[" + strings.Repeat(" ", 3*batch.DefaultBlockSize) + "]" // over, and longer than a block
 	for _, tt := range []struct {
 		name, input, want string
 		code              int
@@ -108,14 +116,10 @@ func (spaces) Read(p []byte) (int, error) {
 }
 
 func TestLinesDefaultBound(t *testing.T) {
-	// The line processor takes its bound from the profile.
-	for _, p := range []canon.Profile{canon.Strict, canon.RFC8785} {
-		if lp := newLineProc(canon.New(p), false, nil); lp.limit != canon.DefaultMaxSize {
-			t.Errorf("%s: line bound %d, want %d", p.Name(), lp.limit, canon.DefaultMaxSize)
-		}
-	}
+	// The bound of a line is the profile's (TestLinesTooLarge lowers it
+	// through the profile); this checks the default one.
 	if os.Getenv("BBDIGEST_BIG_TESTS") == "" || testing.Short() {
-		t.Skip("buffers a 256 MiB line (about 900 MB of memory); set BBDIGEST_BIG_TESTS=1 to run")
+		t.Skip("reads a 256 MiB line, holding it up to the bound (about 270 MB of memory); set BBDIGEST_BIG_TESTS=1 to run")
 	}
 	// A line one byte over the 256 MiB bound, then a short one.
 	n := canon.DefaultMaxSize + 1
@@ -127,82 +131,114 @@ func TestLinesDefaultBound(t *testing.T) {
 	}
 }
 
+// TestLinesAllocs checks that --lines makes no allocation per accepted
+// line once warm, with one worker and with two: a run of 5x the lines
+// allocates no more than a run of x lines (20 blocks more), but for a few
+// allocations of the blocks and workers a run starts afresh when the
+// garbage collector has emptied batch's pools.
 func TestLinesAllocs(t *testing.T) {
-	docs := [][]byte{
-		[]byte(`{"b":[1,2,{"y":null,"x":"\u00e9"}],"a":true}`),
-		[]byte(testFiles["lines.jsonl"][:14]),
-		[]byte("[1 ,\t2]\r"),
+	docs := []string{
+		`{"b":[1,2,{"y":null,"x":"\u00e9"}],"a":true}`,
+		testFiles["lines.jsonl"][:14],
+		"[1 ,\t2]\r",
+		`{"a":"already canonical"}`,
 	}
-	for _, digest := range []bool{false, true} {
-		lp := &lineProc{cz: canon.New(canon.Strict), digest: digest, limit: canon.DefaultMaxSize, w: bufio.NewWriter(io.Discard)}
-		allocs := testing.AllocsPerRun(100, func() {
-			for _, d := range docs {
-				if err := lp.answer(d); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-		if lp.rejected {
-			t.Fatal("a line was rejected")
+	input := func(n int) []byte {
+		var b []byte
+		for i := range n {
+			b = append(append(b, docs[i%len(docs)]...), '\n')
 		}
-		if allocs != 0 {
-			t.Errorf("digest=%v: %v allocations per run, want 0", digest, allocs)
+		return b
+	}
+	const n = 20_000 // lines, some 5 blocks of the pipeline
+	small, large := input(n), input(5*n)
+	for _, cmd := range []string{"canon", "digest"} {
+		for _, workers := range []string{"1", "2"} {
+			allocs := func(in []byte) float64 {
+				return testing.AllocsPerRun(5, func() {
+					if code := run([]string{cmd, "--lines", "--workers", workers}, bytes.NewReader(in), io.Discard, io.Discard); code != exitOK {
+						t.Fatalf("exit code %d", code)
+					}
+				})
+			}
+			a, b := allocs(small), allocs(large)
+			t.Logf("%s --workers %s: %v allocations for %d lines, %v for %d", cmd, workers, a, n, b, 5*n)
+			if b-a > 12 { // one allocation per block would make 20 more
+				t.Errorf("%s --workers %s: %v allocations for %d lines, %v for %d: %.4f per line, want none",
+					cmd, workers, a, n, b, 5*n, (b-a)/(4*n))
+			}
 		}
 	}
 }
 
 // TestLinesInteractive checks that each answer is written before bbdigest
 // waits for the next line, so that a program can write a line and read its
-// answer through pipes.
+// answer through pipes, with one worker and with several.
 func TestLinesInteractive(t *testing.T) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- run([]string{"digest", "--lines"}, inR, outW, io.Discard)
-		outW.Close()
-	}()
-	answers := bufio.NewReader(outR)
-	for i := range 3 {
-		doc := fmt.Sprintf("[%d]", i)
-		if _, err := io.WriteString(inW, doc+"\n"); err != nil {
-			t.Fatal(err)
+	for _, workers := range []string{"1", "2", "8"} {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		done := make(chan int, 1)
+		go func() {
+			done <- run([]string{"digest", "--lines", "--workers", workers}, inR, outW, io.Discard)
+			outW.Close()
+		}()
+		answers := bufio.NewReader(outR)
+		// Without the answer, bbdigest and this test would wait for each
+		// other for ever: give up after a minute.
+		stuck := time.AfterFunc(time.Minute, func() {
+			outW.CloseWithError(errors.New("no answer after a minute"))
+		})
+		for i := range 3 {
+			doc := fmt.Sprintf("[%d]", i)
+			if _, err := io.WriteString(inW, doc+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			got, err := answers.ReadString('\n')
+			if err != nil {
+				t.Fatalf("workers %s: line %d: %v", workers, i, err)
+			}
+			if want := sha(doc) + "\n"; got != want {
+				t.Errorf("workers %s: answer %d: %q, want %q", workers, i, got, want)
+			}
 		}
-		got, err := answers.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
+		stuck.Stop()
+		inW.Close()
+		if rest, _ := io.ReadAll(answers); len(rest) > 0 {
+			t.Errorf("workers %s: unexpected output %q", workers, rest)
 		}
-		if want := sha(doc) + "\n"; got != want {
-			t.Errorf("answer %d: %q, want %q", i, got, want)
+		if code := <-done; code != exitOK {
+			t.Errorf("workers %s: exit code %d", workers, code)
 		}
-	}
-	inW.Close()
-	if rest, _ := io.ReadAll(answers); len(rest) > 0 {
-		t.Errorf("unexpected output %q", rest)
-	}
-	if code := <-done; code != exitOK {
-		t.Errorf("exit code %d", code)
 	}
 }
 
+// BenchmarkLinesDigest runs digest --lines, the whole command, over 4 MB
+// of short lines (1000 distinct ones, repeated), with one worker and two.
 func BenchmarkLinesDigest(b *testing.B) {
-	line := []byte(`{"synopsis":"Share the travel dates.","findings":["a","b"],"question":{"recommended_idx":0,"hatches":{"free_text":true,"dialogue":true}}}` + "\n")
-	input := bytes.Repeat(line, 1000)
-	b.SetBytes(int64(len(input)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if code := run([]string{"digest", "--lines"}, bytes.NewReader(input), io.Discard, io.Discard); code != 0 {
-			b.Fatal(code)
-		}
+	var input []byte
+	for i := range 30_000 {
+		input = fmt.Appendf(input, `{"synopsis":"Share the travel dates.","findings":["a","b",%d],"question":{"recommended_idx":0,"hatches":{"free_text":true,"dialogue":true}}}`+"\n", i%1000)
+	}
+	for _, workers := range []string{"1", "2"} {
+		b.Run("workers="+workers, func(b *testing.B) {
+			b.SetBytes(int64(len(input)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := run([]string{"digest", "--lines", "--workers", workers}, bytes.NewReader(input), io.Discard, io.Discard); code != 0 {
+					b.Fatal(code)
+				}
+			}
+		})
 	}
 }
 
-// TestLinesGatherBound checks the bound on lines longer than the read
-// buffer, which gather reads in chunks: a line of exactly the bound is
+// TestLinesGatherBound checks the bound on lines longer than a block of
+// the pipeline, which batch reads in chunks: a line of exactly the bound is
 // answered, one byte more is too-large, and the line after either is read
 // from where it starts.
 func TestLinesGatherBound(t *testing.T) {
-	const bound = 3*lineBufSize + 17
+	const bound = 3*batch.DefaultBlockSize + 17
 	tooLarge := fmt.Sprintf("error too-large %d line longer than the %d-byte bound within \"\"\n", bound, bound)
 	fits := "[" + strings.Repeat(" ", bound-2) + "]"
 	over := "[" + strings.Repeat(" ", bound-1) + "]"
@@ -278,5 +314,198 @@ func TestLines(t *testing.T) {
 			stdout: "error duplicate-name 23 duplicate object member name \"d\" within \"/a\\nb/c/1/d\"\n"},
 		{name: "lines missing", args: []string{"canon", "--lines", "nope.jsonl"}, code: 2,
 			errRE: `^bbdigest: error: nope.jsonl: open: no such file or directory\n$`},
+		{name: "lines workers", args: []string{"digest", "--lines", "--workers", "3", "lines.jsonl"}, code: 1, stdout: linesDigestWant},
+		{name: "lines workers 1024", args: []string{"canon", "--lines", "--workers=1024", "lines.jsonl"}, code: 1, stdout: linesCanonWant},
+		{name: "lines workers 0", args: []string{"canon", "--lines", "--workers", "0"}, code: 2,
+			errRE: `^bbdigest: error: canon: invalid value "0" for --workers: want a whole number of workers from 1 to 1024\nbbdigest: hint: `},
+		{name: "lines workers 1025", args: []string{"digest", "--lines", "--workers", "1025"}, code: 2,
+			errRE: `^bbdigest: error: digest: invalid value "1025" for --workers: `},
+		{name: "lines workers -1", args: []string{"digest", "--lines", "--workers=-1"}, code: 2,
+			errRE: `^bbdigest: error: digest: invalid value "-1" for --workers: `},
+		{name: "workers without lines", args: []string{"digest", "--workers", "2", "a.json"}, code: 2,
+			errRE: `^bbdigest: error: digest: --workers goes with --lines\nbbdigest: hint: run 'bbdigest help digest' for usage\n$`},
+		{name: "workers with check", args: []string{"digest", "--workers", "2", "--check", "a.json"}, code: 2,
+			errRE: `^bbdigest: error: digest: --workers goes with --lines\n`},
+		{name: "canon workers without lines", args: []string{"canon", "--workers", "2", "a.json"}, code: 2,
+			errRE: `^bbdigest: error: canon: --workers goes with --lines\n`},
 	})
+}
+
+// linesArchive returns a generated stream of JSON Lines, the same for a
+// seed: records of 0.1-2 KB (objects of shuffled members with accents,
+// escapes, nested arrays and integers), written compact, spaced or
+// canonical, some with CRLF endings, and among them every line --lines
+// answers with an error: empty, only "\r", invalid UTF-8, a duplicate
+// name, a fraction, an unsafe integer, an unpaired surrogate, too deep,
+// trailing data, cut short; and lines around the size bound: of exactly
+// the bound, one byte over, and far over (longer than several blocks). The
+// last line is cut short and has no "\n" when final is false.
+func linesArchive(seed uint64, records, bound int, final bool) []byte {
+	rng := rand.New(rand.NewPCG(seed, 15))
+	words := []string{"share", "the", "travel", "dates", "café", "Zürich", "naïve", "東京", "🙂", "tab\there", `quo"te`, "back\\slash", "ελληνικά"}
+	str := func() string {
+		var b []byte
+		for i := range 1 + rng.IntN(12) {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, words[rng.IntN(len(words))]...)
+		}
+		q, _ := json.Marshal(string(b))
+		if rng.IntN(4) == 0 { // spell the "é"s as escapes
+			q = bytes.ReplaceAll(q, []byte("é"), []byte(`\u00e9`))
+		}
+		return string(q)
+	}
+	record := func() string {
+		var members []string
+		for i := range 2 + rng.IntN(10) {
+			var v string
+			switch rng.IntN(4) {
+			case 0:
+				v = strconv.Itoa(rng.IntN(2_000_000) - 1_000_000)
+			case 1:
+				v = "[" + str() + "," + strconv.Itoa(rng.IntN(100)) + ",[true,null]]"
+			default:
+				v = str()
+			}
+			members = append(members, fmt.Sprintf(`"m%02d_%s":%s`, i, words[rng.IntN(4)], v))
+		}
+		rng.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
+		doc := "{" + strings.Join(members, ",") + "}"
+		switch rng.IntN(3) {
+		case 0: // spaced
+			doc = strings.NewReplacer(`,"m`, `, "m`, `":`, `" : `).Replace(doc)
+		case 1: // canonical
+			c, err := canon.Canonicalize([]byte(doc), canon.Strict)
+			if err != nil {
+				panic(err)
+			}
+			doc = string(c)
+		}
+		if rng.IntN(8) == 0 {
+			doc += "\r"
+		}
+		return doc
+	}
+	bad := []string{
+		"",
+		"\r",
+		"[\"\xff\"]",
+		`{"a":1,"b":{"c":2,"c":3}}`,
+		`[1, 2.5]`,
+		`{"n":9007199254740992}`,
+		`["\ud800"]`,
+		strings.Repeat("[", 65) + strings.Repeat("]", 65),
+		`{"a":1} x`,
+		`{"a":[1,`,
+		"[" + strings.Repeat(" ", bound-2) + "]", // exactly the bound
+		"[" + strings.Repeat(" ", bound-1) + "]", // one byte over
+		"[" + strings.Repeat(" ", 2*batch.DefaultBlockSize+bound) + "]", // far over
+	}
+	var b []byte
+	for i := range records {
+		if i%(records/(2*len(bad))+1) == 0 {
+			b = append(b, bad[rng.IntN(len(bad))]...)
+			b = append(b, '\n')
+		}
+		b = append(b, record()...)
+		b = append(b, '\n')
+	}
+	for _, l := range bad {
+		b = append(append(b, l...), '\n')
+	}
+	if !final {
+		b = append(b, `{"cut":"sho`...)
+	}
+	return b
+}
+
+// wantLines returns the --lines output for input, computed one line at a
+// time with canon.Canonicalize and crypto/sha256.
+func wantLines(input []byte, p canon.Profile, digest bool) (out string, lines int) {
+	var b []byte
+	if len(input) > 0 && input[len(input)-1] == '\n' {
+		input = input[:len(input)-1] // no line after the last "\n"
+	}
+	for line := range bytes.SplitSeq(input, []byte("\n")) {
+		lines++
+		if len(line) > p.MaxSize() {
+			b = appendErrorLine(b, &canon.Error{Class: canon.ClassTooLarge, Offset: int64(p.MaxSize()),
+				Msg: fmt.Sprintf("line longer than the %d-byte bound", p.MaxSize())})
+			continue
+		}
+		c, err := canon.Canonicalize(line, p)
+		switch e, _ := errors.AsType[*canon.Error](err); {
+		case err != nil:
+			b = appendErrorLine(b, e)
+		case digest:
+			b = fmt.Appendf(b, "sha256:%x\n", sha256.Sum256(c))
+		default:
+			b = append(append(b, c...), '\n')
+		}
+	}
+	return string(b), lines
+}
+
+// shortReader returns 1 to 7 bytes a read, in turn.
+type shortReader struct {
+	r io.Reader
+	n int
+}
+
+func (s *shortReader) Read(p []byte) (int, error) {
+	s.n = s.n%7 + 1
+	return s.r.Read(p[:min(len(p), s.n)])
+}
+
+// TestLinesWorkers checks that the output of --lines does not depend on
+// --workers (1, 2 and 8) or on how the input is read, and that it answers
+// every line of a generated archive with every kind of bad line as canon
+// and crypto/sha256 do one line at a time, around a size bound below and
+// above the pipeline's block size.
+func TestLinesWorkers(t *testing.T) {
+	records := 1500
+	if testing.Short() {
+		records = 300
+	}
+	for _, bound := range []int{4096, batch.DefaultBlockSize + 5000} {
+		for _, final := range []bool{true, false} {
+			input := linesArchive(uint64(bound), records, bound, final)
+			p, err := canon.Strict.WithMaxSize(bound)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, cmd := range []string{"canon", "digest"} {
+				want, lines := wantLines(input, p, cmd == "digest")
+				if n := strings.Count(want, "\n"); n != lines || !strings.Contains(want, "error too-large") {
+					t.Fatalf("bad test: %d answers for %d lines", n, lines)
+				}
+				for _, workers := range []string{"1", "2", "8"} {
+					for rname, r := range map[string]io.Reader{
+						"plain": bytes.NewReader(input),
+						"short": &shortReader{r: bytes.NewReader(input)},
+					} {
+						name := fmt.Sprintf("bound=%d/final=%v/%s/workers=%s/%s", bound, final, cmd, workers, rname)
+						out, code := runLines(t, cmd, bound, r, "--workers", workers)
+						if code != exitRejected || out != want {
+							t.Errorf("%s: exit code %d, %d answers (%d bytes); want 1, %d answers (%d bytes)\n%s",
+								name, code, strings.Count(out, "\n"), len(out), lines, len(want), firstDiff(out, want))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// firstDiff describes the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d: %.200q, want %.200q", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
 }

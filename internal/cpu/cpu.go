@@ -4,9 +4,10 @@
 // vector state before it reports AVX, AVX2 or AVX-512).
 //
 // cpuid rather than golang.org/x/sys/cpu: x/sys/cpu has no x86 SHA bit,
-// which hashing's shani path needs, nor the vendor (hashing's batch rule
-// depends on it) or the brand name that bbdigest cpu prints; one detector
-// for both packages means one answer to "does this CPU have AVX-512".
+// which hashing's shani path needs, nor the width of the vector datapath
+// (hashing's batch rule depends on it), the vendor, or the brand name that
+// bbdigest cpu prints; one detector for both packages means one answer to
+// "does this CPU have AVX-512".
 //
 // The features are plain variables, read where each package computes the
 // bools its kernels need (hashing/block_amd64.go, canon/scan_amd64.go, …);
@@ -33,6 +34,14 @@ var X86 struct {
 	HasAVX512BW    bool
 	HasAVX512VL    bool
 	HasAVX512VBMI2 bool
+
+	// HasFP128 and HasFP256 are set when the CPU reports that its FP/SIMD
+	// execution datapath is no more than 128 or 256 bits wide (CPUID leaf
+	// 0x8000001A, EAX bits 0 and 2: AMD Zen 1 reports 128, Zen 2 to 4
+	// report 256), so that it runs a 512-bit instruction as two or four
+	// halves. CPUs that do not report it (Intel) run AVX-512 at full width.
+	HasFP128 bool
+	HasFP256 bool
 }
 
 // ARM64 holds the Armv8 features; all false on other architectures and

@@ -1,0 +1,86 @@
+package bench
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/impl"
+)
+
+// BenchmarkSumManyParallel hashes batches of messages with hashing.SumMany
+// on every core at once (b.RunParallel, one goroutine per GOMAXPROCS, each
+// with messages of its own), as package batch's workers do, on each batch
+// kernel this CPU has (impl=shani-x2, avx2, avx512, forced through the
+// registry), and with crypto/sha256 one message at a time
+// (impl=serial-stdlib). hashing's BenchmarkSumMany measures one core; this
+// one shows whether a kernel keeps its lead when the cores (or the SMT
+// siblings or the neighbours of a virtual machine) hash at the same time.
+// It reports msgs/s, summed over the goroutines.
+//
+//	go test -c -o /tmp/bench.test . &&
+//	for i in $(seq 8); do /tmp/bench.test -test.run '^$' -test.bench SumManyParallel -test.benchtime 100ms; done > /tmp/sm.txt
+//	go run golang.org/x/perf/cmd/benchstat@latest -col /impl -filter .unit:msgs/s /tmp/sm.txt
+func BenchmarkSumManyParallel(b *testing.B) {
+	paths := impl.Lookup("hashing", "sha256")
+	impls := [][2]string{{"serial-stdlib", ""}}
+	for _, p := range paths.Available() {
+		switch p {
+		case "shani":
+			impls = append(impls, [2]string{"shani-x2", p})
+		case "avx2", "avx512":
+			impls = append(impls, [2]string{p, p})
+		}
+	}
+	for _, set := range []struct {
+		name      string
+		n, lo, hi int // n messages of lo to hi bytes
+	}{
+		{"64-x-1024", 1024, 64, 64},
+		{"1K-x-1024", 1024, 1 << 10, 1 << 10},
+		{"envelopes-1K-2K-x-1024", 1024, 1000, 2000},
+	} {
+		// msgs returns the set's messages drawn from seed, and their bytes.
+		msgs := func(seed uint64) ([][]byte, int) {
+			r := rand.New(rand.NewPCG(seed, 22))
+			m := make([][]byte, set.n)
+			total := 0
+			for i := range m {
+				m[i] = make([]byte, set.lo+r.IntN(set.hi-set.lo+1))
+				total += len(m[i])
+			}
+			return m, total
+		}
+		_, total := msgs(0)
+		for _, im := range impls {
+			b.Run(fmt.Sprintf("msgs=%s/impl=%s", set.name, im[0]), func(b *testing.B) {
+				if im[1] != "" {
+					restore, err := paths.Select(im[1])
+					if err != nil {
+						b.Skip(err)
+					}
+					defer restore()
+				}
+				b.SetBytes(int64(total))
+				var seed atomic.Uint64
+				b.RunParallel(func(pb *testing.PB) {
+					m, _ := msgs(seed.Add(1))
+					out := make([]hashing.Digest, len(m))
+					for pb.Next() {
+						if im[1] == "" {
+							for i, x := range m {
+								out[i] = sha256.Sum256(x)
+							}
+						} else {
+							hashing.SumMany(m, out)
+						}
+					}
+				})
+				b.ReportMetric(float64(set.n)*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+			})
+		}
+	}
+}
