@@ -13,6 +13,10 @@
 # .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")"
-for m in . bench fuzz cmd/bbdigest/scripttest; do
+for m in . bench fuzz; do
 	(cd "$m" && go test "$@" ./...)
 done
+# The scripts run a bbdigest binary that their TestMain builds from the
+# library module: go test's cache cannot see those sources, so this module
+# is never answered from the cache.
+(cd cmd/bbdigest/scripttest && go test -count=1 "$@" ./...)

@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"hash"
 	"io"
@@ -77,7 +78,8 @@ type archiveRun struct {
 func (c *cli) archiveRun(sub string, args []string) int {
 	fs := c.flagSet("archive " + sub)
 	profile := fs.String("profile", "strict", "")
-	workers := fs.Int("workers", 0, "")
+	workers := new(workersFlag) // 1..maxWorkers, as for --lines; 0 (unset): one per core
+	fs.Var(workers, "workers", "")
 	jsonSum := fs.Bool("json", false, "")
 	maxRecord := fs.Int("max-record", 0, "")
 	out := fs.String("out", "", "")
@@ -94,12 +96,22 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	if *workers < 0 {
-		return c.usageError(fs.Name(), "--workers must be 0 (all cores) or more")
+	// A flag given with an empty value (--out=, --summary "") is refused,
+	// not taken as absent: the run would otherwise answer on stdout, or
+	// write no summary, where one was asked for.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, name := range []string{"out", "summary"} {
+		if v := fs.Lookup(name).Value.String(); given[name] && (v == "" || name == "out" && v == "-") {
+			return c.usageError(fs.Name(), "--"+name+" needs a file name; without --"+name+" "+map[string]string{
+				"out":     "the results go to stdout",
+				"summary": "the summary goes to stderr",
+			}[name])
+		}
 	}
 	bound := p.MaxSize()
-	if *maxRecord != 0 {
-		if *maxRecord < 0 || *maxRecord > canon.MaxSizeLimit {
+	if given["max-record"] {
+		if *maxRecord < 1 || *maxRecord > canon.MaxSizeLimit {
 			return c.usageError(fs.Name(), "--max-record must be within 1.."+strconv.Itoa(canon.MaxSizeLimit))
 		}
 		bound = min(bound, *maxRecord)
@@ -111,8 +123,6 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	switch {
 	case *resume && *out == "":
 		return c.usageError(fs.Name(), "--resume needs --out FILE")
-	case *out == "-":
-		return c.usageError(fs.Name(), "--out needs a file name; without --out the results go to stdout")
 	}
 	if len(operands) == 0 {
 		operands = []string{"-"}
@@ -121,7 +131,7 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		c:       c,
 		fsName:  fs.Name(),
 		verify:  sub == "verify",
-		opts:    batch.Options{Profile: p, Workers: *workers, MaxRecord: bound},
+		opts:    batch.Options{Profile: p, Workers: int(*workers), MaxRecord: bound},
 		inputs:  operands,
 		multi:   len(operands) > 1,
 		jsonSum: *jsonSum,

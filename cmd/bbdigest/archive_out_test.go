@@ -160,6 +160,8 @@ func TestArchiveResumeRefuses(t *testing.T) {
 	}{
 		{[]string{"--resume", a}, "bbdigest: error: archive rehash: --resume needs --out FILE\n" + usage},
 		{[]string{"--out", "-", a}, "bbdigest: error: archive rehash: --out needs a file name; without --out the results go to stdout\n" + usage},
+		{[]string{"--out=", a}, "bbdigest: error: archive rehash: --out needs a file name; without --out the results go to stdout\n" + usage},
+		{[]string{"--summary", "", a}, "bbdigest: error: archive rehash: --summary needs a file name; without --summary the summary goes to stderr\n" + usage},
 		{[]string{"--out", a, a}, "bbdigest: error: archive rehash: --out " + quote(a) + " is also an input\n" + usage},
 		{[]string{"--out", filepath.Join(dir, "no", "dir"), a}, "bbdigest: error: " + filepath.Join(dir, "no", "dir") + ": open: no such file or directory\n"},
 	} {

@@ -323,8 +323,8 @@ Commands:
   UTF-8 is written U+FFFD, so every line is valid JSON.
 
 Options:
-` + profileOption + `  --workers N     goroutines that canonicalize and hash (default 0: one
-                  per core); the output does not depend on it
+` + profileOption + `  --workers N     goroutines that canonicalize and hash, 1 to 1024
+                  (default: one per core); the output does not depend on it
   --json          write the summary as one JSON object
   --max-record N  reject lines longer than N bytes as too-large (default,
                   and at most: the profile's 256 MiB bound)
