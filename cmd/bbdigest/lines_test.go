@@ -137,6 +137,9 @@ func TestLinesDefaultBound(t *testing.T) {
 // allocations of the blocks and workers a run starts afresh when the
 // garbage collector has emptied batch's pools.
 func TestLinesAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under the race detector sync.Pool drops what is put into it at random")
+	}
 	docs := []string{
 		`{"b":[1,2,{"y":null,"x":"\u00e9"}],"a":true}`,
 		testFiles["lines.jsonl"][:14],
