@@ -4,6 +4,8 @@
 package peakmem
 
 import (
+	"github.com/bbdigest/bbdigest/internal/race"
+
 	"errors"
 	"os"
 	"strconv"
@@ -19,7 +21,7 @@ var ErrRace = errors.New("peakmem: peak memory is not measured under the race de
 // line of /proc/self/status). It fails where there is no /proc, and under
 // the race detector (ErrRace), so a test can skip there.
 func VmHWM() (int, error) {
-	if race {
+	if race.Enabled {
 		return 0, ErrRace
 	}
 	b, err := os.ReadFile("/proc/self/status")

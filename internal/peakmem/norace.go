@@ -1,6 +1,0 @@
-//go:build !race
-
-package peakmem
-
-// race reports a build with the race detector (see VmHWM).
-const race = false
