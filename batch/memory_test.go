@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"github.com/bbdigest/bbdigest/internal/race"
+
 	"bytes"
 	"context"
 	"errors"
@@ -25,7 +27,7 @@ import (
 // blocks in flight, whatever the input's size. Envelopes of 1-2 KB fill a block's
 // bytes; lines of two bytes fill its count of records.
 func TestMemoryFlat(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		t.Skip("streams 200 MB")
 	}
 	pool, _ := cyclePool(t)
@@ -140,7 +142,7 @@ const longK = 40_000_000 / 3
 // TestPeakMemory runs each peakCase in a child process and checks its
 // answers and its peak resident memory.
 func TestPeakMemory(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		t.Skip("streams several hundred MB")
 	}
 	if _, err := peakmem.VmHWM(); err != nil {
@@ -207,7 +209,7 @@ func TestPeakMemoryChild(t *testing.T) {
 // (256 KiB of input and as much for canonical forms), or than the arenas
 // of two Canonicalizers grown anew (about 100 KB).
 func TestRunsReuseMemory(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector drops sync.Pool items at random")
 	}
 	in, docs := archive(3, 2000)
