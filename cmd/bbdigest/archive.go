@@ -148,6 +148,7 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	}
 	a.sum.init(sub, p)
 	a.sum.shard = a.shard
+	a.sum.maxRecord = int64(bound)
 	if a.verify {
 		a.opts.Select = selectDoc
 	}
@@ -229,7 +230,8 @@ func (a *archiveRun) runInput(name string) int {
 			return a.ioFail(name, err)
 		}
 	}
-	in.start, in.firstLine = s.pos, s.lines()+1
+	in.start, in.firstLine, in.startSHA256 = s.pos, s.lines()+1, s.sum()
+	in.end, in.endSHA256 = s.pos, in.startSHA256
 	if code := a.skipAnswered(s, in, hi); code >= 0 {
 		return code
 	}
@@ -246,7 +248,7 @@ func (a *archiveRun) runInput(name string) int {
 	s.count = &a.prog.bytes
 	_, err = batch.Stream(context.Background(), s.reader(hi), a.opts, a.emit)
 	a.prog.endInput()
-	in.end = s.pos
+	in.end, in.endSHA256 = s.pos, s.sum()
 	in.lines += a.sum.records - before
 	if err != nil {
 		if we, ok := errors.AsType[writeError](err); ok {

@@ -211,7 +211,8 @@ func TestArchiveJoinRefuses(t *testing.T) {
 	b, _ := os.ReadFile(four[1])
 	json.Unmarshal(b, &s1)
 	start := fmt.Sprint(s1["inputs"].([]any)[0].(map[string]any)["range"].(map[string]any)["start"])
-	gap := edit("gap.sum", `"range":{"start":`+start, `"range":{"start":`+start+`1`)
+	startN, _ := strconv.ParseInt(start, 10, 64)
+	gap := edit("gap.sum", `"range":{"start":`+start, `"range":{"start":`+strconv.FormatInt(startN+1, 10))
 	notSummary := filepath.Join(dir, "x.sum")
 	os.WriteFile(notSummary, []byte(`{"a":1}`), 0o666)
 	for _, tt := range []struct {
@@ -224,9 +225,9 @@ func TestArchiveJoinRefuses(t *testing.T) {
 		{"twice", []string{four[0], four[1], four[1], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+: shard 1 of 4 again \(also \S+\)\n$`},
 		{"other count", []string{four[0], four[1], three[2], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+: shard 2 of 3, where \S+ is a shard of 4\n$`},
 		{"other input", []string{four[0], other[1], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+long\.jsonl\.1-4\.sum: the input "\S+long\.jsonl" \(none, 1012 bytes\), where \S+ has "\S+mixed\.jsonl" \(none, \d+ bytes\)\n`},
-		{"other profile", []string{four[0], rfc[1], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+: archive rehash --profile rfc8785, where \S+ has archive rehash --profile strict\n`},
+		{"other profile", []string{four[0], rfc[1], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+: archive rehash --profile rfc8785 --max-record 150, where \S+ has archive rehash --profile strict --max-record 150\n`},
 		{"incomplete", []string{four[0], incomplete, four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+incomplete\.sum: shard 1 of 4 is incomplete: its run stopped on an error\n$`},
-		{"gap", []string{four[0], gap, four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+gap\.sum: shard 1 of 4 starts at byte \d+1, line \d+, where the shards before it end at byte \d+, line \d+\n$`},
+		{"gap", []string{four[0], gap, four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+gap\.sum: shard 1 of 4 starts at byte \d+, line \d+, where the shards before it end at byte \d+, line \d+\n$`},
 		{"not a summary", []string{four[0], notSummary}, exitUsage, `^bbdigest: error: \S+x\.sum: not a summary of archive rehash or verify\n$`},
 		{"no file", []string{four[0], filepath.Join(dir, "none")}, exitUsage, `^bbdigest: error: \S+none: open: no such file or directory\n$`},
 		{"none", nil, exitUsage, `^bbdigest: error: archive join: no SUMMARY given\n`},

@@ -15,8 +15,11 @@ package main
 
 import (
 	"bytes"
+	"hash"
 	"io"
 	"sync/atomic"
+
+	"github.com/bbdigest/bbdigest/hashing"
 )
 
 // lineStreamBuf is the size of lineStream's buffer.
@@ -34,10 +37,22 @@ type lineStream struct {
 	atLine   bool  // pos is a line boundary (pos == 0, or "\n" consumed last)
 
 	count *atomic.Int64 // if not nil, counts the bytes read through reader
+
+	// h hashes the bytes consumed, [0, pos), as they are consumed: the
+	// summary records the SHA-256 of the stream before a shard's range
+	// and up to its end, which archive join chains from shard to shard.
+	h hash.Hash
 }
 
 func newLineStream(r io.Reader) *lineStream {
-	return &lineStream{r: r, buf: make([]byte, lineStreamBuf), atLine: true}
+	return &lineStream{r: r, buf: make([]byte, lineStreamBuf), atLine: true, h: hashing.New()}
+}
+
+// sum returns the SHA-256 of the bytes consumed so far, [0, pos).
+func (s *lineStream) sum() hashing.Digest {
+	var d hashing.Digest
+	copy(d[:], s.h.Sum(nil))
+	return d
 }
 
 // fill reads more into the buffer, once everything in it is consumed. It
@@ -62,6 +77,7 @@ func (s *lineStream) fill() bool {
 // consume moves past the next n buffered bytes.
 func (s *lineStream) consume(n int) {
 	b := s.buf[s.start : s.start+n]
+	s.h.Write(b)
 	s.newlines += int64(bytes.Count(b, []byte{'\n'}))
 	s.atLine = b[n-1] == '\n'
 	s.start += n
