@@ -42,6 +42,10 @@ type lineStream struct {
 	// summary records the SHA-256 of the stream before a shard's range
 	// and up to its end, which archive join chains from shard to shard.
 	h hash.Hash
+
+	// mark, if not nil, is called after a read through reader that ends
+	// at a line boundary (on the goroutine that reads).
+	mark func()
 }
 
 func newLineStream(r io.Reader) *lineStream {
@@ -172,11 +176,22 @@ func (r *rangeReader) Read(p []byte) (int, error) {
 			avail = avail[:i+1]
 		}
 	}
+	avail = avail[:min(len(avail), len(p))]
+	if s.mark != nil && avail[len(avail)-1] != '\n' {
+		// End the read at a line boundary, if there is one in it, for
+		// a checkpoint.
+		if i := bytes.LastIndexByte(avail, '\n'); i >= 0 {
+			avail = avail[:i+1]
+		}
+	}
 	n := copy(p, avail)
 	if n > 0 {
 		s.consume(n)
 		if s.count != nil {
 			s.count.Add(int64(n))
+		}
+		if s.mark != nil && s.atLine {
+			s.mark()
 		}
 	}
 	return n, nil

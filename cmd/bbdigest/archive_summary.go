@@ -274,8 +274,8 @@ func (a *archiveRun) writeSummary() {
 }
 
 // writeFileAtomic writes b to the file at path through a temporary file
-// beside it, renamed over it once written: a reader of path sees the old
-// file or the new one, never a part.
+// beside it, fsynced and renamed over it once written: a reader of path
+// sees the old file or the new one, never a part.
 func writeFileAtomic(path string, b []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
@@ -284,6 +284,9 @@ func writeFileAtomic(path string, b []byte) error {
 	_, err = f.Write(b)
 	if err == nil {
 		err = f.Chmod(0o644) // CreateTemp makes it 0600
+	}
+	if err == nil {
+		err = f.Sync() // on disk before it replaces path
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -339,15 +339,30 @@ Options:
                   and at most: the profile's 256 MiB bound)
   --out FILE      write the result lines to FILE instead of stdout
   --resume        with --out: continue FILE, the output of a run of the
-                  same command, flags and inputs that was stopped or killed
-                  part-way, after its last complete line: the lines of
-                  the inputs it answers are skipped (read, not processed),
-                  the outcomes of its lines are counted in the summary, a
-                  last line cut short is replaced, and the finished FILE
-                  is the same, byte for byte, as the output of a run never
-                  stopped. A FILE that is not such an output is refused
-                  and left as it is; a missing or empty FILE starts the
-                  run
+                  same command and inputs that was stopped or killed
+                  part-way. --out FILE writes beside FILE a sidecar,
+                  FILE.resume, at most every 10 ms when the run waits for
+                  input and every second otherwise, after FILE is flushed
+                  and fsynced (and kept when the run completes): the
+                  command, --profile, --max-record, --shard, the inputs,
+                  and a checkpoint: the result lines answered, the
+                  SHA-256 of the input bytes they answer (decompressed,
+                  from the start of the stream), FILE's length then and
+                  the SHA-256 of those bytes. --resume refuses FILE (exit
+                  2, FILE and FILE.resume left as they are) unless
+                  FILE.resume is there (or FILE is missing or empty: the
+                  run starts), names the same command, flags and inputs,
+                  FILE is at least the length recorded and its bytes up
+                  to there hash to the SHA-256 recorded, each of its lines
+                  up to there is exactly the result line this run writes
+                  for the input line it skips (line numbers in order),
+                  and the input bytes skipped hash to the SHA-256
+                  recorded. It then cuts FILE at the length recorded
+                  (result lines past it are computed again), counts the
+                  outcomes of the lines kept in the summary, and goes on:
+                  the finished FILE is the same, byte for byte, as the
+                  output of a run never stopped. --resume of a completed
+                  FILE writes nothing and prints the same summary
   --shard I/N     answer only the I-th (from 0) of N byte ranges of FILE
                   (one FILE, not stdin): the lines that start in
                   [S*I/N, S*(I+1)/N), S the size of the JSON Lines (for a
