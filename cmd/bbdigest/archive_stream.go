@@ -163,6 +163,9 @@ func (r *rangeReader) Read(p []byte) (int, error) {
 	if r.hi >= 0 && s.pos >= r.hi && s.atLine {
 		return 0, io.EOF
 	}
+	if len(p) == 0 {
+		return 0, nil
+	}
 	if !s.fill() {
 		return 0, s.err
 	}
