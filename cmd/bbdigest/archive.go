@@ -148,6 +148,7 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	}
 	a.sum.init(sub, p)
 	a.sum.shard = a.shard
+	a.sum.maxRecord = int64(bound)
 	if a.verify {
 		a.opts.Select = selectDoc
 	}
@@ -163,11 +164,24 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	// Flush when the run waits for input: a slow input (a pipe, a
 	// network volume) then gets its answers written as they come, and a
 	// killed run loses little (--resume).
-	a.opts.Idle = a.out.Flush
+	a.opts.Idle = func() error {
+		if err := a.out.Flush(); err != nil {
+			return err
+		}
+		if err := a.syncOut(syncEvery); err != nil {
+			return writeError{err}
+		}
+		return nil
+	}
 	code = a.runInputs()
 	a.prog.end()
 	if err := a.out.Flush(); err != nil && code != exitUsage {
 		code = a.writeFailure(err)
+	} else if err == nil {
+		// Record the last checkpoint, whether the run completed or not.
+		if err := a.syncOut(0); err != nil && code != exitUsage {
+			code = a.writeFailure(err)
+		}
 	}
 	if a.outFile != nil {
 		if err := a.outFile.Close(); err != nil && code != exitUsage {
@@ -193,8 +207,8 @@ func (c *cli) archiveRun(sub string, args []string) int {
 // exit code. It stops at the first input that cannot be read, after the
 // results of the lines read before the failure.
 func (a *archiveRun) runInputs() int {
-	for _, name := range a.inputs {
-		if code := a.runInput(name); code != exitOK {
+	for j, name := range a.inputs {
+		if code := a.runInput(j, name); code != exitOK {
 			return code
 		}
 	}
@@ -205,7 +219,7 @@ func (a *archiveRun) runInputs() int {
 }
 
 // runInput answers every line of the input called name.
-func (a *archiveRun) runInput(name string) int {
+func (a *archiveRun) runInput(j int, name string) int {
 	c := a.c
 	if a.multi {
 		a.file = append(appendJSONString(append(a.file[:0], `"file":`...), name), ',')
@@ -229,11 +243,22 @@ func (a *archiveRun) runInput(name string) int {
 			return a.ioFail(name, err)
 		}
 	}
-	in.start, in.firstLine = s.pos, s.lines()+1
-	if code := a.skipAnswered(s, in, hi); code >= 0 {
+	in.start, in.firstLine, in.startSHA256 = s.pos, s.lines()+1, s.sum()
+	in.end, in.endSHA256 = s.pos, in.startSHA256
+	if code := a.skipAnswered(s, in, hi, j); code >= 0 {
 		return code
 	}
 	before := a.sum.records
+	if a.outFile != nil {
+		// Checkpoints: here, wherever a read ends at a line boundary
+		// (on batch's reader goroutine), and at the end.
+		a.push(checkpoint{results: before, input: j, inputSum: s.sum()})
+		a.stamp()
+		lines0 := s.lines()
+		s.mark = func() {
+			a.push(checkpoint{results: before + s.lines() - lines0, input: j, inputSum: s.sum()})
+		}
+	}
 	a.opts.FirstLine = in.firstLine + in.lines
 	pi := &progressInput{name: name, raw: &ai.rawRead, rawSize: ai.rawSize, total: -1}
 	switch {
@@ -246,8 +271,14 @@ func (a *archiveRun) runInput(name string) int {
 	s.count = &a.prog.bytes
 	_, err = batch.Stream(context.Background(), s.reader(hi), a.opts, a.emit)
 	a.prog.endInput()
-	in.end = s.pos
+	in.end, in.endSHA256 = s.pos, s.sum()
 	in.lines += a.sum.records - before
+	s.mark = nil
+	if err == nil && a.outFile != nil {
+		a.push(checkpoint{results: a.sum.records, input: j, inputSum: in.endSHA256})
+		a.stamp()
+		a.resume.doneSums = append(a.resume.doneSums, in.endSHA256)
+	}
 	if err != nil {
 		if we, ok := errors.AsType[writeError](err); ok {
 			return a.writeFailure(we.err)
@@ -277,54 +308,96 @@ func (a *archiveRun) writeFailure(err error) int {
 	return exitUsage
 }
 
-// emit writes the result line of one record and counts its outcome.
-func (a *archiveRun) emit(res batch.Result) error {
-	b := append(a.line[:0], '{')
+// resultParts is what a result line says: the line number, and the
+// outcome: accepted (class ""), rejected with class, offset and message,
+// or for verify the digest and, when it is not the one claimed (class
+// mismatch), the claimed one.
+type resultParts struct {
+	line            int64
+	class           string
+	offset          int64
+	message         string
+	digest, claimed hashing.Digest
+}
+
+// appendResult appends the result line of r, as emit writes it, for the
+// current input.
+func (a *archiveRun) appendResult(b []byte, r *resultParts) []byte {
+	b = append(b, '{')
 	b = append(b, a.file...)
 	b = append(b, `"line":`...)
-	b = strconv.AppendInt(b, res.Line, 10)
+	b = strconv.AppendInt(b, r.line, 10)
 	switch {
-	case res.Err != nil:
-		class, off, msg := errorParts(res.Err)
+	case r.class == classMismatch && a.verify:
+		b = append(b, `,"ok":false,"digest":"`...)
+		b = r.digest.AppendTo(b)
+		b = append(b, `","claimed":"`...)
+		b = r.claimed.AppendTo(b)
+		return append(b, "\"}\n"...)
+	case r.class != "":
 		if a.verify {
 			b = append(b, `,"ok":false`...)
 		}
 		b = append(b, `,"error":{"class":"`...)
-		b = append(b, class...)
+		b = append(b, r.class...)
 		b = append(b, `","offset":`...)
-		b = strconv.AppendInt(b, off, 10)
+		b = strconv.AppendInt(b, r.offset, 10)
 		b = append(b, `,"message":`...)
-		b = appendJSONString(b, msg)
-		b = append(b, "}}\n"...)
-		a.sum.fail(class)
-	case !a.verify:
+		b = appendJSONString(b, r.message)
+		return append(b, "}}\n"...)
+	case a.verify:
+		b = append(b, `,"ok":true,"digest":"`...)
+	default:
 		b = append(b, `,"digest":"`...)
-		b = res.Digest.AppendTo(b)
-		b = append(b, "\"}\n"...)
+	}
+	b = r.digest.AppendTo(b)
+	return append(b, "\"}\n"...)
+}
+
+// count counts the outcome of r in the summary.
+func (a *archiveRun) count(r *resultParts) {
+	if r.class != "" {
+		a.sum.fail(r.class)
+	} else {
 		a.sum.accept()
+	}
+}
+
+// emit writes the result line of one record and counts its outcome.
+func (a *archiveRun) emit(res batch.Result) error {
+	r := resultParts{line: res.Line}
+	switch {
+	case res.Err != nil:
+		r.class, r.offset, r.message = errorParts(res.Err)
+	case !a.verify:
+		r.digest = res.Digest
 	default:
 		claimed, err := claimOf(res)
 		if err != nil {
 			return err // Select accepted the record: never
 		}
-		if claimed == res.Digest {
-			b = append(b, `,"ok":true,"digest":"`...)
-			b = res.Digest.AppendTo(b)
-			b = append(b, "\"}\n"...)
-			a.sum.accept()
-		} else {
-			b = append(b, `,"ok":false,"digest":"`...)
-			b = res.Digest.AppendTo(b)
-			b = append(b, `","claimed":"`...)
-			b = claimed.AppendTo(b)
-			b = append(b, "\"}\n"...)
-			a.sum.fail(classMismatch)
+		r.digest = res.Digest
+		if claimed != res.Digest {
+			r.claimed, r.class = claimed, classMismatch
 		}
 	}
+	b := a.appendResult(a.line[:0], &r)
+	a.count(&r)
 	a.line = b
 	a.prog.records.Add(1)
-	_, err := a.out.Write(b)
-	return err
+	if _, err := a.out.Write(b); err != nil {
+		return err
+	}
+	if a.outFile != nil {
+		a.resume.outH.Write(b)
+		a.resume.outN += int64(len(b))
+		if a.stamp() {
+			if err := a.syncOut(syncEveryBusy); err != nil {
+				return writeError{err}
+			}
+		}
+	}
+	return nil
 }
 
 // errorParts returns the class, offset and message of the error that

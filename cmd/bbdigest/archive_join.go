@@ -5,13 +5,16 @@ package main
 // prints their combined summary.
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
 
+	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
@@ -26,30 +29,37 @@ const (
 // cover the input exactly once, or one is incomplete.
 const exitCoverage = 3
 
-// shardSummary is a --summary file, read back.
+// shardSummary is a --summary file, read back. Every member the summary
+// writes is required (readShardSummary checks that the file holds
+// exactly the members of this struct, spelled as here): those that are
+// optional are omitempty, and the pairs accepted/rejected (rehash) and
+// ok/failed (verify) are pointers, one pair present.
 type shardSummary struct {
-	Command *string `json:"command"`
-	Profile *string `json:"profile"`
-	Shard   *struct {
+	Command   *string `json:"command"`
+	Profile   *string `json:"profile"`
+	MaxRecord int64   `json:"max_record"`
+	Shard     *struct {
 		Index int64 `json:"index"`
 		Count int64 `json:"count"`
-	} `json:"shard"`
+	} `json:"shard,omitempty"`
 	Inputs []struct {
 		Name        *string `json:"name"`
 		Compression string  `json:"compression"`
-		Size        *int64  `json:"size"`
+		Size        *int64  `json:"size,omitempty"`
 		Range       *struct {
-			Start int64 `json:"start"`
-			End   int64 `json:"end"`
+			Start       int64          `json:"start"`
+			End         int64          `json:"end"`
+			StartSHA256 hashing.Digest `json:"start_sha256"`
+			EndSHA256   hashing.Digest `json:"end_sha256"`
 		} `json:"range"`
 		FirstLine int64 `json:"first_line"`
 		Lines     int64 `json:"lines"`
 	} `json:"inputs"`
 	Records  int64            `json:"records"`
-	Accepted int64            `json:"accepted"`
-	Rejected int64            `json:"rejected"`
-	OK       int64            `json:"ok"`
-	Failed   int64            `json:"failed"`
+	Accepted *int64           `json:"accepted,omitempty"`
+	Rejected *int64           `json:"rejected,omitempty"`
+	OK       *int64           `json:"ok,omitempty"`
+	Failed   *int64           `json:"failed,omitempty"`
 	Classes  map[string]int64 `json:"classes"`
 	Output   *struct {
 		Bytes  int64          `json:"bytes"`
@@ -57,9 +67,11 @@ type shardSummary struct {
 	} `json:"output"`
 	Complete *bool `json:"complete"`
 
-	path  string // the file it was read from
-	index int64  // Shard.Index, or 0 without Shard
-	count int64  // Shard.Count, or 1 without Shard
+	path     string // the file it was read from
+	index    int64  // Shard.Index, or 0 without Shard
+	count    int64  // Shard.Count, or 1 without Shard
+	accepted int64  // Accepted, or OK for verify
+	rejected int64  // Rejected, or Failed for verify
 }
 
 // archiveJoin runs "bbdigest archive join SUMMARY...".
@@ -97,7 +109,10 @@ func (c *cli) archiveJoin(args []string) int {
 	return exitOK
 }
 
-// readShardSummary reads a --summary file of rehash or verify.
+// readShardSummary reads a --summary file of rehash or verify. It takes
+// the file exactly as rehash and verify write it: every member there,
+// spelled as they spell it, none repeated, none other (canonicalized, it
+// equals its struct marshaled and canonicalized).
 func readShardSummary(path string) (*shardSummary, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -107,22 +122,70 @@ func readShardSummary(path string) (*shardSummary, error) {
 	if err := json.Unmarshal(b, s); err != nil {
 		return nil, fmt.Errorf("not a summary of archive rehash or verify: %v", err)
 	}
+	verify := s.Command != nil && *s.Command == "verify"
 	switch {
-	case s.Command == nil || *s.Command != "rehash" && *s.Command != "verify",
-		s.Profile == nil, s.Output == nil, s.Complete == nil:
+	case s.Command == nil || *s.Command != "rehash" && !verify,
+		s.Profile == nil, s.Output == nil, s.Complete == nil,
+		verify && (s.OK == nil || s.Failed == nil || s.Accepted != nil || s.Rejected != nil),
+		!verify && (s.Accepted == nil || s.Rejected == nil || s.OK != nil || s.Failed != nil):
 		return nil, fmt.Errorf("not a summary of archive rehash or verify")
 	case len(s.Inputs) != 1 || s.Inputs[0].Name == nil || s.Inputs[0].Range == nil:
 		return nil, fmt.Errorf("not the summary of a run over one input")
 	case s.Shard != nil && (s.Shard.Count < 1 || s.Shard.Index < 0 || s.Shard.Index >= s.Shard.Count):
 		return nil, fmt.Errorf("shard %d of %d", s.Shard.Index, s.Shard.Count)
 	}
+	got, err := canon.Canonicalize(b, canon.Strict)
+	if err != nil {
+		return nil, fmt.Errorf("not a summary of archive rehash or verify: %v", err)
+	}
+	back, err := json.Marshal(s)
+	if err == nil {
+		back, err = canon.Canonicalize(back, canon.Strict)
+	}
+	if err != nil || !bytes.Equal(got, back) {
+		return nil, fmt.Errorf("not a summary of archive rehash or verify as they write it: a member is missing, repeated, unknown, spelled otherwise or of another type")
+	}
 	if s.Shard != nil {
 		s.index, s.count = s.Shard.Index, s.Shard.Count
 	}
-	if *s.Command == "verify" {
-		s.Accepted, s.Rejected = s.OK, s.Failed
+	if verify {
+		s.accepted, s.rejected = *s.OK, *s.Failed
+	} else {
+		s.accepted, s.rejected = *s.Accepted, *s.Rejected
 	}
 	return s, nil
+}
+
+// countProblem returns why the counts and bounds of s cannot be those of
+// a run, or "".
+func countProblem(s *shardSummary) string {
+	in := s.Inputs[0]
+	r := in.Range
+	switch {
+	case s.MaxRecord < 1:
+		return fmt.Sprintf("max_record %d", s.MaxRecord)
+	case in.Compression != "none" && in.Compression != "gzip" && in.Compression != "zstd":
+		return "compression " + quote(in.Compression)
+	case s.Records < 0 || s.accepted < 0 || s.rejected < 0 || in.Lines < 0 || s.Output.Bytes < 0:
+		return fmt.Sprintf("a negative count: %d lines, %d records, %d + %d outcomes, %d output bytes", in.Lines, s.Records, s.accepted, s.rejected, s.Output.Bytes)
+	case r.Start < 0 || r.End < r.Start || in.Size != nil && *in.Size < r.End:
+		return fmt.Sprintf("the range [%d, %d) of an input of %s bytes", r.Start, r.End, sizeText(in.Size))
+	case in.FirstLine < 1 || in.FirstLine > math.MaxInt64-in.Lines:
+		return fmt.Sprintf("first line %d, and %d lines", in.FirstLine, in.Lines)
+	case in.Lines != s.Records || s.rejected > s.Records || s.accepted != s.Records-s.rejected:
+		return fmt.Sprintf("its counts do not add up: %d lines, %d records, %d + %d outcomes", in.Lines, s.Records, s.accepted, s.rejected)
+	}
+	var classes int64
+	for name, n := range s.Classes {
+		if n < 1 || n > s.rejected-classes {
+			return fmt.Sprintf("its classes do not add up to the %d records %s: %s %d", s.rejected, map[bool]string{true: "failed", false: "rejected"}[*s.Command == "verify"], quote(name), n)
+		}
+		classes += n
+	}
+	if classes != s.rejected {
+		return fmt.Sprintf("its classes add up to %d, not to the %d records %s", classes, s.rejected, map[bool]string{true: "failed", false: "rejected"}[*s.Command == "verify"])
+	}
+	return ""
 }
 
 // coverage returns the reasons, if any, why sums are not the summaries of
@@ -143,8 +206,8 @@ func coverage(sums []*shardSummary) []string {
 	for _, s := range sums {
 		in := s.Inputs[0]
 		switch {
-		case *s.Command != *first.Command || *s.Profile != *first.Profile:
-			add(s, "archive %s --profile %s, where %s has archive %s --profile %s", *s.Command, *s.Profile, fileField(first.path), *first.Command, *first.Profile)
+		case *s.Command != *first.Command || *s.Profile != *first.Profile || s.MaxRecord != first.MaxRecord:
+			add(s, "archive %s --profile %s --max-record %d, where %s has archive %s --profile %s --max-record %d", *s.Command, *s.Profile, s.MaxRecord, fileField(first.path), *first.Command, *first.Profile, first.MaxRecord)
 			continue
 		case *in.Name != *in0.Name || in.Compression != in0.Compression || !sameSize(in.Size, in0.Size):
 			add(s, "the input %s, where %s has %s", describeInput(s), fileField(first.path), describeInput(first))
@@ -160,8 +223,8 @@ func coverage(sums []*shardSummary) []string {
 		if !*s.Complete {
 			add(s, "shard %d of %d is incomplete: its run stopped on an error", s.index, s.count)
 		}
-		if in.Lines != s.Records || s.Accepted+s.Rejected != s.Records {
-			add(s, "its counts do not add up: %d lines, %d records, %d + %d outcomes", in.Lines, s.Records, s.Accepted, s.Rejected)
+		if p := countProblem(s); p != "" {
+			add(s, "%s", p)
 		}
 	}
 	if len(problems) > 0 {
@@ -169,6 +232,7 @@ func coverage(sums []*shardSummary) []string {
 	}
 	// Every shard once: now the ranges must follow one another.
 	var end, line int64 = 0, 1
+	read := emptySHA256 // the SHA-256 of the input's bytes [0, end)
 	missing, gap := 0, false
 	for i, s := range byIndex {
 		if s == nil {
@@ -181,8 +245,11 @@ func coverage(sums []*shardSummary) []string {
 		in := s.Inputs[0]
 		if !gap && (in.Range.Start != end || in.FirstLine != line) {
 			add(s, "shard %d of %d starts at byte %d, line %d, where the shards before it end at byte %d, line %d", i, first.count, in.Range.Start, in.FirstLine, end, line)
+		} else if !gap && in.Range.StartSHA256 != read {
+			add(s, "shard %d of %d read other bytes before its range than the shards before it: the SHA-256 of the input's bytes [0, %d) is %s there, %s for the shards before it (the input differs between the runs)", i, first.count, end, in.Range.StartSHA256, read)
 		}
 		end, line, gap = in.Range.End, in.FirstLine+in.Lines, false
+		read = in.Range.EndSHA256
 	}
 	if missing > maxMissingListed {
 		problems = append(problems, fmt.Sprintf("and %d more shards of %d are missing", missing-maxMissingListed, first.count))
@@ -218,16 +285,17 @@ func describeInput(s *shardSummary) string {
 func joined(sums []*shardSummary) ([]byte, int64) {
 	sums = slices.Clone(sums)
 	slices.SortFunc(sums, func(a, b *shardSummary) int { return cmp.Compare(a.index, b.index) })
-	total := archiveSummary{command: *sums[0].Command, profile: *sums[0].Profile, classes: map[string]int64{},
+	total := archiveSummary{command: *sums[0].Command, profile: *sums[0].Profile, maxRecord: sums[0].MaxRecord, classes: map[string]int64{},
 		shards: int64(len(sums)), outputs: []shardOutput{}, complete: true}
 	in0 := sums[0].Inputs[0]
-	in := &inputSummary{name: *in0.Name, compression: in0.Compression, size: *in0.Size, end: *in0.Size, firstLine: 1}
+	in := &inputSummary{name: *in0.Name, compression: in0.Compression, size: *in0.Size, end: *in0.Size, firstLine: 1,
+		startSHA256: emptySHA256, endSHA256: sums[len(sums)-1].Inputs[0].Range.EndSHA256}
 	total.inputs = []*inputSummary{in}
 	for _, s := range sums {
 		in.lines += s.Inputs[0].Lines
 		total.records += s.Records
-		total.ok += s.Accepted
-		total.failed += s.Rejected
+		total.ok += s.accepted
+		total.failed += s.rejected
 		for k, v := range s.Classes {
 			total.classes[k] += v
 		}

@@ -1,47 +1,115 @@
 package main
 
 // The output of "archive rehash|verify": stdout, or --out FILE; with
-// --resume, FILE is continued after its last complete result line.
+// --resume, FILE is continued from the last point its run recorded.
 //
-// A run killed part-way leaves in FILE a prefix of its output: the result
-// lines are written in input order, the last possibly cut short. --resume
-// keeps FILE's complete lines, recounts their outcomes for the summary and
-// hashes them for its SHA-256, cuts the rest, and skips as many lines of
-// the input before answering the others; so the finished FILE is
-// byte-identical to the output of a run that was never interrupted. It
-// refuses a FILE whose last line does not answer the line of the input it
-// would have to (another input, or other flags): that FILE is not the
-// output of this run.
+// A run with --out FILE binds FILE to itself with a sidecar, FILE.resume
+// (sidecar below): the command and the flags that change the answers,
+// the inputs, and a checkpoint: the number of result lines answered, the
+// SHA-256 of the input bytes read up to the end of the lines they answer
+// (of each input before, whole, and of the input the checkpoint is in,
+// up to there), and the length of FILE at that point and the SHA-256 of
+// its bytes up to there. The run takes a checkpoint at the start and end
+// of every input and wherever a read of the input ends at a line
+// boundary; at most every syncEvery (syncEveryBusy when the run is not
+// waiting for input), it flushes FILE, fsyncs it and then writes the
+// sidecar of the last checkpoint FILE holds (write, fsync, rename). So
+// whenever the run is killed, the sidecar describes a prefix of FILE.
+//
+// --resume refuses FILE, leaving it as it is, unless the sidecar is there
+// (or FILE is missing or empty: the run starts), names the same command,
+// --profile, --max-record, --shard and inputs, FILE is at least its
+// length and its prefix of that length hashes to the SHA-256 recorded,
+// that prefix holds exactly the result lines the run would write for the
+// lines of the input it skips (the format emit writes, line numbers in
+// order), and the input's bytes up to there hash to the SHA-256
+// recorded. Then FILE is cut at that length and the run goes on from the
+// next line: the result lines FILE held past the checkpoint are computed
+// again. The finished FILE is byte for byte the output of a run never
+// stopped, and the summary counts the outcomes of the lines kept.
+//
+// The sidecar is kept when the run completes: --resume of a completed
+// FILE checks it and its input again, writes nothing more and prints the
+// same summary.
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
 )
 
-// resumeState is what --resume found in FILE.
-type resumeState struct {
-	kept      int64       // bytes of the complete result lines
-	lines     int64       // complete result lines kept
-	last      resultFacts // the last of them
-	remaining int64       // lines of the inputs still to skip
+// resumeSuffix names the sidecar of --out FILE: FILE.resume.
+const resumeSuffix = ".resume"
+
+// syncEvery is how long the run waits at least between two sidecars when
+// it waits for input, and syncEveryBusy when it does not.
+const (
+	syncEvery     = 10 * time.Millisecond
+	syncEveryBusy = time.Second
+)
+
+// sidecar is FILE.resume, as written and read back.
+type sidecar struct {
+	Command   string   `json:"command"`
+	Profile   string   `json:"profile"`
+	MaxRecord int64    `json:"max_record"`
+	Shard     string   `json:"shard"` // "I/N", or "" without sharding
+	Inputs    []string `json:"inputs"`
+	// The checkpoint: Results result lines answered, which end in the
+	// input of index Input. InputsSHA256 holds the SHA-256 of the bytes
+	// read of each input up to there: inputs 0..Input-1 whole, and input
+	// Input up to the end of the last line answered; it is empty when
+	// Results is 0 (nothing was answered, nothing to check).
+	Results      int64            `json:"results"`
+	Input        int              `json:"input"`
+	InputsSHA256 []hashing.Digest `json:"inputs_sha256"`
+	OutputBytes  int64            `json:"output_bytes"`
+	OutputSHA256 hashing.Digest   `json:"output_sha256"`
 }
 
-// resultFacts is what a result line says of itself.
-type resultFacts struct {
-	File    *string `json:"file"`
-	Line    *int64  `json:"line"`
-	OK      *bool   `json:"ok"`
-	Digest  string  `json:"digest"`
-	Claimed string  `json:"claimed"`
-	Error   *struct {
-		Class string `json:"class"`
-	} `json:"error"`
+// checkpoint is a point of the run where every line of the input read so
+// far is answered, once it is: results lines, in the input of index
+// input, whose bytes read up to there hash to inputSum. outBytes and
+// outSum are set when the result lines are written (stamp).
+type checkpoint struct {
+	results  int64
+	input    int
+	inputSum hashing.Digest
+	outBytes int64
+	outSum   hashing.Digest
+}
+
+// resumeState is the binding of --out FILE to the run: the sidecar read
+// back by --resume, and the checkpoints of the run.
+type resumeState struct {
+	side      *sidecar      // read back by --resume; nil: the run started
+	back      *bufio.Reader // FILE's kept lines, read as the input is skipped
+	kept      int64         // bytes of FILE kept
+	lines     int64         // result lines kept
+	remaining int64         // result lines kept and not yet matched to the input
+
+	mu    sync.Mutex   // guards queue: checkpoints come from batch's reader
+	queue []checkpoint // taken, their lines not yet all written
+
+	ready    checkpoint       // the last checkpoint whose lines are written
+	hasReady bool             //
+	synced   checkpoint       // the checkpoint of the sidecar on disk
+	lastSync time.Time        // when it was written
+	doneSums []hashing.Digest // the SHA-256 of each input done, whole
+	outH     hash.Hash        // the result lines written so far, kept lines first
+	outN     int64            // their bytes
 }
 
 // maxResultLine bounds a result line read back by --resume: a result
@@ -49,12 +117,13 @@ type resultFacts struct {
 // message), so a longer line is not one.
 const maxResultLine = 64 << 10
 
-// openOut opens --out FILE, continuing it with --resume, and directs the
-// output there. It returns -1, or the exit code of a failure it reported.
+// openOut opens --out FILE, checks it with --resume against its sidecar,
+// and directs the output there. It returns -1, or the exit code of a
+// failure it reported.
 func (a *archiveRun) openOut(path string, resume bool) int {
 	c := a.c
 	for _, name := range a.inputs {
-		if same(name, path) {
+		if same(name, path) || same(name, path+resumeSuffix) {
 			return c.usageError(a.fsName, "--out "+quote(path)+" is also an input")
 		}
 	}
@@ -65,19 +134,29 @@ func (a *archiveRun) openOut(path string, resume bool) int {
 	}
 	a.outFile = f
 	a.outH = newOutputHash(f)
+	a.resume.outH = hashing.New()
 	if resume {
-		if a.resume.kept, err = a.readBack(f); err != nil {
+		if err := a.readBack(f); err != nil {
 			if _, ok := errors.AsType[notOutputError](err); ok {
+				a.refused = true
 				c.errorf("%s: %v", fileField(path), err)
-				c.hintf("--resume continues an output of the same command, flags and inputs; remove the file to start over")
+				c.hintf("--resume continues an output of the same command, flags and inputs, with its " + resumeSuffix + " file; remove both to start over")
 			} else {
 				c.ioFailure(path, err)
 			}
 			return exitUsage
 		}
 	}
-	a.resume.remaining = a.resume.lines
-	if a.resume.lines == 0 {
+	if a.resume.side == nil || a.resume.side.Results == 0 {
+		// Nothing to check against the input: start (over), recording
+		// first that nothing is answered.
+		a.resume.side = nil
+		a.resume.hasReady = true
+		a.resume.ready = checkpoint{outSum: emptySHA256}
+		if err := a.writeSidecar(a.resume.ready); err != nil {
+			c.ioFailure(path+resumeSuffix, err)
+			return exitUsage
+		}
 		return a.startOut()
 	}
 	return -1
@@ -94,6 +173,7 @@ func (a *archiveRun) startOut() int {
 	if _, err := a.outFile.Seek(a.resume.kept, io.SeekStart); err != nil {
 		return a.ioFail(a.outPath, err)
 	}
+	a.resume.back = nil
 	return -1
 }
 
@@ -112,82 +192,284 @@ type notOutputError struct{ msg string }
 
 func (e notOutputError) Error() string { return e.msg }
 
-// readBack reads the result lines of f for --resume: it recounts their
-// outcomes, hashes them into the output's SHA-256, and returns the length
-// of the complete lines, which are kept.
-func (a *archiveRun) readBack(f *os.File) (int64, error) {
-	br := bufio.NewReaderSize(f, maxResultLine)
-	var kept int64
-	for {
-		line, err := br.ReadSlice('\n')
-		switch {
-		case err == bufio.ErrBufferFull:
-			return 0, notOutputError{fmt.Sprintf("line %d is longer than a result line", a.resume.lines+1)}
-		case err == io.EOF:
-			return kept, nil // a last line cut short, if any, is not kept
-		case err != nil:
-			return 0, err
-		}
-		if err := a.recount(line); err != nil {
-			return 0, notOutputError{fmt.Sprintf("line %d: %v", a.resume.lines+1, err)}
-		}
-		a.outH.h.Write(line)
-		a.outH.n += int64(len(line))
-		kept += int64(len(line))
-		a.resume.lines++
+// sidecarOf returns the sidecar of the run at the checkpoint cp.
+func (a *archiveRun) sidecarOf(cp checkpoint) *sidecar {
+	s := &sidecar{Command: a.sum.command, Profile: a.sum.profile, MaxRecord: a.sum.maxRecord,
+		Inputs: a.inputs, Results: cp.results, Input: cp.input, InputsSHA256: []hashing.Digest{},
+		OutputBytes: cp.outBytes, OutputSHA256: cp.outSum}
+	if a.shard.count > 0 {
+		s.Shard = strconv.FormatInt(a.shard.index, 10) + "/" + strconv.FormatInt(a.shard.count, 10)
 	}
+	if cp.results > 0 {
+		s.InputsSHA256 = append(append(s.InputsSHA256, a.resume.doneSums[:cp.input]...), cp.inputSum)
+	}
+	return s
 }
 
-// recount counts the outcome of one result line read back.
-func (a *archiveRun) recount(line []byte) error {
-	var r resultFacts
-	if err := json.Unmarshal(line, &r); err != nil {
-		return errors.New("not a result line of archive")
+// writeSidecar writes FILE.resume for the checkpoint cp, whose lines
+// FILE holds, fsynced.
+func (a *archiveRun) writeSidecar(cp checkpoint) error {
+	b, err := json.Marshal(a.sidecarOf(cp))
+	if err != nil {
+		return err
 	}
+	return writeFileAtomic(a.outPath+resumeSuffix, append(b, '\n'))
+}
+
+// readBack reads FILE.resume and checks it and FILE for --resume: the
+// same command, flags and inputs, FILE at least as long as recorded and
+// its prefix hashing to the SHA-256 recorded, holding the number of
+// result lines recorded. The lines themselves are checked as the input is
+// skipped (skipAnswered). A missing sidecar is taken for a run not
+// started when FILE is empty.
+func (a *archiveRun) readBack(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(a.outPath + resumeSuffix)
+	if errors.Is(err, os.ErrNotExist) {
+		if fi.Size() == 0 {
+			return nil
+		}
+		return notOutputError{"not the output of this run: it has no " + resumeSuffix + " file, which --out writes beside it to resume it"}
+	}
+	if err != nil {
+		return err
+	}
+	side := new(sidecar)
+	if err := strictJSON(b, side); err != nil {
+		return notOutputError{fileField(a.outPath+resumeSuffix) + ": not a " + resumeSuffix + " file of archive: " + err.Error()}
+	}
+	want := a.sidecarOf(checkpoint{})
 	switch {
-	case r.Line == nil || *r.Line < 1:
-		return errors.New(`no "line" number`)
-	case a.verify != (r.OK != nil):
-		return errors.New("not a result line of archive " + a.sum.command)
-	case a.multi != (r.File != nil):
-		return errors.New(`"file" is there with one input, or missing with several`)
+	case side.Command != want.Command || side.Profile != want.Profile || side.MaxRecord != want.MaxRecord || side.Shard != want.Shard:
+		return notOutputError{fmt.Sprintf("not the output of this run: it is the output of archive %s --profile %s --max-record %d%s", side.Command, side.Profile, side.MaxRecord, shardText(side.Shard))}
+	case !sameNames(side.Inputs, a.inputs):
+		return notOutputError{fmt.Sprintf("not the output of this run: it answers the inputs %s", quoteAll(side.Inputs))}
+	case side.Results < 0 || side.OutputBytes < 0 || side.Input < 0 || side.Input >= len(a.inputs) ||
+		side.Results == 0 && (side.OutputBytes != 0 || len(side.InputsSHA256) != 0) ||
+		side.Results > 0 && len(side.InputsSHA256) != side.Input+1:
+		return notOutputError{fileField(a.outPath+resumeSuffix) + ": not a " + resumeSuffix + " file of archive: its checkpoint is inconsistent"}
+	case fi.Size() < side.OutputBytes:
+		return notOutputError{fmt.Sprintf("not the output of this run: it has %d bytes, fewer than the %d its %s file records", fi.Size(), side.OutputBytes, resumeSuffix)}
 	}
-	switch {
-	case r.Error != nil:
-		a.sum.fail(r.Error.Class)
-	case r.OK != nil && !*r.OK:
-		a.sum.fail(classMismatch)
-	default:
-		a.sum.accept()
+	// FILE's prefix: its SHA-256, and its lines.
+	a.outH.h.Reset()
+	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, side.OutputBytes), maxResultLine)
+	var lines int64
+	for {
+		line, err := br.ReadSlice('\n')
+		if len(line) > 0 {
+			a.outH.h.Write(line)
+			a.resume.outH.Write(line)
+		}
+		if err == bufio.ErrBufferFull {
+			return notOutputError{fmt.Sprintf("line %d is longer than a result line", lines+1)}
+		}
+		if err == io.EOF {
+			if len(line) > 0 {
+				return notOutputError{fmt.Sprintf("not the output of this run: its %s file records a length inside line %d", resumeSuffix, lines+1)}
+			}
+			break
+		}
+		if err != nil {
+			return err
+		}
+		lines++
 	}
-	a.resume.last = r
+	var sum hashing.Digest
+	copy(sum[:], a.outH.h.Sum(nil))
+	if sum != side.OutputSHA256 {
+		return notOutputError{fmt.Sprintf("not the output of this run: its first %d bytes have the SHA-256 %s, where its %s file records %s", side.OutputBytes, sum, resumeSuffix, side.OutputSHA256)}
+	}
+	if lines != side.Results {
+		return notOutputError{fmt.Sprintf("not the output of this run: its first %d bytes hold %d lines, where its %s file records %d", side.OutputBytes, lines, resumeSuffix, side.Results)}
+	}
+	a.outH.n = side.OutputBytes
+	a.resume.outN = side.OutputBytes
+	a.resume.side = side
+	a.resume.kept, a.resume.lines, a.resume.remaining = side.OutputBytes, side.Results, side.Results
+	a.resume.back = bufio.NewReaderSize(io.NewSectionReader(f, 0, side.OutputBytes), maxResultLine)
 	return nil
 }
 
-// skipAnswered skips, in the input being positioned, the lines that the
-// output read back already answers, up to the line boundary at or after
-// hi. It returns -1, or the exit code of a failure it reported.
-func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64) int {
-	if a.resume.remaining == 0 {
+// strictJSON decodes b into v, a struct whose members are all required:
+// b canonicalized must equal v marshaled and canonicalized, so no member
+// of b is missing, unknown, repeated, spelled in another case or of
+// another type.
+func strictJSON(b []byte, v any) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return err
+	}
+	got, err := canon.Canonicalize(b, canon.Strict)
+	if err != nil {
+		return err
+	}
+	back, err := json.Marshal(v)
+	if err == nil {
+		back, err = canon.Canonicalize(back, canon.Strict)
+	}
+	if err != nil || !bytes.Equal(got, back) {
+		return errors.New("a member is missing, repeated, unknown, spelled otherwise or of another type")
+	}
+	return nil
+}
+
+func shardText(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " --shard " + s
+}
+
+// sameNames reports whether the inputs recorded are those given (as
+// JSON keeps them: a byte that is not UTF-8 is U+FFFD).
+func sameNames(recorded, given []string) bool {
+	if len(recorded) != len(given) {
+		return false
+	}
+	for i := range given {
+		if recorded[i] != strings.ToValidUTF8(given[i], "\ufffd") {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quote(n)
+	}
+	return strings.Join(q, " ")
+}
+
+// checkKept reads the next kept line of FILE, which must be, byte for
+// byte, the result line this run writes for line number line of the
+// current input with the outcome it states, and counts that outcome. The
+// line is read by the format emit writes (no JSON decoder: no other
+// spelling, order or case is accepted) and written again to compare.
+func (a *archiveRun) checkKept(line int64) error {
+	kept, err := a.resume.back.ReadSlice('\n')
+	if err != nil {
+		return notOutputError{fmt.Sprintf("not the output of this run: its result lines end before the %d its %s file records", a.resume.lines, resumeSuffix)}
+	}
+	n := a.resume.lines - a.resume.remaining + 1
+	r := resultParts{line: line}
+	a.parseResult(kept, &r)
+	if want := a.appendResult(nil, &r); !bytes.Equal(kept, want) {
+		return notOutputError{fmt.Sprintf("not the output of this run: its line %d is not the result line this run writes there, %s", n, strings.TrimSuffix(string(want), "\n"))}
+	}
+	a.count(&r)
+	return nil
+}
+
+// parseResult reads into r the outcome a result line states, if it is
+// one of the forms appendResult writes; r.line is the number expected,
+// which the line written again from r then has. Whatever it does not
+// recognize is left out of r, so that the line written again differs.
+func (a *archiveRun) parseResult(b []byte, r *resultParts) {
+	i := bytes.Index(b, []byte(`"line":`))
+	if i < 0 {
+		return
+	}
+	rest := b[i+len(`"line":`):]
+	for len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
+		rest = rest[1:]
+	}
+	digest := func(s []byte) (hashing.Digest, []byte, bool) {
+		if len(s) < hashing.DigestTextLen {
+			return hashing.Digest{}, nil, false
+		}
+		d, err := hashing.ParseDigest(string(s[:hashing.DigestTextLen]))
+		return d, s[hashing.DigestTextLen:], err == nil
+	}
+	cut := func(s []byte, prefix string) ([]byte, bool) {
+		if !bytes.HasPrefix(s, []byte(prefix)) {
+			return nil, false
+		}
+		return s[len(prefix):], true
+	}
+	if a.verify {
+		if s, ok := cut(rest, `,"ok":false,"digest":"`); ok {
+			d, s, ok := digest(s)
+			if s, ok2 := cut(s, `","claimed":"`); ok && ok2 {
+				if c, _, ok := digest(s); ok {
+					r.digest, r.claimed, r.class = d, c, classMismatch
+				}
+			}
+			return
+		}
+		if s, ok := cut(rest, `,"ok":true,"digest":"`); ok {
+			r.digest, _, _ = digest(s)
+			return
+		}
+		rest, _ = cut(rest, `,"ok":false`)
+	} else if s, ok := cut(rest, `,"digest":"`); ok {
+		r.digest, _, _ = digest(s)
+		return
+	}
+	s, ok := cut(rest, `,"error":{"class":"`)
+	if !ok {
+		return
+	}
+	j := bytes.IndexByte(s, '"')
+	if j < 0 {
+		return
+	}
+	class := string(s[:j])
+	s, ok = cut(s[j:], `","offset":`)
+	if !ok {
+		return
+	}
+	j = bytes.Index(s, []byte(`,"message":`))
+	if j < 0 {
+		return
+	}
+	off, err := strconv.ParseInt(string(s[:j]), 10, 64)
+	msg := bytes.TrimSuffix(s[j+len(`,"message":`):], []byte("}}\n"))
+	var m string
+	if err != nil || json.Unmarshal(msg, &m) != nil {
+		return
+	}
+	r.class, r.offset, r.message = class, off, m
+}
+
+// skipAnswered skips, in the input of index j being positioned, the
+// lines that the output kept already answers, checking each against its
+// result line and the bytes read against the SHA-256 recorded. It
+// returns -1, or the exit code of a failure it reported.
+func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64, j int) int {
+	side := a.resume.side
+	if side == nil || j > side.Input || a.resume.back == nil {
 		return -1
 	}
-	n, err := s.skipLines(a.resume.remaining, hi)
-	if err != nil {
-		return a.ioFail(in.name, err)
-	}
-	a.resume.remaining -= n
-	in.lines += n
-	if a.resume.remaining > 0 {
-		return -1 // the next input goes on
-	}
-	// The last line read back must answer the line skipped last.
-	last, want := a.resume.last, in.firstLine+in.lines-1
-	if n == 0 || *last.Line != want || a.multi && *last.File != strings.ToValidUTF8(in.name, "\ufffd") {
-		got := "line " + strconv.FormatInt(*last.Line, 10)
-		if a.multi {
-			got = quote(*last.File) + " " + got
+	for j < side.Input || a.resume.remaining > 0 {
+		n, err := s.skipLines(1, hi)
+		if err != nil {
+			return a.ioFail(in.name, err)
 		}
-		return a.notThisRun(fmt.Sprintf("its last result line answers %s, where this run has line %d of %s", got, want, quote(in.name)))
+		if n == 0 {
+			break // the input (or the shard's range) ends
+		}
+		if a.resume.remaining == 0 {
+			return a.notThisRun(fmt.Sprintf("its %s file records %d result lines, and %s has more lines before them", resumeSuffix, a.resume.lines, quote(in.name)))
+		}
+		if err := a.checkKept(in.firstLine + in.lines); err != nil {
+			return a.notThisRun(strings.TrimPrefix(err.Error(), "not the output of this run: "))
+		}
+		in.lines++
+		a.resume.remaining--
+	}
+	if j == side.Input && a.resume.remaining > 0 {
+		return a.notThisRun(fmt.Sprintf("it holds %d result lines, and the input has %d lines", a.resume.lines, a.resume.lines-a.resume.remaining))
+	}
+	if got := s.sum(); got != side.InputsSHA256[j] {
+		return a.notThisRun(fmt.Sprintf("the first %d bytes read of %s have the SHA-256 %s, where its %s file records %s: the input is not the one FILE answers", s.pos, quote(in.name), got, resumeSuffix, side.InputsSHA256[j]))
+	}
+	if j < side.Input {
+		return -1
 	}
 	return a.startOut()
 }
@@ -198,6 +480,58 @@ func (a *archiveRun) notThisRun(why string) int {
 	a.prog.end()
 	a.refused = true
 	a.c.errorf("%s: not the output of this run: %s", fileField(a.outPath), why)
-	a.c.hintf("--resume continues an output of the same command, flags and inputs; remove the file to start over")
+	a.c.hintf("--resume continues an output of the same command, flags and inputs, with its " + resumeSuffix + " file; remove both to start over")
 	return exitUsage
+}
+
+// push records a checkpoint taken (on any goroutine), and returns it.
+func (a *archiveRun) push(cp checkpoint) {
+	a.resume.mu.Lock()
+	a.resume.queue = append(a.resume.queue, cp)
+	a.resume.mu.Unlock()
+}
+
+// stamp marks ready the checkpoints whose lines are all written (on the
+// calling goroutine of the run, after each result line). It reports
+// whether one was.
+func (a *archiveRun) stamp() bool {
+	r := a.sum.records
+	a.resume.mu.Lock()
+	q := a.resume.queue
+	i, stamped := 0, false
+	for ; i < len(q) && q[i].results <= r; i++ {
+		if q[i].results == r {
+			cp := q[i]
+			cp.outBytes = a.resume.outN
+			copy(cp.outSum[:], a.resume.outH.Sum(nil))
+			a.resume.ready, a.resume.hasReady, stamped = cp, true, true
+		}
+	}
+	if i > 0 {
+		a.resume.queue = append(q[:0], q[i:]...)
+	}
+	a.resume.mu.Unlock()
+	return stamped
+}
+
+// syncOut, with --out FILE, writes the sidecar of the last checkpoint
+// whose lines are written, if it is not on disk yet and the last sidecar
+// is older than every: it flushes FILE and fsyncs it first, so that the
+// sidecar never records more than FILE holds.
+func (a *archiveRun) syncOut(every time.Duration) error {
+	rs := &a.resume
+	if a.outFile == nil || a.refused || !rs.hasReady || rs.ready == rs.synced || time.Since(rs.lastSync) < every {
+		return nil
+	}
+	if err := a.out.Flush(); err != nil {
+		return err
+	}
+	if err := a.outFile.Sync(); err != nil {
+		return err
+	}
+	if err := a.writeSidecar(rs.ready); err != nil {
+		return fmt.Errorf("%s: %s", a.outPath+resumeSuffix, ioMessage(err))
+	}
+	rs.synced, rs.lastSync = rs.ready, time.Now()
+	return nil
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/archivegen"
 )
 
@@ -47,13 +51,66 @@ func writeFiles(t testing.TB, dir string, files map[string][]byte, order ...stri
 	return paths
 }
 
-// TestArchiveResumeCuts cuts the output of a run at many points (every
-// byte of its first 150, 40 random ones, its end), as a killed run leaves
-// it, and checks that --resume finishes it byte-identical to the
-// uninterrupted output, with the same summary (the outcomes of the lines
-// read back recounted, the SHA-256 over the whole output): rehash and
-// verify, one input and several (plain and compressed), and --out without
-// --resume, which starts over.
+// lineEnds returns the offsets of the ends of the lines of b, as batch
+// cuts them: after each "\n", and the end of a last line without one.
+func lineEnds(b []byte) []int {
+	var ends []int
+	for i, c := range b {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		ends = append(ends, len(b))
+	}
+	return ends
+}
+
+// sidecarAt returns the FILE.resume a run of cmd over inputs (named as
+// given, their JSON Lines data) records at the checkpoint of results
+// result lines, full being the run's whole output: what a run killed
+// there leaves, whatever FILE holds past that point.
+func sidecarAt(t *testing.T, cmd string, maxRecord int64, names []string, data [][]byte, full string, results int) []byte {
+	t.Helper()
+	side := sidecar{Command: cmd, Profile: "strict", MaxRecord: maxRecord, Inputs: names,
+		Results: int64(results), InputsSHA256: []hashing.Digest{}}
+	outEnds := lineEnds([]byte(full))
+	if results > 0 {
+		side.OutputBytes = int64(outEnds[results-1])
+		left := results
+		for j, d := range data {
+			ends := lineEnds(d)
+			if left <= len(ends) {
+				side.Input = j
+				n := 0
+				if left > 0 {
+					n = ends[left-1]
+				}
+				side.InputsSHA256 = append(side.InputsSHA256, sha256.Sum256(d[:n]))
+				break
+			}
+			side.InputsSHA256 = append(side.InputsSHA256, sha256.Sum256(d))
+			left -= len(ends)
+		}
+	}
+	side.OutputSHA256 = sha256.Sum256([]byte(full[:side.OutputBytes]))
+	b, err := json.Marshal(side)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// TestArchiveResumeCuts leaves FILE and FILE.resume as a run killed at
+// many points leaves them (the sidecar at a checkpoint: every line of the
+// first 60, 40 random ones, the end; FILE that prefix of the output and
+// any part of the rest, cut anywhere) and checks that --resume finishes
+// FILE byte-identical to the uninterrupted output, with the same summary
+// (the outcomes of the lines kept recounted, the SHA-256 over the whole
+// output): rehash and verify, one input and several (plain and
+// compressed). It checks that the sidecar a completed run leaves is the
+// one of its last checkpoint, that resuming a completed FILE changes
+// nothing, and that --out without --resume starts over.
 func TestArchiveResumeCuts(t *testing.T) {
 	dir := t.TempDir()
 	mixed := genArchive(t, archivegen.Mixed, 300, 4)
@@ -65,6 +122,7 @@ func TestArchiveResumeCuts(t *testing.T) {
 		"empty.jsonl":     nil,
 		"small.jsonl":     []byte("[1]\n[2]\n"),
 	}
+	plain := map[string][]byte{"mixed.jsonl": mixed, "mixed.jsonl.zst": mixed, "claims.jsonl.gz": claims, "empty.jsonl": nil, "small.jsonl": []byte("[1]\n[2]\n")}
 	rng := rand.New(rand.NewPCG(8, 8))
 	for _, tt := range []struct {
 		name   string
@@ -76,20 +134,39 @@ func TestArchiveResumeCuts(t *testing.T) {
 		{"several", "rehash", []string{"small.jsonl", "empty.jsonl", "mixed.jsonl.zst", "small.jsonl"}},
 	} {
 		paths := writeFiles(t, dir, files, tt.inputs...)
+		var data [][]byte
+		for _, name := range tt.inputs {
+			data = append(data, plain[name])
+		}
 		full, fullSum, code := archiveCall(t, 150, nil, append([]string{"archive", tt.cmd, "--json"}, paths...)...)
 		if code != exitRejected {
 			t.Fatalf("%s: exit code %d", tt.name, code)
 		}
-		cuts := []int{len(full)}
-		for i := range min(150, len(full)) {
-			cuts = append(cuts, i)
+		out := filepath.Join(dir, "out.jsonl")
+		n := strings.Count(full, "\n")
+		// A completed run leaves the sidecar of its last checkpoint.
+		os.Remove(out + resumeSuffix)
+		archiveCall(t, 150, nil, append([]string{"archive", tt.cmd, "--out", out}, paths...)...)
+		got, _ := os.ReadFile(out)
+		side, _ := os.ReadFile(out + resumeSuffix)
+		if string(got) != full || string(side) != string(sidecarAt(t, tt.cmd, 150, paths, data, full, n)) {
+			t.Fatalf("%s: --out: output equal %v, sidecar\n%s\nwant\n%s", tt.name, string(got) == full, side, sidecarAt(t, tt.cmd, 150, paths, data, full, n))
+		}
+		results := []int{n}
+		for i := range min(60, n) {
+			results = append(results, i)
 		}
 		for range 40 {
-			cuts = append(cuts, rng.IntN(len(full)))
+			results = append(results, rng.IntN(n))
 		}
-		out := filepath.Join(dir, "out.jsonl")
-		for _, cut := range cuts {
+		for _, r := range results {
+			side := sidecarAt(t, tt.cmd, 150, paths, data, full, r)
+			kept := len(strings.Join(strings.SplitAfter(full, "\n")[:r], ""))
+			cut := kept + rng.IntN(len(full)-kept+1)
 			if err := os.WriteFile(out, []byte(full[:cut]), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(out+resumeSuffix, side, 0o666); err != nil {
 				t.Fatal(err)
 			}
 			stdout, sum, code := archiveCall(t, 150, nil, append([]string{"archive", tt.cmd, "--json", "--out", out, "--resume"}, paths...)...)
@@ -98,7 +175,7 @@ func TestArchiveResumeCuts(t *testing.T) {
 				t.Fatal(err)
 			}
 			if code != exitRejected || stdout != "" || string(got) != full || sum != fullSum {
-				t.Fatalf("%s, cut at %d of %d: exit code %d, stdout %q, output equal: %v, summary\n%s\nwant\n%s", tt.name, cut, len(full), code, stdout, string(got) == full, sum, fullSum)
+				t.Fatalf("%s, %d results kept, cut at %d of %d: exit code %d, stdout %q, output equal: %v, summary\n%s\nwant\n%s", tt.name, r, cut, len(full), code, stdout, string(got) == full, sum, fullSum)
 			}
 		}
 		// Without --resume, --out starts over.
@@ -113,44 +190,130 @@ func TestArchiveResumeCuts(t *testing.T) {
 }
 
 // TestArchiveResumeRefuses checks that --resume refuses a FILE that is not
-// an output of this run, leaving it as it is, and the usage errors of
-// --out and --resume.
+// an output of this run, leaving it and its sidecar as they are: the
+// output of another input (the same number of lines, or one byte of the
+// lines answered changed), of other flags, kept lines edited (renumbered,
+// not in the format the run writes), a sidecar missing or not matching
+// FILE; and the usage errors of --out and --resume.
 func TestArchiveResumeRefuses(t *testing.T) {
 	dir := t.TempDir()
-	paths := writeFiles(t, dir, map[string][]byte{"a.jsonl": []byte("[1]\n[2]\n[3]\n"), "b.jsonl": []byte("[1]\n")}, "a.jsonl", "b.jsonl")
-	a, b := paths[0], paths[1]
-	out := filepath.Join(dir, "out.jsonl")
-	rehashA, _, _ := archiveCall(t, 0, nil, "archive", "rehash", a)
-	both, _, _ := archiveCall(t, 0, nil, "archive", "rehash", a, b)
-	hint := "bbdigest: hint: --resume continues an output of the same command, flags and inputs; remove the file to start over\n"
+	good := genArchive(t, archivegen.Claims, 20, 1)
+	bad := genArchive(t, archivegen.Claims, 20, 2)
+	flip := bytes.Clone(good)
+	i := bytes.Index(flip, []byte("tools/call"))
+	if i < 0 || i > bytes.IndexByte(flip, '\n') {
+		t.Fatal("no tools/call in the first line")
+	}
+	flip[i] = 'T'
+	paths := writeFiles(t, dir, map[string][]byte{"good.jsonl": good, "bad.jsonl": bad, "flip.jsonl": flip, "a.jsonl": []byte("[1]\n[2]\n[3]\n")},
+		"good.jsonl", "bad.jsonl", "flip.jsonl", "a.jsonl")
+	goodP, badP, flipP, aP := paths[0], paths[1], paths[2], paths[3]
+	out := filepath.Join(dir, "y4")
+	full, _, code := archiveCall(t, 0, nil, "archive", "verify", goodP)
+	if code != exitRejected {
+		t.Fatalf("verify of good.jsonl: exit code %d", code)
+	}
+	n := strings.Count(full, "\n")
+	fullLines := strings.SplitAfter(full, "\n")
+	half := strings.Join(fullLines[:n/2], "")
+	data := [][]byte{good}
+	hint := "bbdigest: hint: --resume continues an output of the same command, flags and inputs, with its .resume file; remove both to start over\n"
+	sideOf := func(file string, r int) string {
+		return string(sidecarAt(t, "verify", 1<<28, []string{goodP}, data, file, r))
+	}
+	// withLines returns FILE with its kept lines edited, and the sidecar
+	// that records them (so that only the lines are wrong).
+	withLines := func(edit func(lines []string)) (string, string) {
+		lines := append([]string(nil), fullLines[:n/2]...)
+		edit(lines)
+		file := strings.Join(lines, "")
+		return file, sideOf(file, n/2)
+	}
+	renumbered, renumberedSide := withLines(func(l []string) {
+		l[0] = strings.Replace(l[0], `"line":1,`, `"line":2,`, 1)
+		l[1] = strings.Replace(l[1], `"line":2,`, `"line":1,`, 1)
+	})
+	malformed, malformedSide := withLines(func(l []string) { l[0] = `{"LINE":1,"digest":"lol","ok":true}` + "\n" })
+	spaced, spacedSide := withLines(func(l []string) { l[0] = strings.Replace(l[0], `{"line":1,`, `{"line": 1,`, 1) })
 	for _, tt := range []struct {
-		name    string
-		content string
-		args    []string
-		stderr  string
+		name          string
+		content, side string // "-": no sidecar
+		args          []string
+		errRE         string
 	}{
-		{"more lines than the input", rehashA, []string{"rehash", b},
-			"bbdigest: error: " + out + ": not the output of this run: it holds 3 result lines, and the input has 1 lines\n" + hint},
-		{"another input", rehashA[:strings.Index(rehashA, "\n")+1], []string{"rehash", a, b},
-			"bbdigest: error: " + out + `: line 1: "file" is there with one input, or missing with several` + "\n" + hint},
-		{"another order", both[:len(both)-1], []string{"rehash", b, a},
-			"bbdigest: error: " + out + `: not the output of this run: its last result line answers "` + a + `" line 3, where this run has line 2 of "` + a + `"` + "\n" + hint},
-		{"rehash output to verify", rehashA, []string{"verify", a},
-			"bbdigest: error: " + out + ": line 1: not a result line of archive verify\n" + hint},
-		{"not JSON", "hello\n", []string{"rehash", a},
-			"bbdigest: error: " + out + ": line 1: not a result line of archive\n" + hint},
-		{"no line number", `{"digest":"x"}` + "\n", []string{"rehash", a},
-			"bbdigest: error: " + out + `: line 1: no "line" number` + "\n" + hint},
-		{"a long line", strings.Repeat(" ", maxResultLine+1) + "\n", []string{"rehash", a},
-			"bbdigest: error: " + out + ": line 1 is longer than a result line\n" + hint},
+		{"another input", full, sideOf(full, n), []string{"verify", badP},
+			`not the output of this run: it answers the inputs "\S+good\.jsonl"`},
+		{"another input, same name", half, sideOf(half, n/2), []string{"verify", goodP + ".other"}, `the first \d+ bytes read of "\S+good\.jsonl" have the SHA-256 sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}: the input is not the one FILE answers\n`},
+		{"one byte of the input changed", half, sideOf(half, n/2), []string{"verify", flipP}, `the first \d+ bytes read of "\S+good\.jsonl" have the SHA-256 sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}: the input is not the one FILE answers\n`},
+		{"other flags: profile", half, sideOf(half, n/2), []string{"verify", "--profile", "rfc8785", goodP},
+			`not the output of this run: it is the output of archive verify --profile strict --max-record 268435456\n`},
+		{"other flags: max-record", half, sideOf(half, n/2), []string{"verify", "--max-record", "100000", goodP},
+			`it is the output of archive verify --profile strict --max-record 268435456\n`},
+		{"other flags: shard", half, sideOf(half, n/2), []string{"verify", "--shard", "0/1", goodP}, `it is the output of archive verify`},
+		{"other command", half, sideOf(half, n/2), []string{"rehash", goodP}, `it is the output of archive verify`},
+		{"renumbered", renumbered, renumberedSide, []string{"verify", goodP},
+			`not the output of this run: its line 1 is not the result line this run writes there, \{"line":1,"ok":`},
+		{"malformed", malformed, malformedSide, []string{"verify", goodP}, `its line 1 is not the result line this run writes there`},
+		{"not as written", spaced, spacedSide, []string{"verify", goodP}, `its line 1 is not the result line this run writes there`},
+		{"no sidecar", half, "-", []string{"verify", goodP}, `not the output of this run: it has no \.resume file`},
+		{"shorter than recorded", half[:len(half)-1], sideOf(half, n/2), []string{"verify", goodP}, `it has \d+ bytes, fewer than the \d+ its \.resume file records`},
+		{"prefix changed", strings.Replace(half, `"line":1,`, `"line":7,`, 1), sideOf(half, n/2), []string{"verify", goodP},
+			`its first \d+ bytes have the SHA-256 sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}`},
+		{"sidecar with a member in another case", half, strings.Replace(sideOf(half, n/2), `"results"`, `"Results"`, 1), []string{"verify", goodP},
+			`not a \.resume file of archive: a member is missing, repeated, unknown, spelled otherwise or of another type`},
+		{"sidecar with a member unknown", half, strings.Replace(sideOf(half, n/2), `{`, `{"x":1,`, 1), []string{"verify", goodP}, `not a \.resume file of archive`},
+		{"sidecar counting more lines", half, strings.Replace(sideOf(half, n/2), fmt.Sprintf(`"results":%d`, n/2), fmt.Sprintf(`"results":%d`, n/2+1), 1), []string{"verify", goodP},
+			`its first \d+ bytes hold \d+ lines, where its \.resume file records \d+`},
+		{"more lines than the input", "[1]\n", "-", []string{"rehash", aP}, `it has no \.resume file`},
 	} {
+		args := tt.args
+		if strings.HasSuffix(args[len(args)-1], ".other") {
+			// The same name, another file: good.jsonl replaced by bad.jsonl.
+			args = []string{"verify", goodP}
+			defer os.WriteFile(goodP, good, 0o666)
+			os.WriteFile(goodP, bad, 0o666)
+		} else if args[len(args)-1] == flipP {
+			args = []string{"verify", goodP}
+			defer os.WriteFile(goodP, good, 0o666)
+			os.WriteFile(goodP, flip, 0o666)
+		}
+		os.Remove(out + resumeSuffix)
 		if err := os.WriteFile(out, []byte(tt.content), 0o666); err != nil {
 			t.Fatal(err)
 		}
-		stdout, stderr, code := archiveCall(t, 0, nil, append([]string{"archive", tt.args[0], "--out", out, "--resume"}, tt.args[1:]...)...)
+		if tt.side != "-" {
+			os.WriteFile(out+resumeSuffix, []byte(tt.side), 0o666)
+		}
+		stdout, stderr, code := archiveCall(t, 0, nil, append([]string{"archive", args[0], "--out", out, "--resume"}, args[1:]...)...)
+		os.WriteFile(goodP, good, 0o666)
 		got, _ := os.ReadFile(out)
-		if code != exitUsage || stdout != "" || stderr != tt.stderr || string(got) != tt.content {
-			t.Errorf("%s: exit code %d, stdout %q, stderr\n%s\nwant\n%s\nfile changed: %v", tt.name, code, stdout, stderr, tt.stderr, string(got) != tt.content)
+		side, err := os.ReadFile(out + resumeSuffix)
+		sideKept := tt.side == "-" && os.IsNotExist(err) || string(side) == tt.side
+		if code != exitUsage || stdout != "" || !regexpMatch(`^bbdigest: error: \S+: [^\n]*(`+tt.errRE+`)`, stderr) || !strings.HasSuffix(stderr, hint) || string(got) != tt.content || !sideKept {
+			t.Errorf("%s: exit code %d, stdout %q, stderr\n%s\nwant %s\nfile changed: %v, sidecar changed: %v", tt.name, code, stdout, stderr, tt.errRE, string(got) != tt.content, !sideKept)
+		}
+	}
+	// The repro: the output of good.jsonl, resumed over bad.jsonl.
+	os.Remove(out)
+	os.Remove(out + resumeSuffix)
+	if _, _, code := archiveCall(t, 0, nil, "archive", "verify", "--out", out, goodP); code != exitRejected {
+		t.Fatalf("verify --out of good.jsonl: exit code %d", code)
+	}
+	before, _ := os.ReadFile(out)
+	_, stderr, code := archiveCall(t, 0, nil, "archive", "verify", "--out", out, "--resume", badP)
+	if after, _ := os.ReadFile(out); code != exitUsage || string(after) != string(before) {
+		t.Errorf("verify --out --resume of bad.jsonl after good.jsonl: exit code %d, file changed %v, stderr %s", code, string(after) != string(before), stderr)
+	}
+	// A missing or empty FILE with no sidecar starts the run.
+	for _, content := range []string{"", "-"} {
+		os.Remove(out + resumeSuffix)
+		os.Remove(out)
+		if content != "-" {
+			os.WriteFile(out, nil, 0o666)
+		}
+		_, _, code := archiveCall(t, 0, nil, "archive", "verify", "--out", out, "--resume", goodP)
+		if got, _ := os.ReadFile(out); code != exitRejected || string(got) != full {
+			t.Errorf("no sidecar, FILE %q: exit code %d, output equal %v", content, code, string(got) == full)
 		}
 	}
 	usage := "bbdigest: hint: run 'bbdigest help archive' for usage\n"
@@ -158,12 +321,12 @@ func TestArchiveResumeRefuses(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{[]string{"--resume", a}, "bbdigest: error: archive rehash: --resume needs --out FILE\n" + usage},
-		{[]string{"--out", "-", a}, "bbdigest: error: archive rehash: --out needs a file name; without --out the results go to stdout\n" + usage},
-		{[]string{"--out=", a}, "bbdigest: error: archive rehash: --out needs a file name; without --out the results go to stdout\n" + usage},
-		{[]string{"--summary", "", a}, "bbdigest: error: archive rehash: --summary needs a file name; without --summary the summary goes to stderr\n" + usage},
-		{[]string{"--out", a, a}, "bbdigest: error: archive rehash: --out " + quote(a) + " is also an input\n" + usage},
-		{[]string{"--out", filepath.Join(dir, "no", "dir"), a}, "bbdigest: error: " + filepath.Join(dir, "no", "dir") + ": open: no such file or directory\n"},
+		{[]string{"--resume", aP}, "bbdigest: error: archive rehash: --resume needs --out FILE\n" + usage},
+		{[]string{"--out", "-", aP}, "bbdigest: error: archive rehash: --out needs a file name; without --out the results go to stdout\n" + usage},
+		{[]string{"--out=", aP}, "bbdigest: error: archive rehash: --out needs a file name; without --out the results go to stdout\n" + usage},
+		{[]string{"--summary", "", aP}, "bbdigest: error: archive rehash: --summary needs a file name; without --summary the summary goes to stderr\n" + usage},
+		{[]string{"--out", aP, aP}, "bbdigest: error: archive rehash: --out " + quote(aP) + " is also an input\n" + usage},
+		{[]string{"--out", filepath.Join(dir, "no", "dir"), aP}, "bbdigest: error: " + filepath.Join(dir, "no", "dir") + ": open: no such file or directory\n"},
 	} {
 		_, stderr, code := archiveCall(t, 0, nil, append([]string{"archive", "rehash"}, tt.args...)...)
 		if code != exitUsage || stderr != tt.stderr {
@@ -195,7 +358,7 @@ func TestArchiveResumeKill(t *testing.T) {
 	out := filepath.Join(dir, "out.jsonl")
 	kills, cut, answered := 0, 0, 0
 	for run := 0; ; run++ {
-		if run == 30 {
+		if run == 60 { // a run loses what it answered after its last sidecar (up to syncEvery, and the fsyncs)
 			t.Fatalf("no run finished in %d runs", run)
 		}
 		cmd := exec.Command(os.Args[0], "archive", "rehash", "--out", out, "--resume")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/archivegen"
 )
 
@@ -121,20 +123,52 @@ func TestArchiveShards(t *testing.T) {
 	}
 }
 
-// TestArchiveShardsResume checks a shard with --out and --resume, cut at
-// points of its output: the finished output is the shard's.
+// TestArchiveShardsResume checks a shard with --out and --resume, killed
+// at checkpoints of its output (FILE.resume as the run would record it,
+// FILE cut anywhere after): the finished output is the shard's. The
+// input hashes of the sidecar cover the bytes before the shard's range.
 func TestArchiveShardsResume(t *testing.T) {
 	dir, _, _ := shardInputs(t)
 	path := filepath.Join(dir, "mixed.jsonl.zst")
+	mixed := genArchive(t, archivegen.Mixed, 150, 11) // as shardInputs
 	full, fullSum, _ := archiveCall(t, 150, nil, "archive", "rehash", "--json", "--shard", "2/3", path)
+	start := int(num(t, fullSum, "inputs", "0", "range", "start"))
+	n := strings.Count(full, "\n")
 	out := filepath.Join(dir, "out")
-	for _, cut := range []int{0, 1, len(full) / 3, len(full) / 2, len(full) - 1, len(full)} {
-		os.WriteFile(out, []byte(full[:cut]), 0o666)
-		_, sum, _ := archiveCall(t, 150, nil, "archive", "rehash", "--json", "--shard", "2/3", "--out", out, "--resume", path)
-		if got, _ := os.ReadFile(out); string(got) != full || sum != fullSum {
-			t.Errorf("cut at %d: output equal %v, summary\n%s\nwant\n%s", cut, string(got) == full, sum, fullSum)
+	for _, r := range []int{0, 1, n / 3, n / 2, n - 1, n} {
+		side := sidecar{Command: "rehash", Profile: "strict", MaxRecord: 150, Shard: "2/3", Inputs: []string{path},
+			Results: int64(r), InputsSHA256: []hashing.Digest{}}
+		if r > 0 {
+			ends := lineEnds(mixed[start:])
+			side.OutputBytes = int64(len(strings.Join(strings.SplitAfter(full, "\n")[:r], "")))
+			side.InputsSHA256 = append(side.InputsSHA256, sha256.Sum256(mixed[:start+ends[r-1]]))
+		}
+		side.OutputSHA256 = sha256.Sum256([]byte(full[:side.OutputBytes]))
+		b, _ := json.Marshal(side)
+		os.WriteFile(out+resumeSuffix, b, 0o666)
+		for _, cut := range []int{int(side.OutputBytes), (int(side.OutputBytes) + len(full)) / 2, len(full)} {
+			os.WriteFile(out, []byte(full[:cut]), 0o666)
+			os.WriteFile(out+resumeSuffix, b, 0o666)
+			_, sum, _ := archiveCall(t, 150, nil, "archive", "rehash", "--json", "--shard", "2/3", "--out", out, "--resume", path)
+			if got, _ := os.ReadFile(out); string(got) != full || sum != fullSum {
+				t.Errorf("%d results kept, cut at %d: output equal %v, summary\n%s\nwant\n%s", r, cut, string(got) == full, sum, fullSum)
+			}
 		}
 	}
+}
+
+// num returns the number at path in the JSON object b.
+func num(t *testing.T, b string, path ...string) int64 {
+	t.Helper()
+	var v any = summaryOf(t, b)
+	for _, p := range path {
+		if p == "0" {
+			v = v.([]any)[0]
+		} else {
+			v = v.(map[string]any)[p]
+		}
+	}
+	return int64(v.(float64))
 }
 
 // TestArchiveShardsIndexedJob checks that --shards N takes the index from
@@ -211,7 +245,8 @@ func TestArchiveJoinRefuses(t *testing.T) {
 	b, _ := os.ReadFile(four[1])
 	json.Unmarshal(b, &s1)
 	start := fmt.Sprint(s1["inputs"].([]any)[0].(map[string]any)["range"].(map[string]any)["start"])
-	gap := edit("gap.sum", `"range":{"start":`+start, `"range":{"start":`+start+`1`)
+	startN, _ := strconv.ParseInt(start, 10, 64)
+	gap := edit("gap.sum", `"range":{"start":`+start, `"range":{"start":`+strconv.FormatInt(startN+1, 10))
 	notSummary := filepath.Join(dir, "x.sum")
 	os.WriteFile(notSummary, []byte(`{"a":1}`), 0o666)
 	for _, tt := range []struct {
@@ -224,9 +259,9 @@ func TestArchiveJoinRefuses(t *testing.T) {
 		{"twice", []string{four[0], four[1], four[1], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+: shard 1 of 4 again \(also \S+\)\n$`},
 		{"other count", []string{four[0], four[1], three[2], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+: shard 2 of 3, where \S+ is a shard of 4\n$`},
 		{"other input", []string{four[0], other[1], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+long\.jsonl\.1-4\.sum: the input "\S+long\.jsonl" \(none, 1012 bytes\), where \S+ has "\S+mixed\.jsonl" \(none, \d+ bytes\)\n`},
-		{"other profile", []string{four[0], rfc[1], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+: archive rehash --profile rfc8785, where \S+ has archive rehash --profile strict\n`},
+		{"other profile", []string{four[0], rfc[1], four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+: archive rehash --profile rfc8785 --max-record 150, where \S+ has archive rehash --profile strict --max-record 150\n`},
 		{"incomplete", []string{four[0], incomplete, four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+incomplete\.sum: shard 1 of 4 is incomplete: its run stopped on an error\n$`},
-		{"gap", []string{four[0], gap, four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+gap\.sum: shard 1 of 4 starts at byte \d+1, line \d+, where the shards before it end at byte \d+, line \d+\n$`},
+		{"gap", []string{four[0], gap, four[2], four[3]}, exitCoverage, `^bbdigest: error: \S+gap\.sum: shard 1 of 4 starts at byte \d+, line \d+, where the shards before it end at byte \d+, line \d+\n$`},
 		{"not a summary", []string{four[0], notSummary}, exitUsage, `^bbdigest: error: \S+x\.sum: not a summary of archive rehash or verify\n$`},
 		{"no file", []string{four[0], filepath.Join(dir, "none")}, exitUsage, `^bbdigest: error: \S+none: open: no such file or directory\n$`},
 		{"none", nil, exitUsage, `^bbdigest: error: archive join: no SUMMARY given\n`},

@@ -15,8 +15,11 @@ package main
 
 import (
 	"bytes"
+	"hash"
 	"io"
 	"sync/atomic"
+
+	"github.com/bbdigest/bbdigest/hashing"
 )
 
 // lineStreamBuf is the size of lineStream's buffer.
@@ -34,10 +37,26 @@ type lineStream struct {
 	atLine   bool  // pos is a line boundary (pos == 0, or "\n" consumed last)
 
 	count *atomic.Int64 // if not nil, counts the bytes read through reader
+
+	// h hashes the bytes consumed, [0, pos), as they are consumed: the
+	// summary records the SHA-256 of the stream before a shard's range
+	// and up to its end, which archive join chains from shard to shard.
+	h hash.Hash
+
+	// mark, if not nil, is called after a read through reader that ends
+	// at a line boundary (on the goroutine that reads).
+	mark func()
 }
 
 func newLineStream(r io.Reader) *lineStream {
-	return &lineStream{r: r, buf: make([]byte, lineStreamBuf), atLine: true}
+	return &lineStream{r: r, buf: make([]byte, lineStreamBuf), atLine: true, h: hashing.New()}
+}
+
+// sum returns the SHA-256 of the bytes consumed so far, [0, pos).
+func (s *lineStream) sum() hashing.Digest {
+	var d hashing.Digest
+	copy(d[:], s.h.Sum(nil))
+	return d
 }
 
 // fill reads more into the buffer, once everything in it is consumed. It
@@ -62,6 +81,7 @@ func (s *lineStream) fill() bool {
 // consume moves past the next n buffered bytes.
 func (s *lineStream) consume(n int) {
 	b := s.buf[s.start : s.start+n]
+	s.h.Write(b)
 	s.newlines += int64(bytes.Count(b, []byte{'\n'}))
 	s.atLine = b[n-1] == '\n'
 	s.start += n
@@ -143,6 +163,9 @@ func (r *rangeReader) Read(p []byte) (int, error) {
 	if r.hi >= 0 && s.pos >= r.hi && s.atLine {
 		return 0, io.EOF
 	}
+	if len(p) == 0 {
+		return 0, nil
+	}
 	if !s.fill() {
 		return 0, s.err
 	}
@@ -156,11 +179,22 @@ func (r *rangeReader) Read(p []byte) (int, error) {
 			avail = avail[:i+1]
 		}
 	}
+	avail = avail[:min(len(avail), len(p))]
+	if s.mark != nil && avail[len(avail)-1] != '\n' {
+		// End the read at a line boundary, if there is one in it, for
+		// a checkpoint.
+		if i := bytes.LastIndexByte(avail, '\n'); i >= 0 {
+			avail = avail[:i+1]
+		}
+	}
 	n := copy(p, avail)
 	if n > 0 {
 		s.consume(n)
 		if s.count != nil {
 			s.count.Add(int64(n))
+		}
+		if s.mark != nil && s.atLine {
+			s.mark()
 		}
 	}
 	return n, nil

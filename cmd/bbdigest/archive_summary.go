@@ -4,6 +4,7 @@ package main
 // on stderr as one line of text, or with --json as one JSON object.
 
 import (
+	"crypto/sha256"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,16 +17,17 @@ import (
 
 // archiveSummary is what a run of rehash or verify did.
 type archiveSummary struct {
-	command  string // "rehash" or "verify"
-	profile  string
-	shard    shardSpec
-	inputs   []*inputSummary
-	records  int64
-	ok       int64 // accepted (rehash), verified (verify)
-	failed   int64 // rejected (rehash), not verified (verify)
-	classes  map[string]int64
-	output   outputSummary
-	complete bool // every line of every input was answered
+	command   string // "rehash" or "verify"
+	profile   string
+	maxRecord int64 // the bound on a record's size in bytes
+	shard     shardSpec
+	inputs    []*inputSummary
+	records   int64
+	ok        int64 // accepted (rehash), verified (verify)
+	failed    int64 // rejected (rehash), not verified (verify)
+	classes   map[string]int64
+	output    outputSummary
+	complete  bool // every line of every input was answered
 
 	// Set by archive join only.
 	shards  int64         // the number of shards joined
@@ -44,9 +46,14 @@ type inputSummary struct {
 	compression string // "none", "gzip" or "zstd"
 	size        int64  // bytes of JSON Lines (decompressed); -1: unknown
 	start, end  int64  // the bytes answered, [start, end)
-	firstLine   int64
-	lines       int64
+	// The SHA-256 of the stream's bytes [0, start) and [0, end).
+	startSHA256, endSHA256 hashing.Digest
+	firstLine              int64
+	lines                  int64
 }
+
+// emptySHA256 is the SHA-256 of no bytes: that of [0, 0).
+var emptySHA256 = hashing.Digest(sha256.Sum256(nil))
 
 // outputSummary is what a run wrote.
 type outputSummary struct {
@@ -61,7 +68,7 @@ func (s *archiveSummary) init(command string, p canon.Profile) {
 
 // addInput starts the summary of an input.
 func (s *archiveSummary) addInput(name string) *inputSummary {
-	in := &inputSummary{name: name, compression: "none", size: -1, firstLine: 1}
+	in := &inputSummary{name: name, compression: "none", size: -1, firstLine: 1, startSHA256: emptySHA256, endSHA256: emptySHA256}
 	s.inputs = append(s.inputs, in)
 	return in
 }
@@ -142,21 +149,28 @@ func (s *archiveSummary) appendText(b []byte) []byte {
 
 // appendJSON appends the summary as one JSON object, on one line:
 //
-//	{"command":"rehash","profile":"strict","shard":{"index":0,"count":8},
+//	{"command":"rehash","profile":"strict","max_record":16777216,
+//	 "shard":{"index":0,"count":8},
 //	 "inputs":[{"name":"a.jsonl","compression":"none","size":4000,
-//	            "range":{"start":0,"end":4000},"first_line":1,"lines":12}],
+//	            "range":{"start":0,"end":4000,
+//	                     "start_sha256":"sha256:…","end_sha256":"sha256:…"},
+//	            "first_line":1,"lines":12}],
 //	 "records":12,"accepted":9,"rejected":3,
 //	 "classes":{"duplicate-name":1,"syntax":2},
 //	 "output":{"bytes":900,"sha256":"sha256:…"},"complete":true}
 //
 // verify writes "ok" and "failed" for "accepted" and "rejected"; shard is
-// there only for --shard and --shards.
+// there only for --shard and --shards. start_sha256 and end_sha256 are
+// the SHA-256 of the input's bytes (decompressed) before start and before
+// end: for a whole input, end_sha256 is the digest of all of it.
 func (s *archiveSummary) appendJSON(b []byte) []byte {
 	okName, failedName := s.outcomeNames()
 	b = append(b, `{"command":`...)
 	b = appendJSONString(b, s.command)
 	b = append(b, `,"profile":`...)
 	b = appendJSONString(b, s.profile)
+	b = append(b, `,"max_record":`...)
+	b = strconv.AppendInt(b, s.maxRecord, 10)
 	if s.shard.count > 0 {
 		b = append(b, `,"shard":{"index":`...)
 		b = strconv.AppendInt(b, s.shard.index, 10)
@@ -186,7 +200,11 @@ func (s *archiveSummary) appendJSON(b []byte) []byte {
 		b = strconv.AppendInt(b, in.start, 10)
 		b = append(b, `,"end":`...)
 		b = strconv.AppendInt(b, in.end, 10)
-		b = append(b, `},"first_line":`...)
+		b = append(b, `,"start_sha256":"`...)
+		b = in.startSHA256.AppendTo(b)
+		b = append(b, `","end_sha256":"`...)
+		b = in.endSHA256.AppendTo(b)
+		b = append(b, `"},"first_line":`...)
 		b = strconv.AppendInt(b, in.firstLine, 10)
 		b = append(b, `,"lines":`...)
 		b = strconv.AppendInt(b, in.lines, 10)
@@ -256,8 +274,8 @@ func (a *archiveRun) writeSummary() {
 }
 
 // writeFileAtomic writes b to the file at path through a temporary file
-// beside it, renamed over it once written: a reader of path sees the old
-// file or the new one, never a part.
+// beside it, fsynced and renamed over it once written: a reader of path
+// sees the old file or the new one, never a part.
 func writeFileAtomic(path string, b []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
@@ -266,6 +284,9 @@ func writeFileAtomic(path string, b []byte) error {
 	_, err = f.Write(b)
 	if err == nil {
 		err = f.Chmod(0o644) // CreateTemp makes it 0600
+	}
+	if err == nil {
+		err = f.Sync() // on disk before it replaces path
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -206,9 +206,10 @@ func TestArchiveFiles(t *testing.T) {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
 	}
 	decodeResults(t, stdout)
-	wantSum := `{"command":"rehash","profile":"strict","inputs":[` +
-		`{"name":"a.jsonl","compression":"none","size":8,"range":{"start":0,"end":8},"first_line":1,"lines":2},` +
-		`{"name":` + escaped + `,"compression":"none","size":9,"range":{"start":0,"end":9},"first_line":1,"lines":3}],` +
+	empty := shaHex("")
+	wantSum := `{"command":"rehash","profile":"strict","max_record":268435456,"inputs":[` +
+		`{"name":"a.jsonl","compression":"none","size":8,"range":{"start":0,"end":8,"start_sha256":"` + empty + `","end_sha256":"` + shaHex(contents[0]) + `"},"first_line":1,"lines":2},` +
+		`{"name":` + escaped + `,"compression":"none","size":9,"range":{"start":0,"end":9,"start_sha256":"` + empty + `","end_sha256":"` + shaHex(contents[1]) + `"},"first_line":1,"lines":3}],` +
 		`"records":5,"accepted":4,"rejected":1,"classes":{"syntax":1},` +
 		`"output":{"bytes":` + fmt.Sprint(len(want)) + `,"sha256":"` + shaHex(want) + `"},"complete":true}` + "\n"
 	if stderr != wantSum {

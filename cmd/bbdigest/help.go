@@ -312,10 +312,19 @@ Commands:
           every record (claims: every doc) canonical
   join    read the --summary files of the shards of one run and check
           that they cover its input exactly once, in order, all
-          complete; print their combined summary on stdout (as --json
-          writes it, with "shards":N, and "outputs", each shard's index,
-          bytes and SHA-256, in place of "output"), or each problem on
-          stderr
+          complete: same command, --profile and --max-record; each
+          shard's range starting where the one before ends, and the
+          SHA-256 of the bytes before it (start_sha256) that of the
+          bytes the one before read to its end (end_sha256), so the
+          shards read the same input; counts that add up (records =
+          lines = accepted + rejected = ok + failed, the classes adding
+          up to rejected or failed, nothing negative). A SUMMARY must be
+          exactly as --summary writes it (no member missing, unknown,
+          repeated or spelled otherwise). Print the combined summary on
+          stdout (as --json writes it, end_sha256 the SHA-256 of the
+          whole input, with "shards":N, and "outputs", each shard's
+          index, bytes and SHA-256, in place of "output"), or each
+          problem on stderr
 
   With several FILEs, every line also has "file":"NAME" first, and line
   numbers count from 1 in each. NAME, messages and every other string
@@ -330,15 +339,30 @@ Options:
                   and at most: the profile's 256 MiB bound)
   --out FILE      write the result lines to FILE instead of stdout
   --resume        with --out: continue FILE, the output of a run of the
-                  same command, flags and inputs that was stopped or killed
-                  part-way, after its last complete line: the lines of
-                  the inputs it answers are skipped (read, not processed),
-                  the outcomes of its lines are counted in the summary, a
-                  last line cut short is replaced, and the finished FILE
-                  is the same, byte for byte, as the output of a run never
-                  stopped. A FILE that is not such an output is refused
-                  and left as it is; a missing or empty FILE starts the
-                  run
+                  same command and inputs that was stopped or killed
+                  part-way. --out FILE writes beside FILE a sidecar,
+                  FILE.resume, at most every 10 ms when the run waits for
+                  input and every second otherwise, after FILE is flushed
+                  and fsynced (and kept when the run completes): the
+                  command, --profile, --max-record, --shard, the inputs,
+                  and a checkpoint: the result lines answered, the
+                  SHA-256 of the input bytes they answer (decompressed,
+                  from the start of the stream), FILE's length then and
+                  the SHA-256 of those bytes. --resume refuses FILE (exit
+                  2, FILE and FILE.resume left as they are) unless
+                  FILE.resume is there (or FILE is missing or empty: the
+                  run starts), names the same command, flags and inputs,
+                  FILE is at least the length recorded and its bytes up
+                  to there hash to the SHA-256 recorded, each of its lines
+                  up to there is exactly the result line this run writes
+                  for the input line it skips (line numbers in order),
+                  and the input bytes skipped hash to the SHA-256
+                  recorded. It then cuts FILE at the length recorded
+                  (result lines past it are computed again), counts the
+                  outcomes of the lines kept in the summary, and goes on:
+                  the finished FILE is the same, byte for byte, as the
+                  output of a run never stopped. --resume of a completed
+                  FILE writes nothing and prints the same summary
   --shard I/N     answer only the I-th (from 0) of N byte ranges of FILE
                   (one FILE, not stdin): the lines that start in
                   [S*I/N, S*(I+1)/N), S the size of the JSON Lines (for a
@@ -381,13 +405,16 @@ Summary:
     bbdigest: summary: 12 records, 9 accepted, 3 rejected (duplicate-name 1, syntax 2)
   (verify: "ok" and "failed"; the classes add "wrapper" and "mismatch"),
   or with --json one object:
-    {"command":"rehash","profile":"strict","inputs":[{"name":"a.jsonl",
-     "compression":"none","size":4000,"range":{"start":0,"end":4000},
-     "first_line":1,"lines":12}],"records":12,"accepted":9,"rejected":3,
-     "classes":{"duplicate-name":1,"syntax":2},"output":{"bytes":900,
-     "sha256":"sha256:…"},"complete":true}
+    {"command":"rehash","profile":"strict","max_record":268435456,
+     "inputs":[{"name":"a.jsonl","compression":"none","size":4000,
+     "range":{"start":0,"end":4000,"start_sha256":"sha256:…",
+     "end_sha256":"sha256:…"},"first_line":1,"lines":12}],"records":12,
+     "accepted":9,"rejected":3,"classes":{"duplicate-name":1,"syntax":2},
+     "output":{"bytes":900,"sha256":"sha256:…"},"complete":true}
   where size and range count the bytes of JSON Lines read (decompressed),
-  and output the bytes written and their SHA-256.
+  start_sha256 and end_sha256 are the SHA-256 of those bytes before
+  start and before end (for a whole input, end_sha256 is that of all of
+  it), and output the bytes written and their SHA-256.
 
 Exit status:
   0  every line was accepted (verify: every record verified); gen: done;
