@@ -231,7 +231,7 @@ func (a *archiveRun) runInput(j int, name string) int {
 	}
 	defer ai.close()
 	in.compression = ai.compression
-	s := newLineStream(ai.r)
+	s := newLineStream(ai.r, a.jsonSum || a.summaryPath != "" || a.outPath != "")
 	hi := int64(-1)
 	if sh := a.shard; sh.count > 0 {
 		size, err := c.streamSize(ai)
