@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/bbdigest/bbdigest/internal/race"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
@@ -346,7 +348,7 @@ func TestArchiveResumeKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs child processes for a few seconds")
 	}
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("-race: the child process is too slow to finish between kills")
 	}
 	seed := uint64(time.Now().UnixNano())

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/bbdigest/bbdigest/internal/race"
+
 	"bufio"
 	"bytes"
 	"crypto/sha256"
@@ -137,7 +139,7 @@ func TestLinesDefaultBound(t *testing.T) {
 // allocations of the blocks and workers a run starts afresh when the
 // garbage collector has emptied batch's pools.
 func TestLinesAllocs(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("under the race detector sync.Pool drops what is put into it at random")
 	}
 	docs := []string{
