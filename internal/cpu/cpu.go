@@ -19,8 +19,6 @@ package cpu
 // X86 holds the x86-64 features; all false on other architectures and
 // under purego.
 var X86 struct {
-	Intel bool // the vendor is GenuineIntel
-
 	HasSSSE3     bool
 	HasSSE41     bool
 	HasPOPCNT    bool

@@ -24,7 +24,6 @@ var x86Features = []struct {
 var known []feature
 
 func init() {
-	X86.Intel = cpuid.CPU.VendorID == cpuid.Intel
 	for _, f := range x86Features {
 		*f.has = cpuid.CPU.Supports(f.id)
 		known = append(known, f.feature)
