@@ -153,8 +153,11 @@
 // A [Parser] keeps its scratch memory (two strict canon.Canonicalizers,
 // and buffers) between calls: once warm, [Parser.Digest] does not
 // allocate, and neither does [Parser.ParseInto] when the tool name is
-// that of the Act's previous call. Input size is bounded by the strict
-// profile's 256 MiB; memory stays linear in the input.
+// that of the Act's previous call, in every shape (an OpenAI string
+// included) for input the strict profile accepts as a whole; a wrapper
+// that only the rfc8785 profile accepts costs what canon allocates for
+// the strict rejection it then discards. Input size is bounded by the
+// strict profile's 256 MiB; memory stays linear in the input.
 //
 // # Concurrency
 //

@@ -60,9 +60,10 @@ const prefix = `{"act":"` + Tag + `","arguments":`
 var emptyObject = []byte("{}")
 
 // Parser reads tool calls into acts with reusable scratch memory: its own
-// strict canon.Canonicalizers and buffers. Once warm, [Parser.Digest]
-// allocates nothing, and neither does [Parser.ParseInto] when the tool
-// name is that of the Act's previous call (else one string).
+// strict canon.Canonicalizers and buffers. Once warm, and for input the
+// strict profile accepts as a whole, [Parser.Digest] allocates nothing,
+// and neither does [Parser.ParseInto] when the tool name is that of the
+// Act's previous call (else one string).
 //
 // The zero value is ready to use. A Parser is not safe for concurrent use.
 type Parser struct {
