@@ -77,5 +77,5 @@ func ExampleError() {
 	fmt.Println(err)
 	// Output:
 	// non-integer /arguments 11 true
-	// act: non-integer: number "19.99" is not an integer within "/amount" of the arguments string "/arguments" at offset 11 of its decoded text
+	// act: non-integer: number "19.99" is not an integer within "/amount" in the arguments string at "/arguments", offset 11 of its decoded text
 }

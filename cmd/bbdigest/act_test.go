@@ -83,7 +83,7 @@ func TestAct(t *testing.T) {
 		{name: "openai fraction", args: []string{"act"}, stdin: `{"type":"function","function":{"name":"t","arguments":"{\"x\": 19.99}"}}`, code: 1,
 			errRE: `^bbdigest: error: -: "/function/arguments": non-integer: number "19\.99" is not an integer within "/x" at offset 6 of the decoded string\n$`},
 		{name: "not an object", args: []string{"act"}, stdin: `{"name":"t","arguments":"[1]"}`, code: 1,
-			errRE: `^bbdigest: error: -: "/arguments": shape: the arguments string holds an array, not a JSON object at offset 0 of the decoded string\n$`},
+			errRE: `^bbdigest: error: -: "/arguments": shape: the JSON text is an array, not an object at offset 0 of the decoded string\n$`},
 		{name: "shape mismatch", args: []string{"act", "--shape", "anthropic"}, stdin: call, code: 1,
 			errRE: `^bbdigest: error: -: "": shape: not an Anthropic tool_use block: the input reads as MCP tools/call params at offset 0\n$`},
 		{name: "no name", args: []string{"act"}, stdin: "\n {\"arguments\":{}}", code: 1,
