@@ -66,13 +66,13 @@ func (e *Error) Error() string {
 	b.WriteString("act: ")
 	b.WriteString(e.Class())
 	b.WriteString(": ")
-	b.WriteString(e.Detail())
+	b.WriteString(e.detail())
 	return b.String()
 }
 
-// Detail returns the message without the "act: CLASS: " prefix, with the
+// detail returns the message without the "act: CLASS: " prefix, with the
 // location, as [Error.Error] writes it.
-func (e *Error) Detail() string {
+func (e *Error) detail() string {
 	var b strings.Builder
 	ce, isCanon := e.Err.(*canon.Error)
 	switch {
