@@ -130,25 +130,16 @@ func skipScalar(b []byte, i int) int {
 
 // skipContainer returns the index just past the object or array at b[i],
 // in canonical JSON or in any valid JSON text (whitespace is passed over
-// like any other byte outside strings). One table lookup per byte: most
-// bytes are plain, and most strings too short for anything wider to pay.
+// like any other byte outside strings).
 func skipContainer(b []byte, i int) int {
 	depth := 0
 	for j := i; j < len(b); j++ {
-		switch class[b[j]] {
-		case cPlain:
-			continue
-		case cQuote:
-			for j++; j < len(b); j++ {
-				if c := class[b[j]]; c == cQuote {
-					break
-				} else if c == cBackslash {
-					j++
-				}
-			}
-		case cOpen:
+		switch b[j] {
+		case '"':
+			j = skipString(b, j) - 1
+		case '{', '[':
 			depth++
-		case cClose:
+		case '}', ']':
 			if depth--; depth == 0 {
 				return j + 1
 			}
@@ -156,17 +147,6 @@ func skipContainer(b []byte, i int) int {
 	}
 	return len(b)
 }
-
-// Byte classes of skipContainer.
-const (
-	cPlain = iota
-	cQuote
-	cBackslash
-	cOpen
-	cClose
-)
-
-var class = [256]uint8{'"': cQuote, '\\': cBackslash, '{': cOpen, '[': cOpen, '}': cClose, ']': cClose}
 
 // skipValue returns the index just past the JSON value at b[i].
 func skipValue(b []byte, i int) int {
