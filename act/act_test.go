@@ -414,3 +414,24 @@ func TestParseShape(t *testing.T) {
 		t.Error("unknown Shape: no error")
 	}
 }
+
+// TestAbsentArguments reads calls without arguments where the shape allows
+// it (Anthropic input, MCP arguments): the act has {}.
+func TestAbsentArguments(t *testing.T) {
+	const want = `{"act":"tool_call/v1","arguments":{},"tool":"t"}`
+	var p Parser
+	for _, tc := range []struct {
+		src   string
+		shape Shape
+	}{
+		{`{"type":"tool_use","id":"toolu_1","name":"t"}`, ShapeAnthropic},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{}}}`, ShapeMCP},
+		{`{"Params":{"name":"t"},"Session":{}}`, ShapeMCP},
+		{`{"name":"t"}`, ShapeMCP},
+		{`{"name":"t","input":{}}`, ShapeAnthropic},
+		{`{"name":"t","arguments":"{}"}`, ShapeOpenAI},
+	} {
+		checkAct(t, &p, tc.src, ShapeAuto, tc.shape, want)
+		checkAct(t, &p, tc.src, tc.shape, tc.shape, want)
+	}
+}
