@@ -34,18 +34,18 @@ func VerifyEP(doc []byte, pub ed25519.PublicKey) error {
 	}
 	c, err := canon.Canonicalize(doc, canon.Strict)
 	if err != nil {
-		return fmt.Errorf("receipt: EP document: %w: %w", ErrMalformed, err)
+		return fmt.Errorf("receipt: EP document: %w", notJSON(err))
 	}
 	payload, sig, anchor, le := splitEP(c, true)
 	if le != nil {
-		return fmt.Errorf("receipt: EP document: %s: %w", le.what, le.err)
+		return fmt.Errorf("receipt: EP document: %w", le)
 	}
 	if !ed25519.Verify(pub, payload, sig) {
-		return fmt.Errorf("receipt: EP document: signature does not verify under the key %s: %w", KeyID(pub), ErrSignature)
+		return fmt.Errorf("receipt: EP document: %w", &lineError{what: "signature does not verify under the key " + KeyID(pub), err: ErrSignature})
 	}
 	if anchor != nil {
 		if le := verifyAnchor(anchor, payload); le != nil {
-			return fmt.Errorf("receipt: EP document: anchor: %s: %w", le.what, le.err)
+			return fmt.Errorf("receipt: EP document: anchor: %w", le)
 		}
 	}
 	return nil

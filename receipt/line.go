@@ -47,7 +47,7 @@ func notCanonical(line, c []byte) *lineError {
 
 // notJSON wraps canon's rejection of a line.
 func notJSON(err error) *lineError {
-	return &lineError{what: "not a receipt: " + err.Error(), err: fmt.Errorf("%w: %w", ErrMalformed, err)}
+	return &lineError{what: "not JSON under the strict profile: " + err.Error(), err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 }
 
 // check verifies one canonical line completely but for its place in the

@@ -45,6 +45,8 @@ Usage:
   bbdigest archive rehash|verify [--profile NAME] [--workers N] [FILE...|-]
   bbdigest archive gen --records N [--kind K] [--seed S]
   bbdigest archive join SUMMARY...
+  bbdigest keygen [--out KEYFILE]
+  bbdigest receipts verify|verify-ep ...
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
 
@@ -61,6 +63,9 @@ Commands:
               to be performed; only the outcome "authority" authorizes
   archive     re-hash or verify JSON Lines archives on every core, one
               JSON result line per input line
+  keygen      make an Ed25519 key pair for signing receipts
+  receipts    verify a file of signed, hash-chained receipts (LAVR), or
+              run EP-RECEIPT-v1 conformance vectors
   version     print the version
   help        print this overview, or a command's own help
 
@@ -102,8 +107,8 @@ Exit status:
   0  every input was accepted
   1  some input was rejected
   2  usage or I/O error
-  envelope emit and resolution verify have their own tables (bbdigest help
-  envelope, bbdigest help resolution).
+  envelope emit, resolution verify, keygen and receipts have their own
+  tables (bbdigest help COMMAND).
 
 Examples:
   bbdigest digest envelope.json
@@ -265,6 +270,9 @@ const archiveHelp = `Usage:
   bbdigest archive gen --records N [--kind KIND] [--seed S] [--wrong N]
                        [--canonical]
   bbdigest archive join SUMMARY...
+  bbdigest keygen [--out KEYFILE]
+  bbdigest receipts verify --key PUBKEY [--workers N] FILE|-
+  bbdigest receipts verify-ep VECTORS.json
 
 archive answers every line of JSON Lines archives (audit logs of
 envelopes, resolutions, tool calls and receipts) with one JSON line on
@@ -460,6 +468,10 @@ func commandHelp(name string) (string, bool) {
 		return resolutionUsage, true
 	case "archive", "archive rehash", "archive verify":
 		return archiveHelp, true
+	case "keygen":
+		return keygenHelp, true
+	case "receipts", "receipts verify", "receipts verify-ep":
+		return receiptsHelp, true
 	}
 	return "", false
 }
