@@ -102,17 +102,22 @@
 // # Group commit
 //
 // Log.Append returns once its record is written and synced (fsync, or
-// F_FULLFSYNC on macOS). Concurrent Appends share writes and syncs: while
-// one group of records is written and synced, those that arrive gather
-// into the next group, which one of their Appends then writes with one
-// write and one fsync. Signing stays in seq order (each record's
-// prev_hash covers the signature of the one before), so N concurrent
-// decisions cost N signatures but about N/(records per group) fsyncs;
-// Log.Stats counts both. If a write or fsync fails, the Log fails closed:
-// that group's Appends and every later one return an error wrapping
-// ErrFailed, and the records of the failed group may or may not be in the
-// file (a gate that could not get its receipt denies). Open the file again
-// to go on: its tail is checked as above.
+// F_FULLFSYNC on macOS). Concurrent Appends share writes and syncs: a Log
+// runs two goroutines, a signer, which takes the Appends in the order they
+// arrive, gives each its seq and signs it, and a flusher, which writes a
+// group of signed records with one write and syncs it with one fsync.
+// While one group is written and synced, the records that arrive are
+// signed and gathered into the next, so N concurrent decisions cost N
+// signatures but about N/(records per group) fsyncs; Log.Stats counts
+// both. Signing stays serial (each record's prev_hash covers the
+// signature of the one before), so a Log appends at most one record per
+// Ed25519 signature's time, however fast its disk.
+//
+// If a write or fsync fails, the Log fails closed: that group's Appends
+// and every later one return an error wrapping ErrFailed, and the records
+// of the failed group may or may not be in the file (a gate that could not
+// get its receipt denies). Open the file again to go on: its tail is
+// checked as above.
 //
 // One Log at a time may have a file open: Open takes an exclusive lock
 // (flock(2), or LockFileEx on Windows; other systems are refused), waits up

@@ -2,17 +2,23 @@ package receipt
 
 // The Log: an append-only receipt file with group commit.
 //
-// Append signs under l.mu, in seq order (each record's prev_hash is the
-// SHA-256 of the line before it, signature included, so signing cannot be
-// reordered), and adds the line to the group being gathered, l.cur. The
-// first appender to find no flush in progress becomes the leader: it takes
-// the group, gathers a new one, writes the whole group with one write and
-// one fsync outside l.mu, and closes the group's done channel. Appenders
-// that came while it flushed are in the next group; the leader hands the
-// lead to one of them (the group's wake channel) and returns. So a flush
-// is always in progress while records wait, at most one at a time, and
-// every group but the first of a burst holds what arrived during the
-// flush before it.
+// Two goroutines per Log do the work, in a pipeline:
+//
+//   - The signer takes the Appends' requests in the order they arrive,
+//     assigns each its seq, signs it and adds its line to the group being
+//     gathered. Signing is serial by nature (each record's prev_hash is
+//     the SHA-256 of the line before it, signature included), and one
+//     goroutine doing all of it signs without handing a lock from caller
+//     to caller between records.
+//   - The flusher writes a group with one write, syncs it with one fsync,
+//     and answers each of its requests. The signer hands it the group it
+//     has gathered whenever it is idle, so while one group is written and
+//     synced the next one gathers, and a group holds what arrived during
+//     the flush before it.
+//
+// An Append sends its request and waits for the answer; it returns only
+// once its line is synced (or failed). Close stops taking requests, waits
+// for those in flight, and stops both goroutines.
 
 import (
 	"bytes"
@@ -73,18 +79,24 @@ type Log struct {
 	now  func() time.Time
 	torn *TornTail
 
+	// The chain, owned by the signer goroutine (and by Open before it
+	// starts).
+	seq     uint64   // the last record's seq
+	prev    [32]byte // the last record's digest
+	scratch []byte
+
+	reqs    chan *request // Append to the signer; closed by Close
+	flushQ  chan *group   // the signer to the flusher, unbuffered; closed by the signer
+	spare   chan []byte   // a flushed group's buffer, back to the signer
+	stopped chan struct{} // closed when the flusher has ended
+
 	mu       sync.Mutex
-	seq      uint64   // the last record's seq
-	prev     [32]byte // the last record's digest
-	cur      *group   // the group being gathered
-	flushing bool     // a leader is flushing, or about to
-	failed   error    // set once a write or fsync fails; wraps ErrFailed
 	closed   bool
-	scratch  []byte
-	spare    []byte // the buffer of a flushed group, for the next
 	inflight sync.WaitGroup
 
-	appends, writes, syncs atomic.Uint64
+	failed atomic.Pointer[error] // the first write or fsync failure; wraps ErrFailed
+
+	appends, writes, syncs, signed atomic.Uint64
 
 	// Test hooks: serial makes each Append write and sync its own record
 	// (the baseline of BenchmarkAppend); write and sync replace the file's
@@ -95,17 +107,24 @@ type Log struct {
 	sync     func() error
 }
 
+// request is one Append, from the caller to the signer and the flusher.
+type request struct {
+	p    Payload
+	rec  Receipt
+	err  error
+	done chan struct{} // closed once rec or err is set
+}
+
+// answer sets r's error and wakes its Append.
+func (r *request) answer(err error) {
+	r.err = err
+	close(r.done)
+}
+
 // group is the records of one write and fsync.
 type group struct {
 	buf  []byte
-	n    int
-	done chan struct{} // closed once written and synced, or failed
-	err  error         // set before done is closed
-	wake chan struct{} // the lead passes to a member
-}
-
-func newGroup(buf []byte) *group {
-	return &group{buf: buf[:0], done: make(chan struct{}), wake: make(chan struct{}, 1)}
+	reqs []*request
 }
 
 // Open opens the receipt log at path for appending with s, creating it
@@ -155,7 +174,12 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 		f.Close()
 		return nil, err
 	}
-	l.cur = newGroup(nil)
+	l.reqs = make(chan *request, 256)
+	l.flushQ = make(chan *group)
+	l.spare = make(chan []byte, 1)
+	l.stopped = make(chan struct{})
+	go l.signer()
+	go l.flusher()
 	return l, nil
 }
 
@@ -309,17 +333,18 @@ func (l *Log) Stats() Stats {
 // TimestampMS when it is zero, then signs p under the strict profile's JCS.
 //
 // Concurrent Appends share writes and fsyncs (group commit): while one
-// group is being written, the records that arrive are gathered into the
-// next, so a burst of N Appends costs far fewer than N fsyncs. Each record
-// still returns only once it is durable.
+// group is being written, the records that arrive are signed and gathered
+// into the next, so a burst of N Appends costs far fewer than N fsyncs.
+// Each record still returns only once it is durable.
 //
 // A payload that cannot be written (see Payload) is refused with nothing
-// appended. ctx is looked at before the record is signed: once it is, the
-// Append waits for its write and sync, which end on their own, whatever
-// ctx does. If a write or sync fails, Append returns an error wrapping it
-// and ErrFailed, and the Log is failed: every later Append returns the
-// first failure at once (fail closed), and the records of the group that
-// failed may or may not be in the file. Open the file again to go on.
+// appended. ctx is looked at before the record is handed to the signer:
+// once it is, the Append waits for its write and sync, which end on their
+// own, whatever ctx does. If a write or sync fails, Append returns an error
+// wrapping it and ErrFailed, and the Log is failed: every later Append
+// returns the first failure at once (fail closed), and the records of the
+// group that failed may or may not be in the file. Open the file again to
+// go on.
 func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	if err := ctx.Err(); err != nil {
 		return Receipt{}, err
@@ -331,89 +356,117 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 		l.serialMu.Lock()
 		defer l.serialMu.Unlock()
 	}
-
 	l.mu.Lock()
-	switch {
-	case l.closed:
+	if l.closed {
 		l.mu.Unlock()
 		return Receipt{}, ErrClosed
-	case l.failed != nil:
-		err := l.failed
-		l.mu.Unlock()
-		return Receipt{}, err
-	case l.seq >= maxSafe:
-		l.mu.Unlock()
-		return Receipt{}, fmt.Errorf("receipt: the log is full: seq %d is 2^53-1", l.seq)
 	}
-	if p.TimestampMS == 0 {
-		p.TimestampMS = l.now().UnixMilli() // under l.mu: in seq order, as far as the clock goes
-	}
-	p.Seq, p.PrevHash = l.seq+1, l.prev
-	p.KeyID, p.ReceiptID = l.s.keyID, l.s.receiptID(p.Seq)
-	line := l.s.appendLine(l.scratch[:0], &p)
-	l.scratch = line[:0]
-	if len(line) > MaxLineSize {
-		l.mu.Unlock()
-		return Receipt{}, fmt.Errorf("receipt: the receipt line would be %d bytes, above %d", len(line), MaxLineSize)
-	}
-	r := Receipt{Seq: p.Seq, Line: bytes.Clone(line), Digest: hashing.Sum(line), Payload: p}
-	l.seq, l.prev = p.Seq, r.Digest
-	g := l.cur
-	g.buf = append(append(g.buf, line...), '\n')
-	g.n++
-	lead := !l.flushing
-	l.flushing = true
 	l.inflight.Add(1)
 	l.mu.Unlock()
 	defer l.inflight.Done()
-
-	if !lead {
-		select {
-		case <-g.done:
-			return r, g.err
-		case <-g.wake:
-		}
+	if err := l.failure(); err != nil {
+		return Receipt{}, err
 	}
-	l.flush(g)
-	return r, g.err
+	r := &request{p: p, done: make(chan struct{})}
+	l.reqs <- r
+	<-r.done
+	return r.rec, r.err
 }
 
-// flush writes and syncs g, the group being gathered, as its leader, and
-// passes the lead on to the next group if it has records.
-func (l *Log) flush(g *group) {
-	l.mu.Lock()
-	if l.cur != g {
-		panic("BUG: receipt: the leader's group is not the one being gathered")
+// failure returns the error that failed the Log, or nil.
+func (l *Log) failure() error {
+	if e := l.failed.Load(); e != nil {
+		return *e
 	}
-	l.cur = newGroup(l.spare)
-	l.spare = nil
-	failed := l.failed
-	l.mu.Unlock()
+	return nil
+}
 
-	err := failed
-	if err == nil {
-		if err = l.writeSync(g.buf); err != nil {
-			err = fmt.Errorf("%w: %w", ErrFailed, err)
+// signer signs the requests in the order they arrive, gathering their
+// lines into groups for the flusher, until Close closes l.reqs.
+func (l *Log) signer() {
+	defer close(l.flushQ)
+	g := &group{}
+	for {
+		var r *request
+		var ok bool
+		if len(g.reqs) == 0 {
+			r, ok = <-l.reqs
 		} else {
-			l.appends.Add(uint64(g.n))
+			select {
+			case l.flushQ <- g:
+				g = &group{}
+				select {
+				case g.buf = <-l.spare:
+				default:
+				}
+				continue
+			case r, ok = <-l.reqs:
+			}
+		}
+		if !ok {
+			if len(g.reqs) > 0 {
+				l.flushQ <- g
+			}
+			return
+		}
+		l.sign(g, r)
+	}
+}
+
+// sign assigns r its seq, signs it and adds its line to g; or answers it
+// with an error, taking no seq.
+func (l *Log) sign(g *group, r *request) {
+	if err := l.failure(); err != nil {
+		r.answer(err)
+		return
+	}
+	if l.seq >= maxSafe {
+		r.answer(fmt.Errorf("receipt: the log is full: seq %d is 2^53-1", l.seq))
+		return
+	}
+	p := &r.p
+	if p.TimestampMS == 0 {
+		p.TimestampMS = l.now().UnixMilli() // here: in seq order, as far as the clock goes
+	}
+	p.Seq, p.PrevHash = l.seq+1, l.prev
+	p.KeyID, p.ReceiptID = l.s.keyID, l.s.receiptID(p.Seq)
+	line := l.s.appendLine(l.scratch[:0], p)
+	l.scratch = line[:0]
+	if len(line) > MaxLineSize {
+		r.answer(fmt.Errorf("receipt: the receipt line would be %d bytes, above %d", len(line), MaxLineSize))
+		return
+	}
+	r.rec = Receipt{Seq: p.Seq, Line: bytes.Clone(line), Digest: hashing.Sum(line), Payload: *p}
+	l.seq, l.prev = p.Seq, r.rec.Digest
+	g.buf = append(append(g.buf, line...), '\n')
+	g.reqs = append(g.reqs, r)
+	l.signed.Add(1)
+}
+
+// flusher writes and syncs each group the signer hands it, and answers
+// its requests, until the signer closes l.flushQ.
+func (l *Log) flusher() {
+	defer close(l.stopped)
+	for g := range l.flushQ {
+		err := l.failure()
+		if err == nil {
+			if err = l.writeSync(g.buf); err != nil {
+				err = fmt.Errorf("%w: %w", ErrFailed, err)
+				l.failed.Store(&err) // only the flusher fails the Log
+			} else {
+				l.appends.Add(uint64(len(g.reqs)))
+			}
+		}
+		for _, r := range g.reqs {
+			r.answer(err)
+		}
+		if cap(g.buf) <= 1<<20 {
+			select {
+			case l.spare <- g.buf[:0]:
+			default:
+			}
 		}
 	}
-
-	l.mu.Lock()
-	if err != nil && l.failed == nil {
-		l.failed = err
-	}
-	g.err = err
-	close(g.done)
-	if cap(g.buf) <= 1<<20 {
-		l.spare = g.buf[:0]
-	}
-	if l.cur.n > 0 {
-		l.cur.wake <- struct{}{}
-	} else {
-		l.flushing = false
-	}
-	l.mu.Unlock()
 }
 
 // writeSync writes b at the end of the file and syncs it.
@@ -452,6 +505,8 @@ func (l *Log) Close() error {
 	l.closed = true
 	l.mu.Unlock()
 	l.inflight.Wait()
+	close(l.reqs)
+	<-l.stopped
 	return l.f.Close()
 }
 

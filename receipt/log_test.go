@@ -307,13 +307,7 @@ func TestLogFailClosed(t *testing.T) {
 			for i := range 7 {
 				go func() { _, err := l.Append(context.Background(), samplePayload(4+i)); errs <- err }()
 			}
-			for {
-				l.mu.Lock()
-				n := l.cur.n
-				l.mu.Unlock()
-				if n == 7 {
-					break
-				}
+			for l.signed.Load() < 3+1+7 {
 				time.Sleep(time.Millisecond)
 			}
 			close(release)
