@@ -71,7 +71,8 @@ type Stats struct {
 }
 
 // Log is an append-only receipt file that one Log at a time has open (an
-// exclusive flock on the file). Append is safe for concurrent use.
+// exclusive flock on the file). Append is safe for concurrent use. Close
+// it to release the file and the Log's two goroutines.
 type Log struct {
 	path string
 	f    *os.File
@@ -370,7 +371,10 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	r := &request{p: p, done: make(chan struct{})}
 	l.reqs <- r
 	<-r.done
-	return r.rec, r.err
+	if r.err != nil {
+		return Receipt{}, r.err
+	}
+	return r.rec, nil
 }
 
 // failure returns the error that failed the Log, or nil.

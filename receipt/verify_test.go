@@ -213,6 +213,9 @@ func TestVerifyErrors(t *testing.T) {
 		{"extra member", replace(4, append(bytes.Clone(good[4][:len(good[4])-1]), `,"zz":1}`...)), 5, 0, ErrMalformed},
 		{"anchor member", replace(4, bytes.Replace(good[4], []byte(`,"payload"`), []byte(`,"anchor":{},"payload"`), 1)), 5, 0, ErrMalformed},
 		{"signature cut", replace(4, append(bytes.Clone(good[4][:len(good[4])-6]), `"}}`...)), 5, 0, ErrMalformedSignature},
+		// The last character of a 64-byte value carries 4 padding bits:
+		// another spelling of the same bytes, refused by strict decoding.
+		{"signature padding bits", replace(4, padBits(good[4])), 5, 0, ErrMalformedSignature},
 		// An empty member the writer leaves out, in a line signed as it is.
 		{"empty tool", replace(1, signedAs(s, bytes.Replace(good[1], []byte(`"tool":"tool_1"`), []byte(`"tool":""`), 1))), 2, 2, ErrMalformed},
 	}
@@ -236,6 +239,17 @@ func TestVerifyErrors(t *testing.T) {
 			}
 		}
 	}
+}
+
+// padBits returns line with the lowest bit of its signature value's last
+// character flipped: one of the padding bits, which leaves the decoded
+// bytes as they are.
+func padBits(line []byte) []byte {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	out := bytes.Clone(line)
+	i := len(out) - len(lineSuffix) - 1
+	out[i] = alphabet[strings.IndexByte(alphabet, out[i])^1]
+	return out
 }
 
 // signedAs signs the payload of line again with s, as it is.
