@@ -3,8 +3,8 @@ package main
 // The plumbing every command shares: the exit codes, the cli value that an
 // invocation runs on, the dispatch to the commands (a file each: canon.go,
 // digest.go with check.go and lines.go, demo.go, cpu.go, envelope.go,
-// resolution.go with envelope emit, version.go, help.go with the help
-// texts), flag parsing, and reading inputs and writing stdout. The
+// resolution.go with envelope emit, keygen.go, receipts.go, version.go,
+// help.go with the help texts), flag parsing, and reading inputs and writing stdout. The
 // diagnostics and the escaping of all output are in diag.go.
 
 import (
@@ -85,6 +85,10 @@ func (c *cli) main(args []string) int {
 		return c.archive(rest)
 	case "act":
 		return c.act(rest)
+	case "keygen":
+		return c.keygen(rest)
+	case "receipts":
+		return c.receipts(rest)
 	case "version", "--version", "-version", "-v":
 		return c.version(rest)
 	case "help", "-h", "-help", "--help":
@@ -202,6 +206,8 @@ func helpHint(cmd string) string {
 		return "run 'bbdigest help envelope' for usage"
 	case strings.HasPrefix(cmd, "archive"):
 		return "run 'bbdigest help archive' for usage"
+	case strings.HasPrefix(cmd, "receipts"):
+		return "run 'bbdigest help receipts' for usage"
 	}
 	return "run 'bbdigest help " + cmd + "' for usage"
 }

@@ -46,6 +46,8 @@ Usage:
   bbdigest archive gen --records N [--kind K] [--seed S]
   bbdigest archive join SUMMARY...
   bbdigest act    [--shape NAME] [--server ID] [--canonical] [FILE|-]
+  bbdigest keygen [--out KEYFILE]
+  bbdigest receipts verify|verify-ep ...
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
 
@@ -64,6 +66,9 @@ Commands:
               JSON result line per input line
   act         print the act digest of a tool call (Anthropic, OpenAI or
               MCP shape): the action digest an envelope option binds
+  keygen      make an Ed25519 key pair for signing receipts
+  receipts    verify a file of signed, hash-chained receipts (LAVR), or
+              run EP-RECEIPT-v1 conformance vectors
   version     print the version
   help        print this overview, or a command's own help
 
@@ -105,8 +110,8 @@ Exit status:
   0  every input was accepted
   1  some input was rejected
   2  usage or I/O error
-  envelope emit and resolution verify have their own tables (bbdigest help
-  envelope, bbdigest help resolution).
+  envelope emit, resolution verify, keygen and receipts have their own
+  tables (bbdigest help COMMAND).
 
 Examples:
   bbdigest digest envelope.json
@@ -269,6 +274,9 @@ const archiveHelp = `Usage:
   bbdigest archive gen --records N [--kind KIND] [--seed S] [--wrong N]
                        [--canonical]
   bbdigest archive join SUMMARY...
+  bbdigest keygen [--out KEYFILE]
+  bbdigest receipts verify --key PUBKEY [--workers N] FILE|-
+  bbdigest receipts verify-ep VECTORS.json
 
 archive answers every line of JSON Lines archives (audit logs of
 envelopes, resolutions, tool calls and receipts) with one JSON line on
@@ -466,6 +474,10 @@ func commandHelp(name string) (string, bool) {
 		return archiveHelp, true
 	case "act":
 		return actHelp, true
+	case "keygen":
+		return keygenHelp, true
+	case "receipts", "receipts verify", "receipts verify-ep":
+		return receiptsHelp, true
 	}
 	return "", false
 }

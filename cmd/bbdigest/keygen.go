@@ -1,0 +1,127 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/bbdigest/bbdigest/receipt"
+)
+
+const keygenHelp = `Usage:
+  bbdigest keygen --out KEYFILE
+  bbdigest keygen > KEYFILE
+
+keygen makes an Ed25519 key pair for signing receipts (see 'bbdigest help
+receipts').
+
+With --out KEYFILE it writes the private key to KEYFILE, a PKCS#8 PEM
+"PRIVATE KEY" block (mode 0600), and the public key to KEYFILE.pub in EP's
+form, the base64url encoding without padding of its SubjectPublicKeyInfo
+DER, and a newline (mode 0644); then it prints the key id,
+sha256:<64 lowercase hex> (the SHA-256 of that DER), on stdout. It never
+overwrites: if KEYFILE or KEYFILE.pub exists, it writes nothing.
+
+Without --out it writes the private key to stdout, after two comment lines
+that PEM readers skip:
+  # key id: sha256:<64 lowercase hex>
+  # public key: <base64url SPKI>
+and refuses when stdout is a terminal (or another character device), where
+a private key would stay in the scrollback. A redirection creates the file
+with the shell's umask: --out is the safer form.
+
+Options:
+  --out KEYFILE  the private key file; the public key goes to KEYFILE.pub
+
+Exit status:
+  0  the key was written
+  2  usage or I/O error (KEYFILE or KEYFILE.pub exists, stdout is a
+     terminal)
+
+Examples:
+  bbdigest keygen --out gate.key
+  bbdigest receipts verify --key gate.key.pub receipts.jsonl
+`
+
+// keygen runs "bbdigest keygen".
+func (c *cli) keygen(args []string) int {
+	set := c.flagSet("keygen")
+	out := set.String("out", "", "")
+	if _, code := c.parse(set, args, 0); code >= 0 {
+		return code
+	}
+	outSet := false
+	set.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
+	if outSet && (*out == "" || *out == "-") {
+		return c.usageError("keygen", "--out needs a file name (without --out the key goes to stdout)")
+	}
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		c.errorf("keygen: %v", err)
+		return exitUsage
+	}
+	pemText, err := receipt.MarshalPrivateKey(priv)
+	if err != nil {
+		c.errorf("keygen: %v", err)
+		return exitUsage
+	}
+	id, pubText := receipt.KeyID(pub), receipt.MarshalPublicKey(pub)
+	if !outSet {
+		if f, ok := c.stdout.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				c.errorf("keygen: stdout is a terminal: not writing a private key there")
+				c.hintf("write it to a file with --out KEYFILE, or redirect stdout")
+				return exitUsage
+			}
+		}
+		text := "# key id: " + id + "\n# public key: " + pubText + "\n" + string(pemText)
+		return c.write([]byte(text))
+	}
+	pubPath := *out + ".pub"
+	for _, p := range []string{*out, pubPath} {
+		_, err := os.Lstat(p)
+		if err == nil {
+			c.errorf("keygen: %s exists: not overwriting a key", fileField(p))
+			return exitUsage
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			c.ioFailure(p, err)
+			return exitUsage
+		}
+	}
+	if err := writeNew(*out, pemText, 0o600); err != nil {
+		c.ioFailure(*out, err)
+		return exitUsage
+	}
+	if err := writeNew(pubPath, []byte(pubText+"\n"), 0o644); err != nil {
+		c.ioFailure(pubPath, err)
+		os.Remove(*out) // no private key without its public half
+		return exitUsage
+	}
+	return c.write([]byte(id + "\n"))
+}
+
+// writeNew creates the file name, which must not exist, with perm, writes
+// b to it and syncs it. On failure it removes what it created.
+func writeNew(name string, b []byte, perm os.FileMode) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}

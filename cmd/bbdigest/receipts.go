@@ -1,0 +1,308 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/bbdigest/bbdigest/internal/boundedread"
+	"github.com/bbdigest/bbdigest/receipt"
+)
+
+const receiptsHelp = `Usage:
+  bbdigest receipts verify --key PUBKEY [--workers N] FILE|-
+  bbdigest receipts verify-ep VECTORS.json
+  bbdigest help receipts
+
+receipts checks LAVR receipts, the signed, hash-chained JSON Lines that the
+tool-call gate writes, one record per decision (the format is documented in
+package github.com/bbdigest/bbdigest/receipt), and EP-RECEIPT-v1 documents.
+
+Commands:
+  verify     check every record of FILE against the public key: each line
+             exactly its own JCS form, an EP-RECEIPT-v1 document whose
+             payload has the members of the format, its key_id that of the
+             key, its Ed25519 signature, seq 1 for the first record and +1
+             for each after it, prev_hash 64 zeros in the first record and
+             the SHA-256 of the line before in the others. If all hold, it
+             prints one line on stdout:
+               verified N records, seq 1 to N, last sha256:<64 hex>
+             where the last is the SHA-256 of the last line, the prev_hash
+             of the record that comes next. Otherwise it names the first
+             bad record on stderr:
+               bbdigest: error: FILE: line L (seq S) at offset O: WHAT
+             (the seq when it could be read; O the byte offset of the line).
+             A file that does not end with "\n" ends with a torn record, the
+             remains of an append that a crash cut short: it is reported at
+             its line once every record before it has verified.
+  verify-ep  run EP-RECEIPT-v1 conformance vectors, a file shaped like EP's
+             receipts.v1.json ({"vectors":[{"id","public_key","document",
+             "expect":{"valid"}},...]}), and print one line per vector:
+               PASS ID (valid)
+               PASS ID (invalid: WHY)
+               FAIL ID: WHY
+             then "N passed, M failed" as the last line. A vector passes
+             when the verdict is the one it expects.
+
+Options:
+  --key PUBKEY  verify: the signer's public key: a file that holds it, or
+                the key itself, in EP's form (the base64url, without
+                padding, of its SubjectPublicKeyInfo DER, as bbdigest keygen
+                writes it to KEYFILE.pub), or in a file as a PEM "PUBLIC
+                KEY" block
+  --workers N   verify: check the records on N workers, 1 to 1024 (default:
+                one per CPU the process may use); the answer is the same for
+                every N
+
+  Flags may come before or after FILE. FILE "-" reads stdin.
+
+Exit status:
+  verify:
+    0  every record verified
+    1  a record did not verify (the first is named), or the last is torn
+    2  usage or I/O error, a key that cannot be read included
+  verify-ep:
+    0  every vector passed
+    1  some vector failed
+    2  usage or I/O error, or VECTORS.json is not a vector file
+
+Examples:
+  bbdigest keygen --out gate.key
+  bbdigest receipts verify --key gate.key.pub receipts.jsonl
+  bbdigest receipts verify receipts.jsonl --key MCowBQYDK2VwAyEA...
+  bbdigest receipts verify-ep ep-receipts.v1.json
+`
+
+// receipts dispatches "bbdigest receipts SUBCOMMAND".
+func (c *cli) receipts(args []string) int {
+	if len(args) == 0 {
+		c.errorf("receipts: missing subcommand")
+		c.hintf("run 'bbdigest help receipts' for usage")
+		return exitUsage
+	}
+	switch args[0] {
+	case "verify":
+		return c.receiptsVerify(args[1:])
+	case "verify-ep":
+		return c.receiptsVerifyEP(args[1:])
+	case "help", "-h", "-help", "--help":
+		io.WriteString(c.stdout, receiptsHelp)
+		return exitOK
+	}
+	c.errorf("receipts: unknown subcommand %s", quote(args[0]))
+	c.hintf("run 'bbdigest help receipts' for usage")
+	return exitUsage
+}
+
+// receiptsVerify runs "bbdigest receipts verify".
+func (c *cli) receiptsVerify(args []string) int {
+	const cmd = "receipts verify"
+	set := c.flagSet(cmd)
+	key := set.String("key", "", "")
+	workers := new(workersFlag)
+	set.Var(workers, "workers", "")
+	operands, code := c.parse(set, flagsFirst(set, args), 1)
+	if code >= 0 {
+		return code
+	}
+	switch {
+	case *key == "":
+		return c.usageError(cmd, "--key PUBKEY is required")
+	case len(operands) == 0:
+		return c.usageError(cmd, "missing FILE (\"-\" for stdin)")
+	}
+	pub, ok := c.publicKey(*key)
+	if !ok {
+		return exitUsage
+	}
+	name := operands[0]
+	r, done, err := c.open(name)
+	if err != nil {
+		c.ioFailure(name, err)
+		return exitUsage
+	}
+	defer done()
+	sum, err := receipt.Verify(context.Background(), r, pub, receipt.VerifyOptions{Workers: int(*workers)})
+	if ce, ok := errors.AsType[*receipt.ChainError](err); ok {
+		seq := ""
+		if ce.Seq != 0 {
+			seq = fmt.Sprintf(" (seq %d)", ce.Seq)
+		}
+		c.errorf("%s: line %d%s at offset %d: %s", fileField(name), ce.Line, seq, ce.Offset, ce.What)
+		if sum.Records > 0 {
+			c.hintf("the %d records before it verify: seq %d to %d, last %v", sum.Records, sum.FirstSeq, sum.LastSeq, sum.Last)
+		}
+		switch {
+		case errors.Is(err, receipt.ErrTorn):
+			c.hintf("a torn record is what a crash during an append leaves; the log's next Open keeps it in FILE.torn and cuts it off")
+		case errors.Is(err, receipt.ErrKeyID) && ce.Line == 1:
+			c.hintf("is --key the key that signs this log? its key id is %s", receipt.KeyID(pub))
+		}
+		return exitRejected
+	}
+	if err != nil {
+		c.ioFailure(name, err)
+		return exitUsage
+	}
+	if sum.Records == 0 {
+		return c.write([]byte("verified 0 records\n"))
+	}
+	return c.write(fmt.Appendf(nil, "verified %d records, seq %d to %d, last %v\n", sum.Records, sum.FirstSeq, sum.LastSeq, sum.Last))
+}
+
+// flagsFirst returns args with the flags of set (and their values) moved
+// before the operands, and "--" between the two, so that flags may follow
+// FILE. After a "--" in args, every argument is an operand.
+func flagsFirst(set *flag.FlagSet, args []string) []string {
+	var flags, operands []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			operands = append(operands, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			operands = append(operands, a)
+			continue
+		}
+		flags = append(flags, a)
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := set.Lookup(name); f != nil && !hasValue && i+1 < len(args) {
+			if bf, ok := f.Value.(boolFlag); !ok || !bf.IsBoolFlag() {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	return append(append(flags, "--"), operands...)
+}
+
+// maxKeyFile bounds the size of a --key file: a key takes a few hundred
+// bytes.
+const maxKeyFile = 64 << 10
+
+// publicKey reads the --key argument: a file holding the key, or the key
+// itself. It reports a failure and returns false.
+func (c *cli) publicKey(arg string) (ed25519.PublicKey, bool) {
+	f, err := os.Open(arg)
+	if err != nil {
+		if pub, perr := receipt.ParsePublicKey([]byte(arg)); perr == nil {
+			return pub, true
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			c.errorf("--key: %s is neither a file nor a public key in EP's form (base64url SPKI)", quote(arg))
+		} else {
+			c.errorf("--key: %s: %s", fileField(arg), ioMessage(err))
+		}
+		return nil, false
+	}
+	defer f.Close()
+	text, err := boundedread.ReadAll(nil, f, maxKeyFile)
+	if err != nil {
+		c.errorf("--key: %s: %s", fileField(arg), ioMessage(err))
+		return nil, false
+	}
+	pub, err := receipt.ParsePublicKey(text)
+	if err != nil {
+		c.errorf("--key: %s: %v", fileField(arg), err)
+		return nil, false
+	}
+	return pub, true
+}
+
+// epVectorFile is the shape of an EP-RECEIPT-v1 vector file.
+type epVectorFile struct {
+	Count   *int `json:"count"`
+	Vectors []struct {
+		ID        string          `json:"id"`
+		PublicKey string          `json:"public_key"`
+		Document  json.RawMessage `json:"document"`
+		Expect    *struct {
+			Valid *bool `json:"valid"`
+		} `json:"expect"`
+	} `json:"vectors"`
+}
+
+// receiptsVerifyEP runs "bbdigest receipts verify-ep".
+func (c *cli) receiptsVerifyEP(args []string) int {
+	const cmd = "receipts verify-ep"
+	set := c.flagSet(cmd)
+	operands, code := c.parse(set, args, 1)
+	if code >= 0 {
+		return code
+	}
+	if len(operands) == 0 {
+		return c.usageError(cmd, "missing VECTORS.json")
+	}
+	name := operands[0]
+	src, err := c.readFile(nil, name, c.limit())
+	if err != nil {
+		c.ioFailure(name, err)
+		return exitUsage
+	}
+	var vf epVectorFile
+	if err := json.Unmarshal(src, &vf); err != nil {
+		c.errorf("%s: not an EP vector file: %v", fileField(name), err)
+		return exitUsage
+	}
+	switch {
+	case vf.Vectors == nil:
+		c.errorf("%s: not an EP vector file: no \"vectors\" array", fileField(name))
+		return exitUsage
+	case vf.Count != nil && *vf.Count != len(vf.Vectors):
+		c.errorf("%s: \"count\" is %d but the file holds %d vectors", fileField(name), *vf.Count, len(vf.Vectors))
+		return exitUsage
+	}
+	var out []byte
+	passed, failed := 0, 0
+	for i, v := range vf.Vectors {
+		id := v.ID
+		if id == "" {
+			id = fmt.Sprintf("#%d", i+1)
+		}
+		id = safeText(id)
+		if v.Expect == nil || v.Expect.Valid == nil || v.Document == nil {
+			failed++
+			out = fmt.Appendf(out, "FAIL %s: the vector has no document or no expect.valid\n", id)
+			continue
+		}
+		pub, err := receipt.ParsePublicKey([]byte(v.PublicKey))
+		if err == nil {
+			err = receipt.VerifyEP(v.Document, pub)
+		}
+		why := ""
+		if err != nil {
+			why = safeText(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "receipt: "), "EP document: "))
+		}
+		want := *v.Expect.Valid
+		switch {
+		case want && err == nil:
+			passed++
+			out = fmt.Appendf(out, "PASS %s (valid)\n", id)
+		case !want && err != nil:
+			passed++
+			out = fmt.Appendf(out, "PASS %s (invalid: %s)\n", id, why)
+		case want:
+			failed++
+			out = fmt.Appendf(out, "FAIL %s: want valid, got invalid: %s\n", id, why)
+		default:
+			failed++
+			out = fmt.Appendf(out, "FAIL %s: want invalid, got valid\n", id)
+		}
+	}
+	out = fmt.Appendf(out, "%d passed, %d failed\n", passed, failed)
+	if code := c.write(out); code != exitOK {
+		return code
+	}
+	if failed > 0 {
+		return exitRejected
+	}
+	return exitOK
+}
