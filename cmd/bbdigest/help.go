@@ -45,6 +45,7 @@ Usage:
   bbdigest archive rehash|verify [--profile NAME] [--workers N] [FILE...|-]
   bbdigest archive gen --records N [--kind K] [--seed S]
   bbdigest archive join SUMMARY...
+  bbdigest gate   --policy F --receipts F --key F [--ledger PATH] [FILE|-]
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
 
@@ -61,6 +62,8 @@ Commands:
               to be performed; only the outcome "authority" authorizes
   archive     re-hash or verify JSON Lines archives on every core, one
               JSON result line per input line
+  gate        decide one tool call before it runs (allow, or an MCP tool
+              error), with a signed receipt: docker/mcp-gateway's interceptor
   version     print the version
   help        print this overview, or a command's own help
 
@@ -460,6 +463,8 @@ func commandHelp(name string) (string, bool) {
 		return resolutionUsage, true
 	case "archive", "archive rehash", "archive verify":
 		return archiveHelp, true
+	case "gate":
+		return gateHelp, true
 	}
 	return "", false
 }
