@@ -1,0 +1,115 @@
+package act
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/hashing"
+)
+
+// Act is one tool call as the gate binds it: the tool, the server when the
+// host configures one, and the canonical arguments, laid out as the
+// canonical act object (see the package documentation) and digested.
+//
+// An Act is a plain value: it holds no reference to the input it was read
+// from. Read it, but change it only through [Parser.ParseInto], which
+// rewrites every field.
+type Act struct {
+	// Tool is the tool's name, never empty.
+	Tool string
+	// Server is the configured server identity bound into the act, or ""
+	// when none is.
+	Server string
+	// Shape is the family of the form the call was read from; never
+	// ShapeAuto (for New, ShapeAuto: it was read from no form).
+	Shape Shape
+	// Canonical is the canonical act: the JCS bytes of
+	// {"act":"tool_call/v1","arguments":{…},"server":"…","tool":"…"}. It is
+	// what an envelope option's action is. It belongs to the Act, and
+	// ParseInto reuses its memory.
+	Canonical []byte
+	// Digest is the act digest, SHA-256 of Canonical.
+	Digest hashing.Digest
+
+	args, argsEnd int // the arguments object in Canonical
+}
+
+// Arguments returns the canonical arguments object: a sub-slice of
+// Canonical (capacity limited to it), valid as long as Canonical is. It is
+// nil for the zero Act.
+func (a *Act) Arguments() []byte {
+	if a.argsEnd == 0 {
+		return nil
+	}
+	return a.Canonical[a.args:a.argsEnd:a.argsEnd]
+}
+
+// ArgumentsDigest returns the SHA-256 of the canonical arguments object
+// alone (the arguments_digest of a receipt), or the zero Digest for the
+// zero Act.
+func (a *Act) ArgumentsDigest() hashing.Digest {
+	if a.argsEnd == 0 {
+		return hashing.Digest{}
+	}
+	return hashing.Sum(a.Arguments())
+}
+
+// clear makes a hold no act, keeping the memory of its Canonical.
+func (a *Act) clear() {
+	a.Tool, a.Server, a.Shape = "", "", ShapeAuto
+	a.Canonical = a.Canonical[:0]
+	a.Digest = hashing.Digest{}
+	a.args, a.argsEnd = 0, 0
+}
+
+// Parse reads the call in src, in shape s (ShapeAuto: any), into a new
+// Act, binding server ("" for none). It is the one-shot form of
+// [Parser.Parse] with [Parser.Server] set to server, and is safe for
+// concurrent use.
+func Parse(src []byte, s Shape, server string) (*Act, error) {
+	p := getParser(server)
+	a, err := p.Parse(src, s)
+	putParser(p)
+	return a, err
+}
+
+// New returns the act of a call to tool, on server ("" for none), with
+// arguments, the JSON text of the arguments object (nil or empty for
+// none, which is {}): for a host that builds an envelope option from the
+// call it means to make. arguments must pass the strict gate, nest at
+// most [MaxArgumentsDepth] levels and be an object; the error is then an
+// *[Error] whose Pointer and Offset are within arguments. tool must be a
+// non-empty string, and tool and server valid UTF-8.
+//
+// New(server, tool, args) gives the act that the call reads to in every
+// shape, with Shape set to ShapeAuto.
+func New(server, tool string, arguments []byte) (*Act, error) {
+	if tool == "" {
+		return nil, &Error{Err: &shapeError{"the tool name is empty"}}
+	}
+	if !utf8.ValidString(tool) {
+		return nil, fmt.Errorf("act: the tool name %q is not valid UTF-8", tool)
+	}
+	p := getParser(server)
+	defer putParser(p)
+	if err := p.encodeServer(); err != nil {
+		return nil, err
+	}
+	args := emptyObject
+	if len(arguments) > 0 {
+		var err error
+		if args, err = p.canonArgs(arguments); err != nil {
+			return nil, canonError(asCanon(err), 0, "")
+		}
+		if args[0] != '{' {
+			return nil, &Error{Offset: skipWS(arguments, 0), Err: &shapeError{"the arguments are " + kind(args[0]) + ", not an object"}}
+		}
+	}
+	p.name = appendString(p.name[:0], tool)
+	var r parsed
+	a := &Act{Tool: tool, Server: server}
+	a.Canonical = p.write(make([]byte, 0, len(prefix)+len(args)+len(p.serverJSON)+len(p.name)+20), args, p.name, ShapeAuto, &r)
+	a.args, a.argsEnd = r.args, r.argsEnd
+	a.Digest = hashing.Sum(a.Canonical)
+	return a, nil
+}

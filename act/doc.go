@@ -1,0 +1,164 @@
+// Package act turns a model's tool call into the act a gate binds: one
+// canonical JSON object, and its SHA-256 digest, for the same logical call
+// whichever vendor's shape it arrived in.
+//
+// A tool call a model emits is not yet an invocation. Before the host
+// dispatches it, the gate (package gate) reads the call into its act,
+// digests it, and allows the call only with a verified authority for that
+// digest. This package is the first step: [Parse] (or a reusable
+// [Parser]) reads an Anthropic tool_use block, an OpenAI tool call or an
+// MCP tools/call request into an [Act].
+//
+// # The act
+//
+// The canonical act is the JCS form (RFC 8785, under the strict profile of
+// package canon) of the object
+//
+//	{"act":"tool_call/v1","arguments":{…},"server":"<id>","tool":"<name>"}
+//
+// with its members in that (sorted) order and no whitespace:
+//
+//   - act is the fixed type and version tag [Tag], "tool_call/v1". It keeps
+//     an act digest apart from the digest of any other document: no
+//     arguments object, envelope or receipt digests to an act digest.
+//   - arguments is the call's arguments, always a JSON object: Anthropic's
+//     input, the JSON text an OpenAI arguments string holds, MCP's
+//     params.arguments. Absent (Anthropic, MCP) is {}. Anything that is not
+//     an object (null, an array, a string for Anthropic or MCP, an OpenAI
+//     string whose text is not an object) is refused, never repaired.
+//   - server is the server identity the host configures ([Parser.Server],
+//     the server argument of [Parse] and [New]); it is absent when none is
+//     configured, and never read from the call.
+//   - tool is the tool's name, a non-empty string.
+//
+// [Act.Digest] is SHA-256 over those bytes, written "sha256:" and 64
+// lowercase hex digits (hashing.Digest). The canonical bytes are exactly
+// what an envelope option's action is: envelope.BuildOption{Action:
+// a.Canonical} gives an action_digest equal to a.Digest, and
+// envelope.Verify(env, res, a.Canonical) checks a resolution against the
+// act. [Act.ArgumentsDigest], SHA-256 of the canonical arguments object
+// alone, is the arguments_digest of a receipt.
+//
+// Only the tool name and the arguments (and the configured server) are
+// bound. Request and call ids (id, call_id), type, status, _meta and any
+// other member never change the digest, so a retry keeps its digest.
+//
+// # The strict profile, and how to pass other values
+//
+// The act goes through canon's strict profile (draft-morrison-binding-
+// moment-envelope-04 §6.3, which §5.6 applies to actions): no duplicate
+// member names, also after escapes are decoded; no unpaired surrogates; a
+// number only when its exact value is an integer of magnitude at most
+// 2^53-1 (1.0, 1e2 and -0 are read as 1, 100 and 0; 1.5, 1e400 and
+// 9007199254740992 are refused); nesting at most 64 levels. The act object
+// is level 1 and its arguments level 2, so the arguments nest at most 63
+// levels of their own ([MaxArgumentsDepth]).
+//
+// A tool whose arguments hold other numbers takes them in another form,
+// which the host and the tool agree on: an amount in minor units as an
+// integer ("amount_cents": 1999 rather than "amount": 19.99), or a decimal
+// as a string ("ratio": "0.25"). A call that carries 19.99 is refused with
+// class non-integer: it is the model's output that must change, never the
+// gate's reading of it.
+//
+// # Shapes
+//
+// A call is read in one of these forms. [ShapeAuto] recognises every one;
+// an explicit [Shape] accepts only its own, and refuses any other with
+// [ErrShape] rather than guess.
+//
+// [ShapeAnthropic], an Anthropic Messages API tool_use content block:
+//
+//	{"type":"tool_use","id":"toolu_…","name":"book_hotel","input":{…}}
+//
+// [ShapeOpenAI], an OpenAI Chat Completions tool_calls entry, its function
+// object, or a Responses API function_call item, whose arguments is a JSON
+// string holding the arguments' JSON text:
+//
+//	{"id":"call_…","type":"function","function":{"name":"book_hotel","arguments":"{\"city\":…}"}}
+//	{"name":"book_hotel","arguments":"{\"city\":…}"}
+//	{"type":"function_call","id":"fc_…","call_id":"call_…","name":"book_hotel","arguments":"{…}","status":"completed"}
+//
+// The string is decoded and its text put through the strict gate like any
+// other arguments: the string itself is never hashed, so "{\"a\":1}" and
+// "{ \"a\" : 1 }" (and the same text written with \u escapes) give one act.
+//
+// [ShapeMCP], an MCP tools/call JSON-RPC request, its params, or the
+// request as docker/mcp-gateway hands it to an interceptor: its Go struct
+// marshalled without JSON tags (older releases), or {"method","params"}
+// (newer ones):
+//
+//	{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"book_hotel","arguments":{…},"_meta":{…}}}
+//	{"name":"book_hotel","arguments":{…},"_meta":{…}}
+//	{"Params":{"name":"book_hotel","arguments":{…}},"Session":{},"Extra":{…}}
+//
+// The call object (the one holding the name and the arguments) is the top
+// level, or the object value of exactly one of function (OpenAI chat),
+// params (MCP request) and Params (docker/mcp-gateway). The rules, in
+// order:
+//
+//   - The input is a JSON object. Two of function, params and Params, or
+//     one of them beside a top-level name, arguments or input, is
+//     ambiguous and refused.
+//   - With function: type, if present, is "function"; the call is
+//     OpenAI. With params: method, if present, is "tools/call"; the call
+//     is MCP. With Params: MCP. A method or jsonrpc member is refused
+//     everywhere but beside params.
+//   - At the top level: type "tool_use" is Anthropic (an arguments member
+//     beside it is refused), type "function_call" is OpenAI Responses (an
+//     input member is refused), any other type is refused (a
+//     server_tool_use or custom tool call is not a call the host runs).
+//     Without type: input is Anthropic (input and arguments together are
+//     refused), a string arguments is OpenAI, and anything else is MCP
+//     params, whose arguments, when present, must be an object.
+//   - The tool name is the call object's name member, a non-empty string.
+//     OpenAI arguments are required; Anthropic input and MCP arguments may
+//     be absent ({}).
+//
+// Any other member of the input, at any depth, is read only to check it
+// (below) and never bound.
+//
+// # The wrapper
+//
+// Everything outside the arguments is read under canon's rfc8785 profile:
+// ids may be any number, _meta and Extra may hold fractions or nest deeply.
+// But a duplicate member name, invalid UTF-8, an unpaired surrogate or a
+// syntax error anywhere in the input is refused, because an ambiguous
+// wrapper could hide a second name or arguments that another reader would
+// take.
+//
+// In the common case (a wrapper in the strict profile too, as ids that are
+// integers or strings make it) the whole input takes one pass through the
+// strict gate, and the act is written from the canonical bytes: JCS is
+// compositional, so the canonical arguments are a span of the canonical
+// input. Otherwise the input is read again under rfc8785, and the
+// arguments alone under the strict profile.
+//
+// # Errors
+//
+// A call that fails is refused with an *[Error]: its [Error.Class] is the
+// canon class (syntax, invalid-utf8, duplicate-name, unpaired-surrogate,
+// non-integer, unsafe-integer, number-range, depth, too-large) or "shape"
+// ([ErrShape]: not one of the forms above, or not the Shape asked for),
+// with the JSON Pointer (RFC 6901) and byte offset of the offending value
+// in the caller's input. Inside an OpenAI arguments string the offsets are
+// those of the decoded text, not of the input: [Error.InString] is set,
+// Pointer names the string member ("/function/arguments" or
+// "/arguments"), Offset counts bytes of the string's decoded text, and the
+// *canon.Error in [Error.Err] has the pointer within that text. The
+// messages may change between versions; the class names do not.
+//
+// # Memory and speed
+//
+// A [Parser] keeps its scratch memory (two strict canon.Canonicalizers,
+// and buffers) between calls: once warm, [Parser.Digest] does not
+// allocate, and neither does [Parser.ParseInto] when the tool name is
+// that of the Act's previous call. Input size is bounded by the strict
+// profile's 256 MiB; memory stays linear in the input.
+//
+// # Concurrency
+//
+// A Parser is not safe for concurrent use; use one per goroutine, or
+// [Parse] and [New], which draw Parsers from a pool. An Act is a value
+// that nothing else holds: read it from any number of goroutines.
+package act

@@ -1,0 +1,134 @@
+package act
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/bbdigest/bbdigest/canon"
+)
+
+// ErrShape is wrapped by every *[Error] about the shape of a call rather
+// than the JSON it is written in: the input is not one of the call shapes
+// (see the package documentation), holds two of them, misses the tool name,
+// carries arguments that are not an object, or does not match the shape
+// asked for. Test with errors.Is(err, act.ErrShape).
+var ErrShape = errors.New("act: not a tool call")
+
+// ClassShape is what [Error.Class] returns for an error that wraps
+// [ErrShape].
+const ClassShape = "shape"
+
+// Error reports why a call was refused and where.
+//
+// Pointer is the RFC 6901 JSON Pointer, and Offset the byte offset, of the
+// offending value in the caller's input, with one exception: when InString
+// is set, the problem is inside the text of an OpenAI arguments string,
+// Pointer names that string member ("/function/arguments" or
+// "/arguments") and Offset counts bytes of its decoded text (the JSON text
+// the string holds, after its escapes are decoded), which is what the
+// canon gate reads. The *canon.Error in Err then carries the JSON Pointer
+// within that text. For [New], Pointer and Offset are within its arguments.
+//
+// Err is the cause: a *canon.Error for a rejection by the canon gate (its
+// class is the rejection's, and errors.Is(err, canon.ErrDuplicateName)
+// works through Error), or an error wrapping [ErrShape].
+type Error struct {
+	Pointer  string
+	Offset   int
+	InString bool
+	Err      error
+}
+
+// Class returns the stable name of the rejection's class: the canon class
+// name ("syntax", "invalid-utf8", "duplicate-name", "unpaired-surrogate",
+// "non-integer", "unsafe-integer", "number-range", "depth", "too-large"),
+// or "shape" ([ClassShape]) for an error that wraps [ErrShape].
+func (e *Error) Class() string {
+	if ce, ok := e.Err.(*canon.Error); ok {
+		return ce.Class.String()
+	}
+	if errors.Is(e.Err, ErrShape) {
+		return ClassShape
+	}
+	return "unknown"
+}
+
+// Error formats the refusal as
+//
+//	act: <class>: <detail> within "<pointer>" at offset N
+//
+// or, for the text of an OpenAI arguments string,
+//
+//	act: <class>: <detail> within "<inner pointer>" of the arguments string "<pointer>" at offset N of its decoded text
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("act: ")
+	b.WriteString(e.Class())
+	b.WriteString(": ")
+	b.WriteString(e.Detail())
+	return b.String()
+}
+
+// Detail returns the message without the "act: CLASS: " prefix, with the
+// location: `<detail> within "<pointer>" at offset N`, and for
+// [Error.InString] the pointer within the text, the string's pointer and
+// "at offset N of its decoded text".
+func (e *Error) Detail() string {
+	var b strings.Builder
+	ce, isCanon := e.Err.(*canon.Error)
+	switch {
+	case isCanon:
+		b.WriteString(ce.Msg)
+	case e.Err != nil:
+		b.WriteString(e.Err.Error())
+	}
+	if e.InString {
+		if isCanon {
+			b.WriteString(" within ")
+			b.WriteString(strconv.Quote(ce.Pointer))
+		}
+		b.WriteString(" of the arguments string ")
+		b.WriteString(strconv.Quote(e.Pointer))
+		b.WriteString(" at offset ")
+		b.WriteString(strconv.Itoa(e.Offset))
+		b.WriteString(" of its decoded text")
+		return b.String()
+	}
+	if !isCanon || ce.Class != canon.ClassTooLarge {
+		b.WriteString(" within ")
+		b.WriteString(strconv.Quote(e.Pointer))
+	}
+	b.WriteString(" at offset ")
+	b.WriteString(strconv.Itoa(e.Offset))
+	return b.String()
+}
+
+// Unwrap returns the cause: a *canon.Error or an error wrapping [ErrShape].
+func (e *Error) Unwrap() error { return e.Err }
+
+// shapeError is the cause of a shape problem: its message, wrapping
+// ErrShape.
+type shapeError struct{ msg string }
+
+func (e *shapeError) Error() string { return e.msg }
+func (e *shapeError) Unwrap() error { return ErrShape }
+
+// canonError returns the *Error of a canon gate rejection ce of the
+// caller's input, or of a part of it that starts at byte off and JSON
+// Pointer ptr.
+func canonError(ce *canon.Error, off int, ptr string) *Error {
+	if off != 0 || ptr != "" {
+		ce = &canon.Error{Class: ce.Class, Offset: ce.Offset + int64(off), Pointer: ptr + ce.Pointer, Msg: ce.Msg}
+	}
+	return &Error{Pointer: ce.Pointer, Offset: int(ce.Offset), Err: ce}
+}
+
+// asCanon returns err as the *canon.Error that canon's calls return.
+func asCanon(err error) *canon.Error {
+	ce, ok := err.(*canon.Error)
+	if !ok {
+		panic("BUG: act: canon returned an error that is not a *canon.Error: " + err.Error())
+	}
+	return ce
+}

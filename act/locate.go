@@ -1,0 +1,273 @@
+package act
+
+// This file recognises the form of a call in its canonical document and
+// finds the tool name and the arguments in it. The rules are in the
+// package documentation (# Shapes); in short, the call object (the one
+// holding name and arguments) is the top level, or the value of exactly
+// one of function, params and Params; a top-level type member, when
+// there is one, must agree with the form; and nothing may offer a second
+// name or arguments beside the ones read (an ambiguous wrapper could hide
+// a second call).
+
+// members holds the spans of the members that matter in one object.
+type members struct {
+	name, arguments, input, typ span
+}
+
+// record notes the current member of o in m, if it is one that matters,
+// and reports whether it was. An arguments string (OpenAI) is decoded into
+// t.text as it is read.
+func (m *members) record(o *obj, t *topLevel) bool {
+	var s *span
+	switch string(o.name()) {
+	case "name":
+		s = &m.name
+	case "arguments":
+		s = &m.arguments
+		if o.b[o.vs] == '"' {
+			t.text, o.ve = decodeString(t.text[:0], o.b, o.vs)
+			t.textAt = o.vs
+		}
+	case "input":
+		s = &m.input
+	case "type":
+		s = &m.typ
+	default:
+		return false
+	}
+	*s = o.value()
+	return true
+}
+
+// wrappers, the members whose object value holds the call.
+const (
+	wrapFunction = iota + 1
+	wrapParams
+	wrapGateway
+)
+
+var wrapperNames = [...]string{wrapFunction: "function", wrapParams: "params", wrapGateway: "Params"}
+
+// topLevel is what the walk of a call's top-level object found.
+type topLevel struct {
+	flat            members // at the top level
+	inner           members // in the wrapper, when it is an object
+	wrapper         int     // wrapFunction, wrapParams, wrapGateway, or 0
+	wrapperValue    span
+	wrappers        int // how many of function, params and Params there are
+	method, jsonrpc span
+
+	text   []byte // the decoded text of the last arguments string read
+	textAt int    // where that string starts in the document
+}
+
+// located is where a call's tool name and arguments are in its canonical
+// document.
+type located struct {
+	form form
+	name span // the name string, quotes included
+	args span // the arguments value; zero when absent (an empty object)
+}
+
+// problem is a shape problem found in the canonical document: the path of
+// the value it is about (for its offset in the input), its JSON Pointer,
+// and the message.
+type problem struct {
+	path []string
+	ptr  string
+	msg  string
+}
+
+// walkTop reads the top-level object of doc (doc[0] == '{') into t,
+// keeping the memory of t.text.
+func walkTop(doc []byte, t *topLevel) {
+	*t = topLevel{text: t.text[:0]}
+	for o := open(doc, 0); o.next(); {
+		if t.flat.record(&o, t) {
+			continue
+		}
+		w := 0
+		switch string(o.name()) {
+		case "function":
+			w = wrapFunction
+		case "params":
+			w = wrapParams
+		case "Params":
+			w = wrapGateway
+		case "method":
+			t.method = o.value()
+			continue
+		case "jsonrpc":
+			t.jsonrpc = o.value()
+			continue
+		default:
+			continue
+		}
+		t.wrappers++
+		if t.wrappers > 1 {
+			continue
+		}
+		t.wrapper = w
+		if doc[o.vs] == '{' {
+			in := open(doc, o.vs)
+			for in.next() {
+				t.inner.record(&in, t)
+			}
+			o.ve = in.end
+		}
+		t.wrapperValue = o.value()
+	}
+}
+
+// locate finds the call in the canonical document doc, for shape s. t is
+// scratch memory; for an OpenAI call, t.text holds the decoded arguments
+// string after it.
+func locate(doc []byte, s Shape, loc *located, t *topLevel) *problem {
+	if len(doc) == 0 || doc[0] != '{' {
+		k := "nothing"
+		if len(doc) > 0 {
+			k = kind(doc[0])
+		}
+		return &problem{pathTop, "", "a tool call is a JSON object, not " + k}
+	}
+	walkTop(doc, t)
+	f, p := decide(doc, t, s)
+	if p != nil {
+		return p
+	}
+	fi := &forms[f]
+	if s != ShapeAuto && s != fi.shape {
+		return &problem{pathTop, "", "not " + shapeWhat[s] + ": the input reads as " + fi.what}
+	}
+	m := &t.flat
+	if fi.ptr != "" {
+		m = &t.inner
+		if doc[t.wrapperValue.start] != '{' {
+			return &problem{fi.container, fi.ptr, fi.ptr[1:] + " is " + kind(doc[t.wrapperValue.start]) + ", not an object"}
+		}
+	}
+	loc.form = f
+	// The tool name: a non-empty string.
+	switch {
+	case !m.name.found():
+		return &problem{fi.container, fi.ptr, "no name member (the tool name) in " + fi.what}
+	case doc[m.name.start] != '"':
+		return &problem{append(fi.container[:len(fi.container):len(fi.container)], "name"), fi.namePtr, "the tool name is " + kind(doc[m.name.start]) + ", not a string"}
+	case m.name.end-m.name.start <= 2:
+		return &problem{append(fi.container[:len(fi.container):len(fi.container)], "name"), fi.namePtr, "the tool name is empty"}
+	}
+	loc.name = m.name
+	// The arguments.
+	a := m.arguments
+	if f == formAnthropic {
+		a = m.input
+	}
+	loc.args = a
+	switch {
+	case fi.text && !a.found():
+		return &problem{fi.container, fi.ptr, "no arguments member (a string holding a JSON object) in " + fi.what}
+	case fi.text && doc[a.start] != '"':
+		return &problem{fi.argsPath, fi.argsPtr, "arguments is " + kind(doc[a.start]) + ", not a string holding a JSON object"}
+	case !fi.text && a.found() && doc[a.start] != '{':
+		return &problem{fi.argsPath, fi.argsPtr, fi.argsName + " is " + kind(doc[a.start]) + ", not an object"}
+	}
+	return nil
+}
+
+// decide returns the form of the call whose top level is t.
+func decide(doc []byte, t *topLevel, s Shape) (form, *problem) {
+	if t.wrappers > 1 {
+		return 0, &problem{pathTop, "", "ambiguous: more than one of function, params and Params"}
+	}
+	if t.wrapper != 0 {
+		var beside span
+		var besideName string
+		switch {
+		case t.flat.name.found():
+			beside, besideName = t.flat.name, "name"
+		case t.flat.arguments.found():
+			beside, besideName = t.flat.arguments, "arguments"
+		case t.flat.input.found():
+			beside, besideName = t.flat.input, "input"
+		}
+		wrapper := wrapperNames[t.wrapper]
+		if beside.found() {
+			return 0, &problem{[]string{besideName}, "/" + besideName, "ambiguous: a top-level " + besideName + " member beside " + wrapper}
+		}
+		switch t.wrapper {
+		case wrapFunction:
+			if p := jsonRPCMembers(t, "an OpenAI tool call"); p != nil {
+				return 0, p
+			}
+			if t.flat.typ.found() && string(doc[t.flat.typ.start:t.flat.typ.end]) != `"function"` {
+				return 0, typeProblem(doc, t.flat.typ, `"function"`)
+			}
+			return formChat, nil
+		case wrapParams:
+			if t.method.found() && string(doc[t.method.start:t.method.end]) != `"tools/call"` {
+				return 0, &problem{[]string{"method"}, "/method", "method is " + quoted(doc, t.method) + ", not \"tools/call\""}
+			}
+			return formRequest, nil
+		}
+		if p := jsonRPCMembers(t, "a request as docker/mcp-gateway marshals it"); p != nil {
+			return 0, p
+		}
+		return formGateway, nil
+	}
+	if p := jsonRPCMembers(t, "a call without params"); p != nil {
+		return 0, p
+	}
+	m := &t.flat
+	if m.typ.found() {
+		switch string(doc[m.typ.start:m.typ.end]) {
+		case `"tool_use"`:
+			if m.arguments.found() {
+				return 0, &problem{[]string{"arguments"}, "/arguments", "ambiguous: an Anthropic tool_use block has input, not arguments"}
+			}
+			return formAnthropic, nil
+		case `"function_call"`:
+			if m.input.found() {
+				return 0, &problem{[]string{"input"}, "/input", "ambiguous: an OpenAI function_call item has arguments, not input"}
+			}
+			return formResponses, nil
+		}
+		return 0, typeProblem(doc, m.typ, `"tool_use" (Anthropic) or "function_call" (OpenAI Responses)`)
+	}
+	switch {
+	case m.input.found() && m.arguments.found():
+		return 0, &problem{pathTop, "", "ambiguous: both input (Anthropic) and arguments (OpenAI, MCP)"}
+	case m.input.found():
+		return formAnthropic, nil
+	case m.arguments.found() && doc[m.arguments.start] == '"':
+		return formFunction, nil
+	case m.arguments.found() && doc[m.arguments.start] != '{' && s == ShapeOpenAI:
+		return formFunction, nil // reported as arguments that are not a string
+	}
+	return formParams, nil
+}
+
+// jsonRPCMembers reports a method or jsonrpc member in a call that is not
+// a JSON-RPC request: what names what the call is.
+func jsonRPCMembers(t *topLevel, what string) *problem {
+	switch {
+	case t.method.found():
+		return &problem{[]string{"method"}, "/method", "a method member in " + what + ": a tools/call request carries its call in params"}
+	case t.jsonrpc.found():
+		return &problem{[]string{"jsonrpc"}, "/jsonrpc", "a jsonrpc member in " + what + ": a tools/call request carries its call in params"}
+	}
+	return nil
+}
+
+// typeProblem reports a top-level type member that is not want.
+func typeProblem(doc []byte, typ span, want string) *problem {
+	return &problem{[]string{"type"}, "/type", "type is " + quoted(doc, typ) + ", not " + want}
+}
+
+// quoted returns the value at s for a message: a short string as it is
+// (canonical, so quoted and escaped), else its kind.
+func quoted(doc []byte, s span) string {
+	if doc[s.start] == '"' && s.end-s.start <= 66 {
+		return string(doc[s.start:s.end])
+	}
+	return kind(doc[s.start])
+}

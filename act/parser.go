@@ -1,0 +1,419 @@
+package act
+
+// This file reads a call into its act. The organisation is:
+//
+//   1. The whole input goes through the strict canon gate once. Everything
+//      after that reads the canonical bytes: no whitespace, members
+//      sorted, strings escaped only as RFC 8785 §3.2.2.2 requires, numbers
+//      as plain decimal integers.
+//   2. locate (locate.go) recognises the form and finds the tool name and
+//      the arguments in the canonical document. JCS is compositional: the
+//      canonical form of a member's value is the byte span of that value
+//      in the canonical form of the whole, so the arguments' canonical
+//      bytes are a sub-slice and need no second canonicalization. An
+//      OpenAI arguments string is decoded and its text put through the
+//      strict gate on its own (argsText).
+//   3. write lays out the act, prefix + canonical arguments + suffix, in
+//      one reused buffer, and hashing hashes it.
+//
+// The strict profile binds the act, not the wrapper. So when the whole
+// input fails the strict gate on a bound that plain RFC 8785 does not have
+// (a fractional or large number, deep nesting), buildWrapped reads it
+// again under the rfc8785 profile (which still rejects duplicate names,
+// invalid UTF-8 and lone surrogates anywhere: an ambiguous wrapper could
+// hide a second call), locates the call there, and puts the arguments
+// through the strict gate on their own raw bytes, so that an error still
+// points into the caller's input.
+//
+// Depth: the act object is level 1 and its arguments level 2, so the
+// arguments may nest 63 levels of their own. Read in place, an argument
+// object is at level 2 or deeper of its document, so the whole-input gate
+// already bounds it; read on its own (an OpenAI string, or the fallback),
+// the gate allows 64 and checkDepth takes one off.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/poolcap"
+)
+
+// Tag is the value of the act's "act" member: the type and version of the
+// act, which keeps an act digest apart from the digest of any other
+// document (an arguments object, an envelope).
+const Tag = "tool_call/v1"
+
+// MaxArgumentsDepth is how deep the arguments object may nest, itself
+// included: the strict profile's 64 levels, less the act object that holds
+// it.
+const MaxArgumentsDepth = canon.StrictMaxDepth - 1
+
+// prefix is the canonical act up to its arguments: the members sort as
+// act, arguments, server, tool.
+const prefix = `{"act":"` + Tag + `","arguments":`
+
+var emptyObject = []byte("{}")
+
+// Parser reads tool calls into acts with reusable scratch memory: its own
+// strict canon.Canonicalizers and buffers. Once warm, [Parser.Digest]
+// allocates nothing, and neither does [Parser.ParseInto] when the tool
+// name is that of the Act's previous call (else one string).
+//
+// The zero value is ready to use. A Parser is not safe for concurrent use.
+type Parser struct {
+	// Server is the identity of the server the host dispatches calls to,
+	// bound as the act's "server" member when it is not empty. It is
+	// configuration, never read from the call, and must be valid UTF-8.
+	Server string
+
+	c    canon.Canonicalizer  // the strict gate of the whole input
+	ac   canon.Canonicalizer  // the strict gate of arguments read on their own
+	w    *canon.Canonicalizer // the rfc8785 reading of a wrapper (buildWrapped), made when first needed
+	top  topLevel             // locate's scratch memory; top.text is the decoded OpenAI arguments string
+	wrap []byte               // "[" + arguments + "]", for a depth error
+	name []byte               // a decoded tool name that had escapes
+	out  []byte               // the act being written
+
+	server     string // the Server that serverJSON encodes
+	serverDone bool
+	serverJSON []byte // Server as a canonical JSON string; empty for none
+}
+
+// parsed is what build found besides the act bytes.
+type parsed struct {
+	shape         Shape
+	args, argsEnd int    // the arguments in the act bytes
+	name          []byte // the tool name as a canonical JSON string, valid until the next call
+}
+
+// Parse reads the call in src, in shape s (ShapeAuto: any), into a new Act.
+// See [Parser.ParseInto].
+func (p *Parser) Parse(src []byte, s Shape) (*Act, error) {
+	a := new(Act)
+	if err := p.ParseInto(a, src, s); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// ParseInto reads the call in src, in shape s (ShapeAuto recognises every
+// shape), and stores its act in a, replacing the whole value and reusing
+// a's memory. src is not retained, and may be a's own Canonical.
+//
+// The whole input must pass the rfc8785 canon gate (no duplicate names,
+// invalid UTF-8, lone surrogates or syntax errors anywhere), the arguments
+// the strict gate, and the call one of the shapes of the package
+// documentation. Otherwise the error is an *[Error] with the canon class
+// or [ErrShape], and a holds no act (empty Canonical, zero Digest). The
+// only other error is that of a Server that is not valid UTF-8, or of an
+// unknown Shape.
+func (p *Parser) ParseInto(a *Act, src []byte, s Shape) error {
+	var r parsed
+	out, err := p.build(p.out[:0], src, s, &r)
+	p.out = out[:0]
+	if err != nil {
+		a.clear()
+		return err
+	}
+	// The name is set before Canonical is written: it may lie in src,
+	// which may be a.Canonical.
+	body := r.name[1 : len(r.name)-1]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		p.name, _ = decodeString(p.name[:0], r.name, 0)
+		body = p.name
+	}
+	if a.Tool != string(body) { // compared without allocating
+		a.Tool = string(body)
+	}
+	a.Server = p.Server
+	a.Shape = r.shape
+	a.Canonical = append(a.Canonical[:0], out...)
+	a.args, a.argsEnd = r.args, r.argsEnd
+	a.Digest = hashing.Sum(a.Canonical)
+	return nil
+}
+
+// Digest returns the act digest of the call in src, in shape s: the Digest
+// of the Act that ParseInto would store, with the same errors. Once warm it
+// allocates nothing.
+func (p *Parser) Digest(src []byte, s Shape) (hashing.Digest, error) {
+	var r parsed
+	out, err := p.build(p.out[:0], src, s, &r)
+	p.out = out[:0]
+	if err != nil {
+		return hashing.Digest{}, err
+	}
+	return hashing.Sum(out), nil
+}
+
+var errUnknownShape = errors.New("act: unknown Shape")
+
+// build writes the act of the call in src to dst[:0].
+func (p *Parser) build(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
+	if s > ShapeMCP {
+		return dst, errUnknownShape
+	}
+	if err := p.encodeServer(); err != nil {
+		return dst, err
+	}
+	doc, err := p.c.View(src)
+	if err != nil {
+		ce := asCanon(err)
+		if strictOnly(ce) {
+			return p.buildWrapped(dst, src, s, r, ce)
+		}
+		return dst, canonError(ce, 0, "")
+	}
+	var loc located
+	if pr := locate(doc, s, &loc, &p.top); pr != nil {
+		return dst, shapeProblem(src, pr)
+	}
+	fi := &forms[loc.form]
+	var args []byte
+	switch {
+	case fi.text:
+		if args, err = p.argsText(doc, loc.args, fi); err != nil {
+			return dst, err
+		}
+	case loc.args.found():
+		args = doc[loc.args.start:loc.args.end]
+	default:
+		args = emptyObject
+	}
+	return p.write(dst, args, doc[loc.name.start:loc.name.end], fi.shape, r), nil
+}
+
+// buildWrapped is build for an input that failed the strict gate with
+// strictErr, a rejection the rfc8785 profile does not make: the input may
+// be a wrapper whose members outside the arguments are not in the strict
+// profile. See the comment at the top of this file.
+func (p *Parser) buildWrapped(dst, src []byte, s Shape, r *parsed, strictErr *canon.Error) ([]byte, error) {
+	if p.w == nil {
+		p.w = canon.New(canon.RFC8785)
+	}
+	doc, err := p.w.View(src)
+	if err != nil {
+		return dst, canonError(asCanon(err), 0, "")
+	}
+	var loc located
+	if pr := locate(doc, s, &loc, &p.top); pr != nil {
+		if len(doc) == 0 || doc[0] != '{' {
+			// Not an object at all: the strict rejection says more.
+			return dst, canonError(strictErr, 0, "")
+		}
+		return dst, shapeProblem(src, pr)
+	}
+	fi := &forms[loc.form]
+	var args []byte
+	switch {
+	case fi.text:
+		if args, err = p.argsText(doc, loc.args, fi); err != nil {
+			return dst, err
+		}
+	case loc.args.found():
+		raw, ok := rawFind(src, fi.argsPath)
+		if !ok {
+			return dst, fmt.Errorf("act: internal error: %s found in the canonical form but not in the input", fi.argsPtr)
+		}
+		if args, err = p.canonArgs(src[raw.start:raw.end]); err != nil {
+			return dst, canonError(asCanon(err), raw.start, fi.argsPtr)
+		}
+		if !bytes.Equal(args, doc[loc.args.start:loc.args.end]) {
+			// Both are JCS of one value; they can only differ through a
+			// canon bug. Refuse rather than guess.
+			return dst, fmt.Errorf("act: internal error: strict and rfc8785 canonical forms of %s differ", fi.argsPtr)
+		}
+	default:
+		args = emptyObject
+	}
+	return p.write(dst, args, doc[loc.name.start:loc.name.end], fi.shape, r), nil
+}
+
+// strictOnly reports whether ce is a rejection that the strict profile
+// makes and the rfc8785 profile does not: a number that is not a safe
+// integer, or nesting deeper than 64. Every other rejection (syntax,
+// invalid UTF-8, duplicate names, unpaired surrogates, size) is the same
+// under both profiles.
+func strictOnly(ce *canon.Error) bool {
+	switch ce.Class {
+	case canon.ClassNonInteger, canon.ClassUnsafeInteger, canon.ClassDepth:
+		return true
+	}
+	return false
+}
+
+// argsText decodes the OpenAI arguments string at a in the canonical
+// document doc and returns the canonical form of the JSON text it holds.
+// Errors carry the string member's pointer and offsets in the decoded
+// text.
+func (p *Parser) argsText(doc []byte, a span, fi *formInfo) ([]byte, error) {
+	if p.top.textAt != a.start {
+		return nil, errors.New("BUG: act: the arguments string was not decoded")
+	}
+	text := p.top.text
+	out, err := p.canonArgs(text)
+	if err != nil {
+		ce := asCanon(err)
+		return nil, &Error{Pointer: fi.argsPtr, Offset: int(ce.Offset), InString: true, Err: ce}
+	}
+	if out[0] != '{' {
+		return nil, &Error{Pointer: fi.argsPtr, Offset: skipWS(text, 0), InString: true,
+			Err: &shapeError{"the arguments string holds " + kind(out[0]) + ", not a JSON object"}}
+	}
+	return out, nil
+}
+
+// canonArgs returns the canonical form of raw, JSON text read on its own,
+// under the strict profile and the arguments' depth bound. The result is
+// valid until the next call on p.ac; a rejection is a *canon.Error with
+// offsets and pointers in raw.
+func (p *Parser) canonArgs(raw []byte) ([]byte, error) {
+	out, err := p.ac.View(raw)
+	if err != nil || !deeperThan(out, MaxArgumentsDepth) {
+		return out, err
+	}
+	// Put raw one level down to have the gate name the place: it is one
+	// JSON value (the gate has just read it), so "[" + raw + "]" is an
+	// array of that one value.
+	p.wrap = append(append(append(p.wrap[:0], '['), raw...), ']')
+	if _, err := p.ac.View(p.wrap); err != nil {
+		ce := asCanon(err)
+		ptr := ce.Pointer
+		if len(ptr) >= 2 && ptr[:2] == "/0" {
+			ptr = ptr[2:]
+		}
+		return nil, &canon.Error{Class: ce.Class, Offset: max(ce.Offset-1, 0), Pointer: ptr, Msg: ce.Msg}
+	}
+	return nil, errors.New("BUG: act: the depth check and the canon gate disagree")
+}
+
+// deeperThan reports whether the canonical JSON value b nests deeper than
+// max levels. It reads nothing unless b has enough brackets to.
+func deeperThan(b []byte, max int) bool {
+	if len(b) < 2*(max+1) || bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) <= max {
+		return false
+	}
+	depth := 0
+	for j := 0; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			j = skipString(b, j) - 1
+		case '{', '[':
+			if depth++; depth > max {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// write lays out the act in dst[:0]: the prefix, the canonical arguments,
+// the server when configured, and the tool name (a canonical JSON string).
+func (p *Parser) write(dst, args, name []byte, shape Shape, r *parsed) []byte {
+	dst = append(dst[:0], prefix...)
+	r.args = len(dst)
+	dst = append(dst, args...)
+	r.argsEnd = len(dst)
+	if len(p.serverJSON) > 0 {
+		dst = append(dst, `,"server":`...)
+		dst = append(dst, p.serverJSON...)
+	}
+	dst = append(dst, `,"tool":`...)
+	dst = append(dst, name...)
+	dst = append(dst, '}')
+	r.name, r.shape = name, shape
+	return dst
+}
+
+// encodeServer keeps serverJSON the canonical JSON string of p.Server.
+func (p *Parser) encodeServer() error {
+	if p.serverDone && p.Server == p.server {
+		return nil
+	}
+	if !utf8.ValidString(p.Server) {
+		return fmt.Errorf("act: the server identity %q is not valid UTF-8", p.Server)
+	}
+	p.server, p.serverDone = p.Server, true
+	p.serverJSON = p.serverJSON[:0]
+	if p.Server != "" {
+		p.serverJSON = appendString(p.serverJSON, p.Server)
+	}
+	return nil
+}
+
+// appendString appends s, valid UTF-8, as a canonical JSON string (RFC
+// 8785 §3.2.2.2): '"' and '\' escaped, the controls below U+0020 as \b
+// \t \n \f \r or \u00xx, everything else as it is.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	last := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[last:i]...)
+		last = i + 1
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		}
+	}
+	b = append(b, s[last:]...)
+	return append(b, '"')
+}
+
+// shapeProblem returns the *Error of the shape problem pr, with the
+// offset in src of the value it is about.
+func shapeProblem(src []byte, pr *problem) *Error {
+	off := 0
+	if s, ok := rawFind(src, pr.path); ok {
+		off = s.start
+	}
+	return &Error{Pointer: pr.ptr, Offset: off, Err: &shapeError{pr.msg}}
+}
+
+// keep reports whether p may go back into a pool: its scratch memory is
+// within poolcap.Max.
+func (p *Parser) keep() bool {
+	n := poolcap.CanonArena(&p.c) + poolcap.CanonArena(&p.ac) +
+		cap(p.top.text) + cap(p.wrap) + cap(p.name) + cap(p.out) + cap(p.serverJSON)
+	if p.w != nil {
+		n += poolcap.CanonArena(p.w)
+	}
+	return poolcap.Keep(n)
+}
+
+var parsers = sync.Pool{New: func() any { return new(Parser) }}
+
+func getParser(server string) *Parser {
+	p := parsers.Get().(*Parser)
+	p.Server = server
+	return p
+}
+
+func putParser(p *Parser) {
+	if p.keep() {
+		parsers.Put(p)
+	}
+}
