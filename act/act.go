@@ -20,8 +20,8 @@ type Act struct {
 	// Server is the configured server identity bound into the act, or ""
 	// when none is.
 	Server string
-	// Shape is the family of the form the call was read from; never
-	// ShapeAuto (for New, ShapeAuto: it was read from no form).
+	// Shape is the family of the form the call was read from; ShapeAuto
+	// only for an Act made by New, which reads no form.
 	Shape Shape
 	// Canonical is the canonical act: the JCS bytes of
 	// {"act":"tool_call/v1","arguments":{…},"server":"…","tool":"…"}. It is

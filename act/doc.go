@@ -45,12 +45,12 @@
 //
 // # The strict profile, and how to pass other values
 //
-// The act goes through canon's strict profile (draft-morrison-binding-
-// moment-envelope-04 §6.3, which §5.6 applies to actions): no duplicate
-// member names, also after escapes are decoded; no unpaired surrogates; a
-// number only when its exact value is an integer of magnitude at most
-// 2^53-1 (1.0, 1e2 and -0 are read as 1, 100 and 0; 1.5, 1e400 and
-// 9007199254740992 are refused); nesting at most 64 levels. The act object
+// The act goes through canon's strict profile
+// (draft-morrison-binding-moment-envelope-04 §6.3, which §5.6 applies to
+// actions): no duplicate member names, also after escapes are decoded; no
+// unpaired surrogates; a number only when its exact value is an integer of
+// magnitude at most 2^53-1 (1.0, 1e2 and -0 are read as 1, 100 and 0; 1.5,
+// 1e400 and 9007199254740992 are refused); nesting at most 64 levels. The act object
 // is level 1 and its arguments level 2, so the arguments nest at most 63
 // levels of their own ([MaxArgumentsDepth]).
 //
@@ -153,8 +153,11 @@
 // A [Parser] keeps its scratch memory (two strict canon.Canonicalizers,
 // and buffers) between calls: once warm, [Parser.Digest] does not
 // allocate, and neither does [Parser.ParseInto] when the tool name is
-// that of the Act's previous call. Input size is bounded by the strict
-// profile's 256 MiB; memory stays linear in the input.
+// that of the Act's previous call, in every shape (an OpenAI string
+// included) for input the strict profile accepts as a whole; a wrapper
+// that only the rfc8785 profile accepts costs what canon allocates for
+// the strict rejection it then discards. Input size is bounded by the
+// strict profile's 256 MiB; memory stays linear in the input.
 //
 // # Concurrency
 //

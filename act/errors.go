@@ -58,23 +58,21 @@ func (e *Error) Class() string {
 //
 //	act: <class>: <detail> within "<pointer>" at offset N
 //
-// or, for the text of an OpenAI arguments string,
+// or, inside the text of an OpenAI arguments string,
 //
-//	act: <class>: <detail> within "<inner pointer>" of the arguments string "<pointer>" at offset N of its decoded text
+//	act: <class>: <detail> [within "<inner pointer>"] in the arguments string at "<pointer>", offset N of its decoded text
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("act: ")
 	b.WriteString(e.Class())
 	b.WriteString(": ")
-	b.WriteString(e.Detail())
+	b.WriteString(e.detail())
 	return b.String()
 }
 
-// Detail returns the message without the "act: CLASS: " prefix, with the
-// location: `<detail> within "<pointer>" at offset N`, and for
-// [Error.InString] the pointer within the text, the string's pointer and
-// "at offset N of its decoded text".
-func (e *Error) Detail() string {
+// detail returns the message without the "act: CLASS: " prefix, with the
+// location, as [Error.Error] writes it.
+func (e *Error) detail() string {
 	var b strings.Builder
 	ce, isCanon := e.Err.(*canon.Error)
 	switch {
@@ -88,9 +86,9 @@ func (e *Error) Detail() string {
 			b.WriteString(" within ")
 			b.WriteString(strconv.Quote(ce.Pointer))
 		}
-		b.WriteString(" of the arguments string ")
+		b.WriteString(" in the arguments string at ")
 		b.WriteString(strconv.Quote(e.Pointer))
-		b.WriteString(" at offset ")
+		b.WriteString(", offset ")
 		b.WriteString(strconv.Itoa(e.Offset))
 		b.WriteString(" of its decoded text")
 		return b.String()

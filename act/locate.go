@@ -4,10 +4,10 @@ package act
 // finds the tool name and the arguments in it. The rules are in the
 // package documentation (# Shapes); in short, the call object (the one
 // holding name and arguments) is the top level, or the value of exactly
-// one of function, params and Params; a top-level type member, when
-// there is one, must agree with the form; and nothing may offer a second
-// name or arguments beside the ones read (an ambiguous wrapper could hide
-// a second call).
+// one of function, params and Params; a top-level type member decides
+// between the forms without a wrapper, and must be "function" beside
+// function; and nothing may offer a second name or arguments beside the
+// ones read (an ambiguous wrapper could hide a second call).
 
 // members holds the spans of the members that matter in one object.
 type members struct {

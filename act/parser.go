@@ -60,9 +60,10 @@ const prefix = `{"act":"` + Tag + `","arguments":`
 var emptyObject = []byte("{}")
 
 // Parser reads tool calls into acts with reusable scratch memory: its own
-// strict canon.Canonicalizers and buffers. Once warm, [Parser.Digest]
-// allocates nothing, and neither does [Parser.ParseInto] when the tool
-// name is that of the Act's previous call (else one string).
+// strict canon.Canonicalizers and buffers. Once warm, and for input the
+// strict profile accepts as a whole, [Parser.Digest] allocates nothing,
+// and neither does [Parser.ParseInto] when the tool name is that of the
+// Act's previous call (else one string).
 //
 // The zero value is ready to use. A Parser is not safe for concurrent use.
 type Parser struct {
@@ -165,7 +166,7 @@ func (p *Parser) build(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
 	if err != nil {
 		ce := asCanon(err)
 		if strictOnly(ce) {
-			return p.buildWrapped(dst, src, s, r, ce)
+			return p.buildWrapped(dst, src, s, r)
 		}
 		return dst, canonError(ce, 0, "")
 	}
@@ -188,11 +189,11 @@ func (p *Parser) build(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
 	return p.write(dst, args, doc[loc.name.start:loc.name.end], fi.shape, r), nil
 }
 
-// buildWrapped is build for an input that failed the strict gate with
-// strictErr, a rejection the rfc8785 profile does not make: the input may
+// buildWrapped is build for an input that failed the strict gate with a
+// rejection the rfc8785 profile does not make: the input may
 // be a wrapper whose members outside the arguments are not in the strict
 // profile. See the comment at the top of this file.
-func (p *Parser) buildWrapped(dst, src []byte, s Shape, r *parsed, strictErr *canon.Error) ([]byte, error) {
+func (p *Parser) buildWrapped(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
 	if p.w == nil {
 		p.w = canon.New(canon.RFC8785)
 	}
@@ -202,10 +203,6 @@ func (p *Parser) buildWrapped(dst, src []byte, s Shape, r *parsed, strictErr *ca
 	}
 	var loc located
 	if pr := locate(doc, s, &loc, &p.top); pr != nil {
-		if len(doc) == 0 || doc[0] != '{' {
-			// Not an object at all: the strict rejection says more.
-			return dst, canonError(strictErr, 0, "")
-		}
 		return dst, shapeProblem(src, pr)
 	}
 	fi := &forms[loc.form]
@@ -252,8 +249,9 @@ func strictOnly(ce *canon.Error) bool {
 // Errors carry the string member's pointer and offsets in the decoded
 // text.
 func (p *Parser) argsText(doc []byte, a span, fi *formInfo) ([]byte, error) {
-	if p.top.textAt != a.start {
-		return nil, errors.New("BUG: act: the arguments string was not decoded")
+	if p.top.textAt != a.start { // walkTop decodes the one it read last
+		p.top.text, _ = decodeString(p.top.text[:0], doc, a.start)
+		p.top.textAt = a.start
 	}
 	text := p.top.text
 	out, err := p.canonArgs(text)
@@ -263,7 +261,7 @@ func (p *Parser) argsText(doc []byte, a span, fi *formInfo) ([]byte, error) {
 	}
 	if out[0] != '{' {
 		return nil, &Error{Pointer: fi.argsPtr, Offset: skipWS(text, 0), InString: true,
-			Err: &shapeError{"the arguments string holds " + kind(out[0]) + ", not a JSON object"}}
+			Err: &shapeError{"the JSON text is " + kind(out[0]) + ", not an object"}}
 	}
 	return out, nil
 }

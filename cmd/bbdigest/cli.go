@@ -85,6 +85,8 @@ func (c *cli) main(args []string) int {
 		return c.gate(rest)
 	case "archive":
 		return c.archive(rest)
+	case "act":
+		return c.act(rest)
 	case "version", "--version", "-version", "-v":
 		return c.version(rest)
 	case "help", "-h", "-help", "--help":

@@ -45,6 +45,7 @@ Usage:
   bbdigest archive rehash|verify [--profile NAME] [--workers N] [FILE...|-]
   bbdigest archive gen --records N [--kind K] [--seed S]
   bbdigest archive join SUMMARY...
+  bbdigest act    [--shape NAME] [--server ID] [--canonical] [FILE|-]
   bbdigest gate   --policy F --receipts F --key F [--ledger PATH] [FILE|-]
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
@@ -62,6 +63,8 @@ Commands:
               to be performed; only the outcome "authority" authorizes
   archive     re-hash or verify JSON Lines archives on every core, one
               JSON result line per input line
+  act         print the act digest of a tool call (Anthropic, OpenAI or
+              MCP shape): the action digest an envelope option binds
   gate        decide one tool call before it runs (allow, or an MCP tool
               error), with a signed receipt: docker/mcp-gateway's interceptor
   version     print the version
@@ -259,7 +262,8 @@ const helpHelp = `Usage:
   bbdigest help [COMMAND]
 
 help prints the overview of bbdigest, or the help of COMMAND: canon,
-digest, demo, cpu, envelope, resolution, archive, version or help.
+digest, demo, cpu, envelope, resolution, archive, act, version or
+help.
 `
 
 const archiveHelp = `Usage:
@@ -463,6 +467,8 @@ func commandHelp(name string) (string, bool) {
 		return resolutionUsage, true
 	case "archive", "archive rehash", "archive verify":
 		return archiveHelp, true
+	case "act":
+		return actHelp, true
 	case "gate":
 		return gateHelp, true
 	}
