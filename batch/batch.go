@@ -106,6 +106,19 @@ type Options struct {
 	// callback to read what else it needs. Bounds outside the record are
 	// answered with an error.
 	Select func(record []byte) (start, end int, err error)
+
+	// Check, if not nil, is more work to do on each accepted record, on
+	// the workers: a signature to verify, say. It is called concurrently,
+	// once the record's block has been canonicalized and hashed, with the
+	// record as read (a line without its "\n", or a document of Records;
+	// with Select, the whole record), its canonical form (of the part
+	// Select chose) and its digest (zero in ModeCanonical). An error from
+	// Check answers the record instead, as a rejection (Result.Err; the
+	// Digest and Canonical are then zero). The slices are valid only
+	// during the call and must not be modified or kept. Each Result then
+	// carries the record (Result.Record), as with Select. A rejected
+	// record is not checked.
+	Check func(record, canonical []byte, digest hashing.Digest) error
 }
 
 // config is a validated Options.
@@ -120,11 +133,12 @@ type config struct {
 	idle      func() error
 	firstLine int64
 	selectFn  func([]byte) (int, int, error)
+	check     func(record, canonical []byte, digest hashing.Digest) error
 }
 
 func (o Options) config() (config, error) {
 	c := config{profile: o.Profile, mode: o.Mode, workers: o.Workers, blockSize: o.BlockSize, idle: o.Idle,
-		firstLine: o.FirstLine, selectFn: o.Select}
+		firstLine: o.FirstLine, selectFn: o.Select, check: o.Check}
 	if o.Mode > ModeBoth {
 		return c, fmt.Errorf("batch: unknown mode %d", o.Mode)
 	}
@@ -189,13 +203,14 @@ type Result struct {
 	// pointer "" and the message "line longer than the N-byte bound"; a
 	// record of Records longer than MaxRecord gets canon's own
 	// too-large error ("input longer than the N-byte bound"). With
-	// Options.Select, it may also be the error Select returned.
+	// Options.Select or Options.Check, it may also be the error Select or
+	// Check returned.
 	Err error
 
-	// Record and Part are set only when Options.Select is: Record is the
-	// record as read (for a line, without its "\n"), and
-	// Record[Part[0]:Part[1]] the part that Select chose, when it chose
-	// one. Record is nil for a line longer than MaxRecord, which is not
+	// Record is set only when Options.Select or Options.Check is, and
+	// Part only when Select is: Record is the record as read (for a line,
+	// without its "\n"), and Record[Part[0]:Part[1]] the part that Select
+	// chose, when it chose one. Record is nil for a line longer than MaxRecord, which is not
 	// kept. Like Canonical, Record is valid only until the callback
 	// returns and must not be modified.
 	Record []byte
@@ -205,8 +220,8 @@ type Result struct {
 // Summary counts the results delivered: those passed to the callback,
 // but for one whose callback returned an error. Records = Accepted +
 // Rejected, and the counts of ByClass add up to Rejected (less the
-// records rejected by an Options.Select error that is not a *canon.Error,
-// which ByClass does not count).
+// records rejected by an Options.Select or Options.Check error that is
+// not a *canon.Error, which ByClass does not count).
 type Summary struct {
 	Records  int64
 	Accepted int64

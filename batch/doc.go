@@ -16,6 +16,9 @@
 // first record), and every option's zero value is a sensible default.
 // Options.Select digests a part of each record instead of the whole: the
 // document of a record that wraps it with its claimed digest, say.
+// Options.Check does more work on each accepted record on the workers,
+// once it is canonicalized and hashed (package receipt verifies the
+// signature of each receipt there), and its error answers the record.
 //
 // # Records and results
 //

@@ -9,8 +9,8 @@
 //   - Workers take blocks from work in any order. Each canonicalizes the
 //     records of its block with its own canon.Canonicalizer, keeps the
 //     canonical forms in the block, then hashes them all together with
-//     hashing.SumMany (its multi-buffer lanes), and signals the block's
-//     done channel.
+//     hashing.SumMany (its multi-buffer lanes), runs Options.Check on each
+//     accepted record if it is set, and signals the block's done channel.
 //   - The collector, on the caller's goroutine, takes blocks from order,
 //     so in input order, waits for each to be done, delivers its results
 //     and puts it back on the free list.
@@ -76,7 +76,7 @@ type record struct {
 	off  int    // where the canonical form starts in out, or -1 when view is set
 	size int    // input bytes, with the "\n" of a line
 	err  error
-	in   []byte // the record itself, with Options.Select only
+	in   []byte // the record itself, with Options.Select or Options.Check only
 	part [2]int // the bounds Select chose in it
 }
 
@@ -372,9 +372,16 @@ func (w *worker) process(b *block) {
 			r.view = b.out[r.off : r.off+len(r.view)]
 		}
 	}
-	if !w.cfg.mode.digests() {
-		return
+	if w.cfg.mode.digests() {
+		w.hash(b)
 	}
+	if w.cfg.check != nil {
+		w.check(b)
+	}
+}
+
+// hash computes the digests of the accepted records of b.
+func (w *worker) hash(b *block) {
 	// All the accepted records of the block in one call, so that the
 	// lanes run full from the first record to the last but a few.
 	w.msgs, w.idx = w.msgs[:0], w.idx[:0]
@@ -397,13 +404,35 @@ func (w *worker) process(b *block) {
 	clear(w.msgs) // do not keep the block's memory reachable
 }
 
+// check runs Options.Check on each accepted record of b, and answers with
+// its error those it fails.
+func (w *worker) check(b *block) {
+	digests := w.cfg.mode.digests()
+	for k := range b.recs {
+		r := &b.recs[k]
+		if r.err != nil {
+			continue
+		}
+		var d hashing.Digest
+		if digests {
+			d = b.digests[k]
+		}
+		if err := w.cfg.check(r.in, r.view, d); err != nil {
+			r.err, r.view = err, nil
+		}
+	}
+}
+
 // record appends the answer to rec, a record of size bytes of input, to
 // b.recs: the answer to its part that Options.Select chooses, if it is
-// set, else to rec itself.
+// set, else to rec itself. With Select or Check, the answer keeps rec.
 func (w *worker) record(b *block, cz *canon.Canonicalizer, rec []byte, size int) {
 	sel := w.cfg.selectFn
 	if sel == nil {
 		w.canonicalize(b, cz, rec, size, 0)
+		if w.cfg.check != nil {
+			b.recs[len(b.recs)-1].in = rec
+		}
 		return
 	}
 	if len(rec) > w.cfg.maxRecord { // a document of Records: canon's too-large

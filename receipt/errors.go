@@ -1,0 +1,92 @@
+package receipt
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Sentinel errors. A *ChainError, and every error of VerifyEP, wraps
+// exactly one of the first group (and, for a line that is not JSON, the
+// *canon.Error too), so callers can write errors.Is(err,
+// receipt.ErrSignature).
+var (
+	// ErrMalformed: not a receipt document: not JSON, a member missing,
+	// unknown or of the wrong type or form.
+	ErrMalformed = errors.New("receipt: malformed")
+	// ErrNotCanonical: a line that is JSON but not exactly its own JCS form.
+	ErrNotCanonical = errors.New("receipt: not canonical")
+	// ErrVersion: "@version" is not EP-RECEIPT-v1.
+	ErrVersion = errors.New("receipt: unsupported version")
+	// ErrAlgorithm: "signature"."algorithm" is not Ed25519.
+	ErrAlgorithm = errors.New("receipt: unsupported signature algorithm")
+	// ErrMalformedSignature: the signature value is missing, not base64url
+	// without padding (strict), or not 64 bytes.
+	ErrMalformedSignature = errors.New("receipt: malformed signature")
+	// ErrSignature: the signature does not verify under the key.
+	ErrSignature = errors.New("receipt: signature does not verify")
+	// ErrKeyID: the payload's key_id is not the verifying key's, or its
+	// receipt_id does not match its key_id and seq.
+	ErrKeyID = errors.New("receipt: wrong key id")
+	// ErrSeq: seq is not the previous record's plus one (1 for the first).
+	ErrSeq = errors.New("receipt: sequence broken")
+	// ErrLink: prev_hash is not the SHA-256 of the previous line (64 zeros
+	// for the first).
+	ErrLink = errors.New("receipt: chain link broken")
+	// ErrTorn: the file ends inside a record: its last line has no "\n".
+	ErrTorn = errors.New("receipt: torn record")
+	// ErrLegacyAnchor: an EP anchor without "alg" (EP-MERKLE-v1, unbound to
+	// the payload), refused.
+	ErrLegacyAnchor = errors.New("receipt: legacy EP-MERKLE-v1 anchor refused")
+	// ErrAnchorUnbound: an EP-MERKLE-v2 anchor whose leaf_hash is not that
+	// of this payload.
+	ErrAnchorUnbound = errors.New("receipt: anchor leaf not bound to the payload")
+	// ErrAnchor: an EP anchor that is malformed, of an unknown alg, or
+	// whose proof does not reach its merkle_root.
+	ErrAnchor = errors.New("receipt: anchor does not verify")
+)
+
+// Errors of the Log.
+var (
+	// ErrLocked: another Log, in this process or another, has the file
+	// open, and did not close it within Options.Wait.
+	ErrLocked = errors.New("receipt: log locked")
+	// ErrFailed: a write or fsync of the log failed; the Log refuses every
+	// later Append (fail closed). Open it again to go on.
+	ErrFailed = errors.New("receipt: log failed")
+	// ErrClosed: the Log is closed.
+	ErrClosed = errors.New("receipt: log closed")
+)
+
+// ChainError reports the first record of a receipt file that does not
+// verify, and why.
+type ChainError struct {
+	Line   int64  // the record's line, from 1
+	Seq    uint64 // the seq the record carries, when it could be read; else 0
+	Offset int64  // the byte offset of the line's first byte in the file
+	What   string // what failed, e.g. `prev_hash is not the SHA-256 of line 2`
+	Err    error  // one of the sentinels above (and a *canon.Error for a line that is not JSON)
+}
+
+// Error formats e as "receipt: line N (seq S) at offset O: WHAT"; the seq
+// is left out when unknown.
+func (e *ChainError) Error() string {
+	s := "receipt: line " + strconv.FormatInt(e.Line, 10)
+	if e.Seq != 0 {
+		s += " (seq " + strconv.FormatUint(e.Seq, 10) + ")"
+	}
+	return s + " at offset " + strconv.FormatInt(e.Offset, 10) + ": " + e.What
+}
+
+// Unwrap returns e.Err.
+func (e *ChainError) Unwrap() error { return e.Err }
+
+// lineError is what one line's checks found wrong, before it has a place
+// in a file.
+type lineError struct {
+	what string
+	err  error
+	seq  uint64 // when read
+}
+
+func (e *lineError) Error() string { return e.what }
+func (e *lineError) Unwrap() error { return e.err }
