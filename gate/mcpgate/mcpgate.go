@@ -65,14 +65,14 @@ func Server(g *gate.Gate, o *Options) mcp.Middleware {
 				return next(ctx, method, req)
 			}
 			var call gate.Call
-			r, ok := req.(*mcp.CallToolRequest)
-			if !ok || r.Params == nil {
+			p, ok := params[*mcp.CallToolParamsRaw](req)
+			if !ok {
 				// Not the request the SDK makes for tools/call:
 				// nothing to read an act from, so nothing passes.
 				call.Src = []byte("null")
 			} else {
-				call.Tool, call.Arguments = r.Params.Name, r.Params.Arguments
-				authorize(ctx, o, r.Params.Name, r.Params.Meta, &call)
+				call.Tool, call.Arguments = p.Name, p.Arguments
+				authorize(ctx, o, p.Name, p.Meta, &call)
 			}
 			return decide(ctx, g, o, call, func() (mcp.Result, error) { return next(ctx, method, req) })
 		}
@@ -88,21 +88,35 @@ func Client(g *gate.Gate, o *Options) mcp.Middleware {
 				return next(ctx, method, req)
 			}
 			var call gate.Call
-			r, ok := req.(*mcp.ClientRequest[*mcp.CallToolParams])
+			p, ok := params[*mcp.CallToolParams](req)
 			switch {
-			case !ok || r.Params == nil:
+			case !ok:
 				call.Src = []byte("null")
 			default:
-				args, err := json.Marshal(r.Params.Arguments)
-				if err != nil || r.Params.Arguments == nil {
+				args, err := json.Marshal(p.Arguments)
+				if err != nil || p.Arguments == nil {
 					args = []byte("null") // unencodable: the gate denies it
 				}
-				call.Tool, call.Arguments = r.Params.Name, args
-				authorize(ctx, o, r.Params.Name, r.Params.Meta, &call)
+				call.Tool, call.Arguments = p.Name, args
+				authorize(ctx, o, p.Name, p.Meta, &call)
 			}
 			return decide(ctx, g, o, call, func() (mcp.Result, error) { return next(ctx, method, req) })
 		}
 	}
+}
+
+// params returns req's params as a P, if they are one and not nil. The SDK
+// makes a server's tools/call request a *mcp.CallToolRequest and a client's
+// a *mcp.ClientRequest[mcp.Params], so the params are read through the
+// interface rather than by the request's type.
+func params[P interface {
+	*mcp.CallToolParamsRaw | *mcp.CallToolParams
+}](req mcp.Request) (P, bool) {
+	if req == nil {
+		return nil, false
+	}
+	p, ok := req.GetParams().(P)
+	return p, ok && p != nil
 }
 
 // authorize sets call's authority from o's function or from meta.
