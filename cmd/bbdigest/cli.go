@@ -81,6 +81,8 @@ func (c *cli) main(args []string) int {
 		return c.envelope(rest)
 	case "resolution":
 		return c.resolution(rest)
+	case "gate":
+		return c.gate(rest)
 	case "archive":
 		return c.archive(rest)
 	case "act":

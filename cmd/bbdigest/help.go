@@ -46,6 +46,7 @@ Usage:
   bbdigest archive gen --records N [--kind K] [--seed S]
   bbdigest archive join SUMMARY...
   bbdigest act    [--shape NAME] [--server ID] [--canonical] [FILE|-]
+  bbdigest gate   --policy F --receipts F --key F [--ledger PATH] [FILE|-]
   bbdigest keygen [--out KEYFILE]
   bbdigest receipts verify|verify-ep ...
   bbdigest version                (also bbdigest --version, bbdigest -v)
@@ -66,6 +67,8 @@ Commands:
               JSON result line per input line
   act         print the act digest of a tool call (Anthropic, OpenAI or
               MCP shape): the action digest an envelope option binds
+  gate        decide one tool call before it runs (allow, or an MCP tool
+              error), with a signed receipt: docker/mcp-gateway's interceptor
   keygen      make an Ed25519 key pair for signing receipts
   receipts    verify a file of signed, hash-chained receipts (LAVR), or
               run EP-RECEIPT-v1 conformance vectors
@@ -474,6 +477,8 @@ func commandHelp(name string) (string, bool) {
 		return archiveHelp, true
 	case "act":
 		return actHelp, true
+	case "gate":
+		return gateHelp, true
 	case "keygen":
 		return keygenHelp, true
 	case "receipts", "receipts verify", "receipts verify-ep":

@@ -1,0 +1,405 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/bbdigest/bbdigest/act"
+	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/ledger"
+	"github.com/bbdigest/bbdigest/receipt"
+)
+
+// Reason is the stable code of a decision, as the receipt's reason member
+// carries it. Allow has two reasons, ReasonPolicy and ReasonAuthority; every
+// other reason is a deny.
+type Reason string
+
+// The reasons of a decision.
+const (
+	// ReasonPolicy: allowed without authority, because the tool's class is
+	// below the policy's threshold.
+	ReasonPolicy Reason = "policy"
+	// ReasonAuthority: allowed on a verified, current, act-bound authority,
+	// which this decision consumed.
+	ReasonAuthority Reason = "authority"
+
+	// ReasonMalformedCall: the call is not a tool call, or fails the strict
+	// gate (a duplicate name, a number the profile refuses, invalid JSON).
+	ReasonMalformedCall Reason = "malformed_call"
+	// ReasonUnconfiguredTool: the policy does not name the tool, and the
+	// call carries no authority.
+	ReasonUnconfiguredTool Reason = "unconfigured_tool"
+	// ReasonNoAuthority: the tool's class needs authority, and the call
+	// carries none (or an incomplete one).
+	ReasonNoAuthority Reason = "no_authority"
+	// ReasonExpired: the authority's expiry has passed, or it has none.
+	ReasonExpired Reason = "expired"
+	// ReasonNotActBound: the resolution selects an option whose
+	// action_digest is not this call's act digest (a record, §7.3).
+	ReasonNotActBound Reason = "not_act_bound"
+	// ReasonConsumed: the resolution names an envelope that the ledger does
+	// not hold as pending: already resolved (consumed), never emitted, or a
+	// different envelope from the one presented.
+	ReasonConsumed Reason = "consumed"
+	// ReasonNotAuthority: the resolution is not a selection of an option
+	// (a decline, an answer, a question) or is malformed.
+	ReasonNotAuthority Reason = "not_authority"
+	// ReasonLedgerError: the ledger failed, so single use cannot be proved.
+	ReasonLedgerError Reason = "ledger_error"
+	// ReasonCanceled: the context ended before the decision.
+	ReasonCanceled Reason = "canceled"
+	// ReasonReceiptError: the decision's receipt could not be made durable.
+	// It never appears in a receipt, since none could be written.
+	ReasonReceiptError Reason = "receipt_error"
+)
+
+// Receipts makes decisions durable. *receipt.Log implements it: Append
+// returns only once the receipt is on disk (fsync), and an error otherwise.
+type Receipts interface {
+	Append(ctx context.Context, p receipt.Payload) (receipt.Receipt, error)
+}
+
+// Config is what New needs. Policy, Ledger and Receipts are required.
+type Config struct {
+	// Policy classes the tools. New copies it: later changes to it do not
+	// reach the Gate.
+	Policy *Policy
+	// Ledger is the single-use ledger that records the envelopes the host
+	// emitted and consumes them (ledger/bolt on disk, ledger.Memory in
+	// tests and short-lived hosts).
+	Ledger ledger.Ledger
+	// Receipts receives one receipt per decision.
+	Receipts Receipts
+	// Now returns the time that authority expiry is checked against and
+	// receipts carry; nil means time.Now.
+	Now func() time.Time
+}
+
+// Gate decides tool calls. It is safe for concurrent use.
+type Gate struct {
+	policy    Policy
+	threshold Class
+	resolver  *envelope.Resolver
+	receipts  Receipts
+	now       func() time.Time
+	parsers   sync.Pool // *act.Parser with Server set
+}
+
+// New returns a Gate for c, or an error if c lacks a part or its policy is
+// not valid (Policy.Validate).
+func New(c Config) (*Gate, error) {
+	if err := c.Policy.Validate(); err != nil {
+		return nil, err
+	}
+	if c.Ledger == nil {
+		return nil, errors.New("gate: no ledger")
+	}
+	if c.Receipts == nil {
+		return nil, errors.New("gate: no receipts log: every decision needs its receipt")
+	}
+	g := &Gate{
+		policy:    *c.Policy,
+		threshold: c.Policy.threshold(),
+		resolver:  envelope.NewResolver(c.Ledger),
+		receipts:  c.Receipts,
+		now:       c.Now,
+	}
+	g.policy.Tools = maps.Clone(c.Policy.Tools)
+	if g.now == nil {
+		g.now = time.Now
+	}
+	server := g.policy.Server
+	g.parsers.New = func() any { return &act.Parser{Server: server} }
+	return g, nil
+}
+
+// Policy returns a copy of the gate's policy.
+func (g *Gate) Policy() Policy {
+	p := g.policy
+	p.Tools = maps.Clone(p.Tools)
+	return p
+}
+
+// Call is a tool call presented to the gate, in one of three forms (the
+// first that is set is used): an act already read (Act); the call as the
+// model emitted it, in one of the shapes package act reads (Src); or the
+// call already split into its tool name and raw arguments (Tool and
+// Arguments, as an MCP server receives them). With it comes the authority
+// the host holds for it, if any, as a Go value or in its JSON form.
+type Call struct {
+	// Act, if not nil, is the act itself. Its Server must be the policy's.
+	Act *act.Act
+	// Src is the tool call (an Anthropic tool_use block, an OpenAI
+	// tool_calls entry or Responses function_call item, an MCP tools/call
+	// request or its params). It is read, never kept.
+	Src []byte
+	// Shape is Src's shape; act.ShapeAuto recognises any.
+	Shape act.Shape
+	// Tool and Arguments are the call split: the tool's name and its
+	// arguments as the JSON text received (nil for none, which is {}).
+	// They are used when Act and Src are both nil.
+	Tool      string
+	Arguments []byte
+
+	// Authority is the principal's resolution that authorizes the act, or
+	// nil.
+	Authority *Authority
+	// AuthorityJSON, when Authority is nil, is the authority in the JSON
+	// form ParseAuthority reads (as an MCP call carries it in _meta under
+	// MetaKey), or nil. An authority that does not parse is denied as
+	// ReasonNoAuthority.
+	AuthorityJSON []byte
+	// AuthorityErr, if not nil, says the host could not produce the
+	// authority it meant to present (a failed lookup, say): the call is
+	// denied as ReasonNoAuthority, with this error, when its class needs
+	// authority.
+	AuthorityErr error
+}
+
+// Decision is the gate's answer to one call. Only Allow true lets the host
+// invoke the tool; every other field explains.
+type Decision struct {
+	// Allow is true only when the call may be invoked: allowed by policy or
+	// by authority, AND its receipt is durable.
+	Allow bool
+	// Reason is the decision's stable code.
+	Reason Reason
+	// Detail says, for a person, why.
+	Detail string
+	// Class is the tool's consequence class (Unconfigured when the policy
+	// does not name the tool, or the call could not be read).
+	Class Class
+	// Act is the act read from the call; nil when it could not be read.
+	Act *act.Act
+	// EnvelopeDigest names the envelope of the authority presented, if any.
+	EnvelopeDigest hashing.Digest
+	// Outcome is the resolution's outcome when an authority was checked
+	// against the ledger, else zero.
+	Outcome envelope.Outcome
+	// Receipt is the decision's durable receipt; nil when none could be
+	// written (and then Allow is false).
+	Receipt *receipt.Receipt
+	// Err is the underlying error of a deny that came from one: the act's
+	// *act.Error, the ledger's, the receipt log's.
+	Err error
+}
+
+// Message is a one-line account of d for the model or an operator:
+// "allow (authority): ...; receipt sha256:..." or "deny (no_authority): ...".
+func (d *Decision) Message() string {
+	verb := "deny"
+	if d.Allow {
+		verb = "allow"
+	}
+	m := fmt.Sprintf("%s (%s): %s", verb, d.Reason, d.Detail)
+	if d.Receipt != nil {
+		m += fmt.Sprintf("; receipt %d %s", d.Receipt.Seq, d.Receipt.Digest)
+	}
+	return m
+}
+
+// Authorize decides call, commits the decision's receipt, and returns the
+// decision. It is fail-closed: Allow is true only when
+//
+//   - the call reads as a tool call under the strict gate (package act), and
+//   - the tool's class is below the policy's threshold (ReasonPolicy), or the
+//     call carries an Authority that is current (its Expires is set and in
+//     the future) and whose resolution, checked by envelope.Resolver against
+//     the presented envelope and this call's act, is OutcomeAuthority: the
+//     selected option's action_digest is this act's digest, and this call is
+//     the one that consumed the envelope in the ledger (ReasonAuthority), and
+//   - the receipt of that decision is durable.
+//
+// Every other path denies: an unreadable call, an unconfigured tool without
+// authority, no authority, an expired one, a resolution bound to another act,
+// an envelope already consumed or never emitted, a resolution that selects no
+// option, a ledger error, a canceled ctx. Each deny is receipted too, where
+// the log can take it; a decision whose receipt cannot be written is a deny
+// (ReasonReceiptError) with no receipt, whatever it would have been. An
+// authority consumed by a decision that then fails to be receipted stays
+// consumed (single use is at most once; see package ledger).
+//
+// Below the threshold an authority, if present, is neither checked nor
+// consumed: policy alone allows the call.
+func (g *Gate) Authorize(ctx context.Context, call Call) Decision {
+	d := Decision{Class: Unconfigured}
+	g.decide(ctx, &call, &d)
+	g.commit(ctx, &d)
+	return d
+}
+
+// decide fills d's decision, without its receipt.
+func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
+	if err := ctx.Err(); err != nil {
+		d.deny(ReasonCanceled, err, "%v", err)
+		return
+	}
+	a := call.Act
+	switch {
+	case a != nil:
+	case call.Src != nil:
+		p := g.parsers.Get().(*act.Parser)
+		var err error
+		a, err = p.Parse(call.Src, call.Shape)
+		g.parsers.Put(p)
+		if err != nil {
+			d.deny(ReasonMalformedCall, err, "%v", err)
+			return
+		}
+	default:
+		var err error
+		if a, err = act.New(g.policy.Server, call.Tool, call.Arguments); err != nil {
+			d.deny(ReasonMalformedCall, err, "%v", err)
+			return
+		}
+	}
+	if a.Server != g.policy.Server {
+		d.deny(ReasonMalformedCall, nil, "the act binds server %q, and this gate serves %q", a.Server, g.policy.Server)
+		return
+	}
+	d.Act = a
+	class, configured := g.policy.class(a.Tool)
+	d.Class = class
+	if configured && class < g.threshold {
+		d.allow(ReasonPolicy, "tool %q is %v, below the threshold %v", a.Tool, class, g.threshold)
+		return
+	}
+	auth := call.Authority
+	if call.AuthorityErr != nil {
+		d.deny(ReasonNoAuthority, call.AuthorityErr, "the authority could not be had: %v", call.AuthorityErr)
+		return
+	}
+	if auth == nil && call.AuthorityJSON != nil {
+		var err error
+		if auth, err = ParseAuthority(call.AuthorityJSON); err != nil {
+			d.deny(ReasonNoAuthority, err, "%v", err)
+			return
+		}
+	}
+	if auth == nil {
+		if !configured {
+			d.deny(ReasonUnconfiguredTool, nil, "tool %q is not in policy %q, and the call carries no authority", a.Tool, g.policy.Version)
+		} else {
+			d.deny(ReasonNoAuthority, nil, "tool %q is %v (threshold %v), and the call carries no authority", a.Tool, class, g.threshold)
+		}
+		return
+	}
+	if auth.Envelope == nil || len(auth.Resolution) == 0 {
+		d.deny(ReasonNoAuthority, nil, "the authority lacks its envelope or its resolution")
+		return
+	}
+	d.EnvelopeDigest = auth.Envelope.Digest()
+	now := g.now()
+	switch {
+	case auth.Expires.IsZero():
+		d.deny(ReasonExpired, nil, "the authority carries no expiry")
+		return
+	case !now.Before(auth.Expires):
+		d.deny(ReasonExpired, nil, "the authority expired at %s", auth.Expires.UTC().Format(time.RFC3339Nano))
+		return
+	}
+	res, err := g.resolver.Resolve(ctx, auth.Envelope, auth.Resolution, a.Canonical)
+	if err != nil {
+		if ctx.Err() != nil {
+			d.deny(ReasonCanceled, err, "%v", err)
+		} else {
+			d.deny(ReasonLedgerError, err, "%v", err)
+		}
+		return
+	}
+	d.Outcome = res.Outcome
+	switch res.Outcome {
+	case envelope.OutcomeAuthority:
+		d.allow(ReasonAuthority, "resolution of envelope %s selects this act, consumed now", d.EnvelopeDigest)
+	case envelope.OutcomeRecord:
+		d.deny(ReasonNotActBound, nil, "%s", res.Reason)
+	case envelope.OutcomeDiscarded:
+		d.deny(ReasonConsumed, nil, "%s", res.Reason)
+	default:
+		d.deny(ReasonNotAuthority, nil, "the resolution is %v: %s", res.Outcome, res.Reason)
+	}
+}
+
+func (d *Decision) allow(r Reason, format string, args ...any) {
+	d.Allow, d.Reason, d.Detail = true, r, fmt.Sprintf(format, args...)
+}
+
+func (d *Decision) deny(r Reason, err error, format string, args ...any) {
+	d.Allow, d.Reason, d.Detail, d.Err = false, r, fmt.Sprintf(format, args...), err
+}
+
+// commit writes d's receipt and, if that fails, turns d into a deny.
+func (g *Gate) commit(ctx context.Context, d *Decision) {
+	p := receipt.Payload{
+		PolicyVersion:     g.policy.Version,
+		Result:            "FAIL",
+		Reason:            string(d.Reason),
+		Detail:            d.Detail,
+		Class:             d.Class.String(),
+		Server:            g.policy.Server,
+		EnvelopeDigest:    d.EnvelopeDigest,
+		ResolutionOutcome: outcomeName(d.Outcome),
+		TimestampMS:       g.now().UnixMilli(),
+	}
+	if d.Allow {
+		p.Result = "PASS"
+	}
+	if d.Act != nil {
+		p.Tool = d.Act.Tool
+		p.ActDigest = d.Act.Digest
+		p.ArgumentsDigest = d.Act.ArgumentsDigest()
+	}
+	// A deny is receipted even when ctx has ended: the receipt is the
+	// proof that the call was stopped. An allow is only as good as its
+	// receipt, so it keeps ctx.
+	rctx := ctx
+	if !d.Allow {
+		rctx = context.WithoutCancel(ctx)
+	}
+	r, err := g.receipts.Append(rctx, p)
+	if err != nil {
+		was := d.Reason
+		d.Allow = false
+		d.Reason = ReasonReceiptError
+		d.Detail = fmt.Sprintf("the receipt of this decision (%s) could not be written: %v", was, err)
+		d.Err = err
+		d.Receipt = nil
+		return
+	}
+	d.Receipt = &r
+}
+
+// outcomeName is the receipt's resolution_outcome: "" when no resolution was
+// checked.
+func outcomeName(o envelope.Outcome) string {
+	if o == 0 {
+		return ""
+	}
+	return o.String()
+}
+
+// Summary is the JSON form of a decision that an answer to a denied call
+// carries (package mcpgate's tool error, bbdigest gate's output).
+type Summary struct {
+	Allow         bool   `json:"allow"`
+	Reason        Reason `json:"reason"`
+	Detail        string `json:"detail"`
+	ReceiptSeq    uint64 `json:"receipt_seq,omitempty"`
+	ReceiptDigest string `json:"receipt_digest,omitempty"`
+}
+
+// Summary returns d's Summary.
+func (d *Decision) Summary() Summary {
+	s := Summary{Allow: d.Allow, Reason: d.Reason, Detail: d.Detail}
+	if d.Receipt != nil {
+		s.ReceiptSeq = d.Receipt.Seq
+		s.ReceiptDigest = d.Receipt.Digest.String()
+	}
+	return s
+}
