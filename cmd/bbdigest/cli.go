@@ -3,8 +3,9 @@ package main
 // The plumbing every command shares: the exit codes, the cli value that an
 // invocation runs on, the dispatch to the commands (a file each: canon.go,
 // digest.go with check.go and lines.go, demo.go, cpu.go, envelope.go,
-// resolution.go with envelope emit, keygen.go, receipts.go, version.go,
-// help.go with the help texts), flag parsing, and reading inputs and writing stdout. The
+// resolution.go with envelope emit, act.go, gate.go, keygen.go,
+// receipts.go, archive*.go, version.go, help.go with the help texts), flag
+// parsing, and reading inputs and writing stdout. The
 // diagnostics and the escaping of all output are in diag.go.
 
 import (
