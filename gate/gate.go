@@ -52,7 +52,8 @@ const (
 	ReasonNotAuthority Reason = "not_authority"
 	// ReasonLedgerError: the ledger failed, so single use cannot be proved.
 	ReasonLedgerError Reason = "ledger_error"
-	// ReasonCanceled: the context ended before the decision.
+	// ReasonCanceled: the context ended before the decision, or before an
+	// allow was receipted (an authority it consumed stays consumed).
 	ReasonCanceled Reason = "canceled"
 	// ReasonReceiptError: the decision's receipt could not be made durable.
 	// It never appears in a receipt, since none could be written.
@@ -223,7 +224,9 @@ func (d *Decision) Message() string {
 // the log can take it; a decision whose receipt cannot be written is a deny
 // (ReasonReceiptError) with no receipt, whatever it would have been. An
 // authority consumed by a decision that then fails to be receipted stays
-// consumed (single use is at most once; see package ledger).
+// consumed (single use is at most once; see package ledger); so does one
+// consumed for a caller whose ctx ends before the allow is receipted, and
+// that deny (ReasonCanceled) is receipted like the others.
 //
 // Below the threshold an authority, if present, is neither checked nor
 // consumed: policy alone allows the call.
@@ -336,6 +339,15 @@ func (d *Decision) deny(r Reason, err error, format string, args ...any) {
 
 // commit writes d's receipt and, if that fails, turns d into a deny.
 func (g *Gate) commit(ctx context.Context, d *Decision) {
+	// An allow for a caller whose ctx has ended becomes a deny before it is
+	// receipted: the deny's receipt can still be written, and it names the
+	// authority the decision may have consumed, which would otherwise be
+	// consumed in the ledger with no receipt.
+	if d.Allow {
+		if err := ctx.Err(); err != nil {
+			d.deny(ReasonCanceled, err, "%v before the decision (%s) was receipted", err, d.Reason)
+		}
+	}
 	p := receipt.Payload{
 		PolicyVersion:     g.policy.Version,
 		Result:            "FAIL",

@@ -341,6 +341,23 @@ func TestFailClosed(t *testing.T) {
 		d := f.g.Authorize(ctx, gate.Call{Src: []byte(searchCall)})
 		f.check(d, false, gate.ReasonCanceled)
 	})
+	t.Run("canceled while consuming", func(t *testing.T) {
+		// The caller's ctx ends while the ledger consumes the authority:
+		// no allow, and the deny is receipted, naming the authority that
+		// it consumed, so that the ledger's consumption has its receipt.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		f := newFixture(t, cancelingLedger{ledger.NewMemory(), cancel})
+		auth := f.authority(payCall, 0)
+		d := f.g.Authorize(ctx, gate.Call{Src: []byte(payCall), Authority: auth})
+		f.check(d, false, gate.ReasonCanceled)
+		if e, _ := f.ledger.Lookup(auth.Envelope.Digest()); e.State != ledger.StateResolved {
+			t.Errorf("envelope %v, want consumed", e.State)
+		}
+		if p := d.Receipt.Payload; p.EnvelopeDigest != auth.Envelope.Digest() || p.ResolutionOutcome != "authority" {
+			t.Errorf("receipt names envelope %v, outcome %q", p.EnvelopeDigest, p.ResolutionOutcome)
+		}
+	})
 	t.Run("ledger error", func(t *testing.T) {
 		f := newFixture(t, failingLedger{ledger.NewMemory()})
 		auth := f.authority(payCall, 0)
@@ -393,6 +410,19 @@ type failingLedger struct{ *ledger.Memory }
 func (failingLedger) Lookup(hashing.Digest) (ledger.Entry, error) { return ledger.Entry{}, errDisk }
 func (failingLedger) Resolve(hashing.Digest, ledger.Outcome) (bool, error) {
 	return false, errDisk
+}
+
+// cancelingLedger ends a caller's context once it has resolved an
+// envelope: the caller leaves while its authority is being consumed.
+type cancelingLedger struct {
+	*ledger.Memory
+	cancel context.CancelFunc
+}
+
+func (l cancelingLedger) Resolve(d hashing.Digest, o ledger.Outcome) (bool, error) {
+	ok, err := l.Memory.Resolve(d, o)
+	l.cancel()
+	return ok, err
 }
 
 type failingReceipts struct{}

@@ -18,8 +18,9 @@
 // (RFC 8785, under the strict profile of package canon) of the payload
 // object alone; its value is the base64url encoding of the 64 signature
 // bytes, without padding, decoded strictly (the unused low bits of the
-// last character must be zero), so every byte of a receipt has one
-// spelling.
+// last character must be zero, and no line break may stand between the
+// characters, which encoding/base64 would skip), so every byte of a
+// receipt has one spelling.
 //
 // The payload of a LAVR receipt holds these members, and no others (the
 // names, and the chaining, are those of the reference model published by

@@ -252,6 +252,8 @@ func TestEPDocuments(t *testing.T) {
 		}), ErrMalformedSignature},
 		{"value number", edit(func(d map[string]any) { d["signature"].(map[string]any)["value"] = 5 }), ErrMalformedSignature},
 		{"short value", edit(func(d map[string]any) { d["signature"].(map[string]any)["value"] = value[:84] }), ErrMalformedSignature},
+		{"value with a line break", edit(func(d map[string]any) { d["signature"].(map[string]any)["value"] = value[:10] + "\n" + value[10:] }), ErrMalformedSignature},
+		{"value with a carriage return", edit(func(d map[string]any) { d["signature"].(map[string]any)["value"] = value[:10] + "\r" + value[10:] }), ErrMalformedSignature},
 		{"other payload", edit(func(d map[string]any) { d["payload"] = map[string]any{"a": 2} }), ErrSignature},
 	}
 	for _, c := range cases {

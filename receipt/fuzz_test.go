@@ -42,8 +42,10 @@ func naiveLine(line []byte, pub ed25519.PublicKey) (seq int64, prev string, err 
 	if json.Unmarshal(sig["algorithm"], &alg) != nil || alg != "Ed25519" || json.Unmarshal(sig["value"], &value) != nil {
 		return 0, "", errors.New("signature")
 	}
-	raw, err := base64.RawURLEncoding.Strict().DecodeString(value)
-	if err != nil || len(raw) != 64 {
+	// The value is the one spelling of its bytes: encoding them again
+	// gives it back (no padding bits set, no line breaks skipped).
+	raw, err := base64.RawURLEncoding.DecodeString(value)
+	if err != nil || len(raw) != 64 || base64.RawURLEncoding.EncodeToString(raw) != value {
 		return 0, "", errors.New("signature value")
 	}
 	var p map[string]json.RawMessage

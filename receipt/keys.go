@@ -14,8 +14,10 @@ import (
 )
 
 // b64 is the base64url alphabet without padding, strict: the unused low
-// bits of the last character must be zero, so that each value has exactly
-// one spelling and no flipped bit there goes unnoticed.
+// bits of the last character must be zero, so that no flipped bit there
+// goes unnoticed. It still skips "\r" and "\n" anywhere in its input, so
+// a value has exactly one spelling only once those are refused too (as
+// splitEP does for a signature value).
 var b64 = base64.RawURLEncoding.Strict()
 
 // spkiPrefix is the DER of an Ed25519 SubjectPublicKeyInfo (RFC 8410,

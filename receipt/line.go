@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/bbdigest/bbdigest/canon"
 )
@@ -155,6 +156,12 @@ func splitEP(doc []byte, anchorOK bool) (payload, sig, anchor []byte, le *lineEr
 	s, ok := unquote(value)
 	if !ok {
 		return bad(ErrMalformedSignature, "the signature value is not a string")
+	}
+	// encoding/base64 skips "\r" and "\n" even in strict mode, so a value
+	// with line breaks in it (JSON escapes in the document) would decode
+	// to the same bytes: another spelling of the document, refused.
+	if strings.ContainsAny(s, "\r\n") {
+		return bad(ErrMalformedSignature, "the signature value holds a line break, not base64url")
 	}
 	raw, err := b64.DecodeString(s)
 	if err != nil {

@@ -464,6 +464,8 @@ func TestLogTornKinds(t *testing.T) {
 
 	flipped := bytes.Clone(b)
 	flipped[len(b)-20] ^= 1
+	lastLine := lineStarts(b)[2]
+	respelt := append(append(bytes.Clone(b[:lastLine]), sigBreak(b[lastLine:len(b)-1], `\n`)...), '\n')
 	refuse := map[string]struct {
 		content []byte
 		signer  *Signer
@@ -471,6 +473,7 @@ func TestLogTornKinds(t *testing.T) {
 		"junk tail":         {append(bytes.Clone(b), "hello"...), s},
 		"receipt-like junk": {append(bytes.Clone(b), `{"@version":"EP-RECEIPT-v1","payload":[`...), s},
 		"bad last record":   {flipped, s},
+		"respelt signature": {respelt, s},
 		"other key":         {b, testSigner(2)},
 		"not canonical":     {append(bytes.Clone(b), " \n"...), s},
 		"junk line":         {append(bytes.Clone(b), "x\n"...), s},

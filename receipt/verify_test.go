@@ -216,6 +216,11 @@ func TestVerifyErrors(t *testing.T) {
 		// The last character of a 64-byte value carries 4 padding bits:
 		// another spelling of the same bytes, refused by strict decoding.
 		{"signature padding bits", replace(4, padBits(good[4])), 5, 0, ErrMalformedSignature},
+		// encoding/base64 skips "\r" and "\n" even when strict: a
+		// signature value with a JSON \n or \r escape in it decodes to the
+		// same bytes, another spelling of the last record.
+		{"signature line break", replace(4, sigBreak(good[4], `\n`)), 5, 0, ErrMalformedSignature},
+		{"signature carriage return", replace(4, sigBreak(good[4], `\r\n`)), 5, 0, ErrMalformedSignature},
 		// An empty member the writer leaves out, in a line signed as it is.
 		{"empty tool", replace(1, signedAs(s, bytes.Replace(good[1], []byte(`"tool":"tool_1"`), []byte(`"tool":""`), 1))), 2, 2, ErrMalformed},
 	}
@@ -250,6 +255,13 @@ func padBits(line []byte) []byte {
 	i := len(out) - len(lineSuffix) - 1
 	out[i] = alphabet[strings.IndexByte(alphabet, out[i])^1]
 	return out
+}
+
+// sigBreak returns line with esc, JSON escapes of line breaks, put into
+// its signature value after the tenth character.
+func sigBreak(line []byte, esc string) []byte {
+	i := bytes.LastIndex(line, []byte(lineMiddle)) + len(lineMiddle) + 10
+	return append(append(append([]byte(nil), line[:i]...), esc...), line[i:]...)
 }
 
 // signedAs signs the payload of line again with s, as it is.
