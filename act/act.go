@@ -2,6 +2,7 @@ package act
 
 import (
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/hashing"
@@ -79,7 +80,8 @@ func Parse(src []byte, s Shape, server string) (*Act, error) {
 // call it means to make. arguments must pass the strict gate, nest at
 // most [MaxArgumentsDepth] levels and be an object; the error is then an
 // *[Error] whose Pointer and Offset are within arguments. tool must be a
-// non-empty string, and tool and server valid UTF-8.
+// non-empty string of at most [MaxToolName] bytes as JSON writes it, and
+// tool and server valid UTF-8.
 //
 // New(server, tool, args) gives the act that the call reads to in every
 // shape, with Shape set to ShapeAuto.
@@ -106,6 +108,9 @@ func New(server, tool string, arguments []byte) (*Act, error) {
 		}
 	}
 	p.name = appendString(p.name[:0], tool)
+	if len(p.name)-2 > MaxToolName {
+		return nil, &Error{Err: &shapeError{"the tool name is longer than " + strconv.Itoa(MaxToolName) + " bytes"}}
+	}
 	var r parsed
 	a := &Act{Tool: tool, Server: server}
 	a.Canonical = p.write(make([]byte, 0, len(prefix)+len(args)+len(p.serverJSON)+len(p.name)+20), args, p.name, ShapeAuto, &r)

@@ -111,7 +111,14 @@
 //     Without type: input is Anthropic (input and arguments together are
 //     refused), a string arguments is OpenAI, and anything else is MCP
 //     params, whose arguments, when present, must be an object.
-//   - The tool name is the call object's name member, a non-empty string.
+//   - The tool name is the call object's name member, a non-empty string
+//     of at most MaxToolName (256) bytes.
+//   - No member of the call object or its wrapper may have a name that
+//     differs only in case from one of the names read (Name beside name,
+//     ARGUMENTS, Function): a reader that matches names case-insensitively,
+//     as encoding/json does for struct fields, would take it for the member
+//     read and run another call than the one bound. docker/mcp-gateway's
+//     Params is a wrapper of its own, and refused beside params.
 //     OpenAI arguments are required; Anthropic input and MCP arguments may
 //     be absent ({}).
 //

@@ -95,6 +95,17 @@ func errCases() []errCase {
 		ec(errCase{src: `[]`, class: "shape", ptr: "", at: `[`}),
 		ec(errCase{src: ` "call"`, class: "shape", ptr: "", at: `"`}),
 		ec(errCase{src: `{}`, class: "shape", ptr: "", at: `{`}),
+		// A member whose name differs only in case from one read.
+		ec(errCase{src: `{"name":"search","Name":"pay","arguments":{}}`, class: "shape", ptr: "/Name", at: `"pay"`}),
+		ec(errCase{src: `{"type":"tool_use","name":"t","input":{},"INPUT":{"x":1}}`, class: "shape", ptr: "/INPUT", at: `{"x"`}),
+		ec(errCase{src: `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t","Arguments":{"a":1}}}`, class: "shape", ptr: "/params/Arguments", at: `{"a"`}),
+		ec(errCase{src: `{"PARAMS":{"name":"x"},"params":{"name":"t"}}`, class: "shape", ptr: "/PARAMS", at: `{"name":"x"}`}),
+		ec(errCase{src: `{"Function":{"name":"x","arguments":"{}"},"function":{"name":"t","arguments":"{}"}}`, class: "shape", ptr: "/Function", at: `{"name":"x"`}),
+		ec(errCase{src: `{"Params":{"name":"t","NAME":"u"}}`, class: "shape", ptr: "/Params/NAME", at: `"u"`}),
+		ec(errCase{src: `{"name":"t","arguments":{},"Method":"tools/call"}`, class: "shape", ptr: "/Method", at: `"tools/call"`}),
+		// A tool name past MaxToolName.
+		ec(errCase{src: `{"name":"` + strings.Repeat("t", MaxToolName+1) + `","arguments":{}}`, class: "shape", ptr: "/name", at: `"ttt`}),
+		ec(errCase{src: `{"name":"` + strings.Repeat(`\\`, MaxToolName/2) + `t","arguments":{}}`, class: "shape", ptr: "/name", at: `"\\`}),
 		ec(errCase{src: `{"arguments":{}}`, class: "shape", ptr: "", at: `{`}),
 		ec(errCase{src: `{"name":"","arguments":{}}`, class: "shape", ptr: "/name", at: `""`}),
 		ec(errCase{src: `{"name":5,"arguments":{}}`, class: "shape", ptr: "/name", at: `5`}),
@@ -234,5 +245,26 @@ func TestErrorMessages(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s:\n got %v\nwant %s", tc.src, err, tc.want)
 		}
+	}
+}
+
+// TestToolNameBound: a name of MaxToolName bytes is a name; one byte more
+// is refused, by Parse and by New alike.
+func TestToolNameBound(t *testing.T) {
+	long := strings.Repeat("n", MaxToolName)
+	a, err := Parse([]byte(`{"name":"`+long+`","arguments":{}}`), ShapeMCP, "")
+	if err != nil || a.Tool != long {
+		t.Fatalf("a %d-byte name: %v", MaxToolName, err)
+	}
+	b, err := New("", long, nil)
+	if err != nil || b.Digest != a.Digest {
+		t.Fatalf("New with a %d-byte name: %v", MaxToolName, err)
+	}
+	if _, err := New("", long+"n", nil); !errors.Is(err, ErrShape) {
+		t.Fatalf("New with a %d-byte name: %v, want ErrShape", MaxToolName+1, err)
+	}
+	// The bound counts the name as JSON spells it: a quote is two bytes.
+	if _, err := New("", strings.Repeat(`"`, MaxToolName/2+1), nil); !errors.Is(err, ErrShape) {
+		t.Fatalf("New with a name of %d quotes: %v, want ErrShape", MaxToolName/2+1, err)
 	}
 }

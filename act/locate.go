@@ -9,6 +9,8 @@ package act
 // function; and nothing may offer a second name or arguments beside the
 // ones read (an ambiguous wrapper could hide a second call).
 
+import "strconv"
+
 // members holds the spans of the members that matter in one object.
 type members struct {
 	name, arguments, input, typ span
@@ -59,6 +61,54 @@ type topLevel struct {
 
 	text   []byte // the decoded text of the last arguments string read
 	textAt int    // where that string starts in the document
+
+	// variant is the first member whose name differs only in case from
+	// one the walk reads (Name beside name, PARAMS), with the wrapper it
+	// is in ("" at the top level).
+	variant, variantIn string
+}
+
+// readNames are the member names the walk reads. A member whose name
+// differs from one of them only in ASCII case is refused: a reader that
+// matches names case-insensitively, as encoding/json does for struct
+// fields, would take it for that member and execute another call than
+// the one bound. "Params" (docker/mcp-gateway's marshalled request) is a
+// name of its own.
+var readNames = [...]string{"name", "arguments", "input", "type", "function", "params", "Params", "method", "jsonrpc"}
+
+// noteVariant records name in t if it differs only in case from a name
+// the walk reads, and is none of them.
+func (t *topLevel) noteVariant(name []byte, in string) {
+	if t.variant != "" || len(name) < 4 || len(name) > 9 {
+		return
+	}
+	for _, r := range readNames {
+		if len(r) == len(name) && string(name) != r && sameLetters(name, r) {
+			if string(name) == "Params" || string(name) == "params" {
+				return // both are read names; two of them are ambiguous wrappers
+			}
+			t.variant, t.variantIn = string(name), in
+			return
+		}
+	}
+}
+
+// sameLetters reports whether b and s are equal under ASCII case
+// folding (the names compared are ASCII).
+func sameLetters(b []byte, s string) bool {
+	for i := range len(b) {
+		x, y := b[i], s[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // located is where a call's tool name and arguments are in its canonical
@@ -101,6 +151,7 @@ func walkTop(doc []byte, t *topLevel) {
 			t.jsonrpc = o.value()
 			continue
 		default:
+			t.noteVariant(o.name(), "")
 			continue
 		}
 		t.wrappers++
@@ -111,7 +162,9 @@ func walkTop(doc []byte, t *topLevel) {
 		if doc[o.vs] == '{' {
 			in := open(doc, o.vs)
 			for in.next() {
-				t.inner.record(&in, t)
+				if !t.inner.record(&in, t) {
+					t.noteVariant(in.name(), wrapperNames[w])
+				}
 			}
 			o.ve = in.end
 		}
@@ -131,6 +184,13 @@ func locate(doc []byte, s Shape, loc *located, t *topLevel) *problem {
 		return &problem{pathTop, "", "a tool call is a JSON object, not " + k}
 	}
 	walkTop(doc, t)
+	if t.variant != "" {
+		path, ptr := []string{t.variant}, "/"+t.variant
+		if t.variantIn != "" {
+			path, ptr = []string{t.variantIn, t.variant}, "/"+t.variantIn+"/"+t.variant
+		}
+		return &problem{path, ptr, "ambiguous: a member " + t.variant + " differs only in case from one the call is read from"}
+	}
 	f, p := decide(doc, t, s)
 	if p != nil {
 		return p
@@ -155,6 +215,8 @@ func locate(doc []byte, s Shape, loc *located, t *topLevel) *problem {
 		return &problem{append(fi.container[:len(fi.container):len(fi.container)], "name"), fi.namePtr, "the tool name is " + kind(doc[m.name.start]) + ", not a string"}
 	case m.name.end-m.name.start <= 2:
 		return &problem{append(fi.container[:len(fi.container):len(fi.container)], "name"), fi.namePtr, "the tool name is empty"}
+	case m.name.end-m.name.start-2 > MaxToolName:
+		return &problem{append(fi.container[:len(fi.container):len(fi.container)], "name"), fi.namePtr, "the tool name is longer than " + strconv.Itoa(MaxToolName) + " bytes"}
 	}
 	loc.name = m.name
 	// The arguments.

@@ -53,6 +53,12 @@ const Tag = "tool_call/v1"
 // it.
 const MaxArgumentsDepth = canon.StrictMaxDepth - 1
 
+// MaxToolName is the longest tool name accepted, in bytes of its canonical
+// JSON spelling without the quotes. The vendors' own limits are far below
+// it (MCP 128 characters, OpenAI and Anthropic 64); the bound keeps every
+// receipt that names the tool within the receipt log's line size.
+const MaxToolName = 256
+
 // prefix is the canonical act up to its arguments: the members sort as
 // act, arguments, server, tool.
 const prefix = `{"act":"` + Tag + `","arguments":`

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/envelope"
@@ -330,11 +332,30 @@ func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 }
 
 func (d *Decision) allow(r Reason, format string, args ...any) {
-	d.Allow, d.Reason, d.Detail = true, r, fmt.Sprintf(format, args...)
+	d.Allow, d.Reason, d.Detail = true, r, detail(format, args...)
 }
 
 func (d *Decision) deny(r Reason, err error, format string, args ...any) {
-	d.Allow, d.Reason, d.Detail, d.Err = false, r, fmt.Sprintf(format, args...), err
+	d.Allow, d.Reason, d.Detail, d.Err = false, r, detail(format, args...), err
+}
+
+// maxDetail bounds a decision's Detail, in bytes, so that a call whose
+// names are huge (an error's JSON pointer quotes them) still fits its
+// receipt's line: a hostile call must not escape its receipt.
+const maxDetail = 1024
+
+// detail formats a Detail, cut to maxDetail bytes at a character boundary
+// with "..." after the cut.
+func detail(format string, args ...any) string {
+	s := fmt.Sprintf(format, args...)
+	if len(s) <= maxDetail {
+		return s
+	}
+	cut := maxDetail - len("...")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(s[:cut], "") + "..."
 }
 
 // commit writes d's receipt and, if that fails, turns d into a deny.
@@ -379,7 +400,7 @@ func (g *Gate) commit(ctx context.Context, d *Decision) {
 		was := d.Reason
 		d.Allow = false
 		d.Reason = ReasonReceiptError
-		d.Detail = fmt.Sprintf("the receipt of this decision (%s) could not be written: %v", was, err)
+		d.Detail = detail("the receipt of this decision (%s) could not be written: %v", was, err)
 		d.Err = err
 		d.Receipt = nil
 		return

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/envelope"
@@ -321,6 +322,22 @@ func TestFailClosed(t *testing.T) {
 			var ae *act.Error
 			if !errors.As(d.Err, &ae) {
 				t.Errorf("%s: Err = %v, want an *act.Error", call, d.Err)
+			}
+		}
+	})
+	t.Run("huge names", func(t *testing.T) {
+		// A call built to make its receipt too long to write: its
+		// deny is receipted all the same.
+		f := newFixture(t, nil)
+		huge := strings.Repeat("x", 1100<<10) // past receipt.MaxLineSize
+		for _, call := range []string{
+			`{"type":"tool_use","id":"x","name":"pay","input":{"` + huge + `":1.5}}`,
+			`{"type":"tool_use","id":"x","name":"` + huge + `","input":{}}`,
+		} {
+			d := f.authorize(call, nil)
+			f.check(d, false, gate.ReasonMalformedCall)
+			if len(d.Detail) > 1024 || !utf8.ValidString(d.Detail) {
+				t.Errorf("detail of %d bytes", len(d.Detail))
 			}
 		}
 	})

@@ -37,8 +37,10 @@ call arrives on stdin (or FILE), the decision is receipted, and then
              "content":[{"type":"text","text":"bbdigest gate: deny (REASON): ...; receipt N sha256:..."}],
              "isError":true}
   error:  nothing on stdout, exit 2 (usage, unreadable policy or key,
-          receipts log that cannot be opened) or 3 (ledger): the host
-          fails the call.
+          receipts log that cannot be opened) or 3 (the ledger cannot be
+          opened: locked, corrupt, missing): the host fails the call. A
+          ledger that fails during the decision denies it (ledger_error),
+          receipted like any deny.
 
 This is the protocol of docker/mcp-gateway's interceptors:
 
@@ -69,7 +71,8 @@ params._meta["dev.bbdigest/authority"]:
                      when another process holds them (default 10s)
   --shape SHAPE      auto (default), mcp, anthropic or openai
 
-Exit status: 0 decided (allow or deny), 2 usage or I/O, 3 ledger.
+Exit status: 0 decided (allow or deny), 2 usage or I/O, 3 the ledger could not
+be opened.
 `
 
 func (c *cli) gate(args []string) int {

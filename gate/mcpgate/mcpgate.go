@@ -25,6 +25,16 @@
 // DecisionKey; the tool is not called (on a client, nothing is sent). Every
 // other method passes through untouched.
 //
+// Two limits. A tool that asks for more input (an MCP multi-round-trip
+// result, InputRequests) is called again by the client with a new
+// tools/call; the gate sees a second call, and an authority consumed by the
+// first does not cover it, so gate such tools below the threshold or give
+// each round its own authority. And one Gate binds one server identity
+// (gate.Policy.Server): a client-side gate for several servers, or a
+// gateway in front of several, binds the same identity for all of them,
+// so an authority for one server's tool fits another's tool of the same
+// name and arguments; use a Gate per server where that matters.
+//
 // The authority for a call comes, by default, from its params' _meta under
 // gate.MetaKey, in the JSON form gate.ParseAuthority reads; Options.Authority
 // replaces that. The act digest never covers _meta.
