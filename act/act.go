@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jcs"
 )
 
 // Act is one tool call as the gate binds it: the tool, the server when the
@@ -107,7 +108,7 @@ func New(server, tool string, arguments []byte) (*Act, error) {
 			return nil, &Error{Offset: skipWS(arguments, 0), Err: &shapeError{"the arguments are " + kind(args[0]) + ", not an object"}}
 		}
 	}
-	p.name = appendString(p.name[:0], tool)
+	p.name = jcs.AppendString(p.name[:0], tool)
 	if len(p.name)-2 > MaxToolName {
 		return nil, &Error{Err: &shapeError{"the tool name is longer than " + strconv.Itoa(MaxToolName) + " bytes"}}
 	}

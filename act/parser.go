@@ -40,6 +40,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jcs"
 	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
@@ -347,44 +348,9 @@ func (p *Parser) encodeServer() error {
 	p.server, p.serverDone = p.Server, true
 	p.serverJSON = p.serverJSON[:0]
 	if p.Server != "" {
-		p.serverJSON = appendString(p.serverJSON, p.Server)
+		p.serverJSON = jcs.AppendString(p.serverJSON, p.Server)
 	}
 	return nil
-}
-
-// appendString appends s, valid UTF-8, as a canonical JSON string (RFC
-// 8785 §3.2.2.2): '"' and '\' escaped, the controls below U+0020 as \b
-// \t \n \f \r or \u00xx, everything else as it is.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	last := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[last:i]...)
-		last = i + 1
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		}
-	}
-	b = append(b, s[last:]...)
-	return append(b, '"')
 }
 
 // shapeProblem returns the *Error of the shape problem pr, with the

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jcs"
 	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
@@ -370,7 +371,7 @@ func (r Resolution) MarshalJSON() ([]byte, error) {
 	b := []byte(`{"` + resolutionWrapper + `":{`)
 	if r.Kind == KindAnswer {
 		b = append(b, `"answer":`...)
-		b = appendJCSString(b, r.Answer)
+		b = jcs.AppendString(b, r.Answer)
 		b = append(b, ',')
 	}
 	b = append(b, `"envelope_digest":"`...)
@@ -384,36 +385,6 @@ func (r Resolution) MarshalJSON() ([]byte, error) {
 	b = append(b, `"resolution":"`...)
 	b = append(b, kindNames[r.Kind]...)
 	return append(b, `"}}`...), nil
-}
-
-// appendJCSString appends s, valid UTF-8, as a JSON string escaped as
-// RFC 8785 §3.2.2.2 requires.
-func appendJCSString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			switch c {
-			case '\b':
-				b = append(b, `\b`...)
-			case '\t':
-				b = append(b, `\t`...)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\f':
-				b = append(b, `\f`...)
-			case '\r':
-				b = append(b, `\r`...)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigit[c>>4], hexDigit[c&15])
-			}
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ParseResolution: data is

@@ -10,7 +10,7 @@ package receipt
 // 8785 §3.2.2.2 requires. Given bytes that are not canonical it returns
 // false rather than a wrong reading, and never panics (FuzzVerifyLine).
 //
-// The writer writes the strings of a payload as JCS does (appendString),
+// The writer writes the strings of a payload as JCS does (jcs.AppendString),
 // and the tests hold its output to canon's.
 
 import (
@@ -338,39 +338,4 @@ func lowerHex(c byte) (byte, bool) {
 		return c - 'a' + 10, true
 	}
 	return 0, false
-}
-
-// appendString appends s as a JCS string literal (RFC 8785 §3.2.2.2): '"'
-// and '\' escaped, the controls below U+0020 as \b \t \n \f \r or \u00xx,
-// everything else as it is. s must be valid UTF-8.
-func appendString(dst []byte, s string) []byte {
-	const hexd = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexd[c>>4], hexd[c&0xf])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jcs"
 )
 
 // Version is the document version every receipt carries in "@version".
@@ -159,7 +160,7 @@ func appendName(dst []byte, name string) []byte {
 
 // appendMember appends the member name with the string value v.
 func appendMember(dst []byte, name, v string) []byte {
-	return appendString(appendName(dst, name), v)
+	return jcs.AppendString(appendName(dst, name), v)
 }
 
 // appendDigest appends the member name with the text of d as its value.
