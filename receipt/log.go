@@ -140,8 +140,10 @@ type group struct {
 // rule). They are appended to path+".torn", which is synced, and cut off
 // the log, which is synced too; Recovered reports them. The last complete
 // record must verify under s's key (canonical, well formed, key_id and
-// receipt_id, signature): if it does not, Open fails without changing the
-// file. The next Append continues from it: its seq plus one, and its
+// receipt_id, signature) and link to the record before it (that record
+// verifies too, its seq is one less, and prev_hash is its digest), or be
+// the first record (seq 1): if not, Open fails without changing the file.
+// A chain broken further back is found by Verify, not by Open. The next Append continues from it: its seq plus one, and its
 // digest as prev_hash.
 func Open(path string, s *Signer, o Options) (*Log, error) {
 	if s == nil {
@@ -260,6 +262,14 @@ func (l *Log) recover() error {
 		if le != nil {
 			return fmt.Errorf("receipt: open %s: the last record, at offset %d: %w", l.path, start, le)
 		}
+		// The last record must link to the one before it (or be the
+		// first): the next Append continues from it, and a chain broken
+		// just before its end (records lost or out of order, two logs
+		// run together) must not be continued as if whole. The rest of
+		// the chain is Verify's to check.
+		if err := l.checkLink(start, &p); err != nil {
+			return fail("the last record, at offset %d: %w", start, err)
+		}
 		l.seq, l.prev = p.Seq, hashing.Sum(line)
 	}
 	if torn > 0 {
@@ -267,6 +277,42 @@ func (l *Log) recover() error {
 			return fail("keep the torn record: %w", err)
 		}
 		l.torn = &TornTail{Offset: end, Size: torn, Seq: l.seq + 1, Path: l.path + ".torn"}
+	}
+	return nil
+}
+
+// checkLink checks that p, the payload of the last line, which starts at
+// offset start, links to the line before it: the first record (seq 1, a
+// zero prev_hash) when there is none, else the next seq after that line's,
+// with prev_hash its SHA-256. The line before is checked as a receipt
+// under the same key.
+func (l *Log) checkLink(start int64, p *Payload) error {
+	if start == 0 {
+		if p.Seq != 1 || p.PrevHash != ([32]byte{}) {
+			return fmt.Errorf("%w: it is the only record but has seq %d", ErrSeq, p.Seq)
+		}
+		return nil
+	}
+	ps, err := lastNewline(l.f, start-1, MaxLineSize+1)
+	if err != nil {
+		return err
+	}
+	if ps < 0 {
+		return fmt.Errorf("the record before it is longer than %d bytes", MaxLineSize)
+	}
+	prev := make([]byte, start-1-ps)
+	if _, err := l.f.ReadAt(prev, ps); err != nil {
+		return err
+	}
+	var pp Payload
+	if le := newVerifier(l.s.pub).check(prev, &pp); le != nil {
+		return fmt.Errorf("the record before it, at offset %d: %w", ps, le)
+	}
+	if p.Seq != pp.Seq+1 {
+		return fmt.Errorf("%w: seq %d follows seq %d", ErrSeq, p.Seq, pp.Seq)
+	}
+	if p.PrevHash != [32]byte(hashing.Sum(prev)) {
+		return fmt.Errorf("%w: its prev_hash is not the SHA-256 of the record before it", ErrLink)
 	}
 	return nil
 }

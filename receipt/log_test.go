@@ -470,13 +470,16 @@ func TestLogTornKinds(t *testing.T) {
 		content []byte
 		signer  *Signer
 	}{
-		"junk tail":         {append(bytes.Clone(b), "hello"...), s},
-		"receipt-like junk": {append(bytes.Clone(b), `{"@version":"EP-RECEIPT-v1","payload":[`...), s},
-		"bad last record":   {flipped, s},
-		"respelt signature": {respelt, s},
-		"other key":         {b, testSigner(2)},
-		"not canonical":     {append(bytes.Clone(b), " \n"...), s},
-		"junk line":         {append(bytes.Clone(b), "x\n"...), s},
+		"junk tail":          {append(bytes.Clone(b), "hello"...), s},
+		"receipt-like junk":  {append(bytes.Clone(b), `{"@version":"EP-RECEIPT-v1","payload":[`...), s},
+		"bad last record":    {flipped, s},
+		"respelt signature":  {respelt, s},
+		"other key":          {b, testSigner(2)},
+		"not canonical":      {append(bytes.Clone(b), " \n"...), s},
+		"junk line":          {append(bytes.Clone(b), "x\n"...), s},
+		"middle record lost": {append(bytes.Clone(b[:lineStarts(b)[1]]), b[lastLine:]...), s},
+		"last two swapped":   {append(append(bytes.Clone(b[:lineStarts(b)[1]]), b[lastLine:]...), b[lineStarts(b)[1]:lastLine]...), s},
+		"only a later one":   {bytes.Clone(b[lastLine:]), s},
 	}
 	for name, c := range refuse {
 		os.Remove(path + ".torn")
