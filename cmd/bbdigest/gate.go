@@ -89,13 +89,16 @@ func (c *cli) gate(args []string) int {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for _, f := range []struct{ name, value string }{{"policy", *policyFile}, {"receipts", *receiptsFile}, {"key", *keyFile}} {
-		if f.value == "" {
+	for _, f := range []struct{ name, value string }{{"policy", *policyFile}, {"receipts", *receiptsFile}, {"key", *keyFile}, {"ledger", *ledgerPath}} {
+		switch {
+		case !given[f.name] && f.name != "ledger":
 			return c.usageError("gate", "missing --"+f.name)
+		case given[f.name] && f.value == "":
+			// What an unset shell variable gives: never a default.
+			return c.usageError("gate", "empty --"+f.name)
+		case f.value == "-":
+			return c.usageError("gate", "--"+f.name+" -: a file is needed, stdin carries the call")
 		}
-	}
-	if given["ledger"] && *ledgerPath == "" {
-		return c.usageError("gate", "empty --ledger PATH")
 	}
 	if *wait < 0 {
 		return c.usageError("gate", "negative --wait "+wait.String())

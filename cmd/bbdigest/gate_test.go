@@ -181,6 +181,10 @@ func TestGateCommandErrors(t *testing.T) {
 		{"bad key", []string{"gate", "--policy", f.policy, "--receipts", f.receipts, "--key", f.policy}, exitUsage, "policy.json"},
 		{"bad policy", []string{"gate", "--policy", f.key, "--receipts", f.receipts, "--key", f.key}, exitUsage, "gate.key"},
 		{"bad shape", f.args("--shape", "cohere"), exitUsage, "cohere"},
+		{"empty ledger", []string{"gate", "--policy", f.policy, "--receipts", f.receipts, "--key", f.key, "--ledger", ""}, exitUsage, "empty --ledger"},
+		{"empty key", []string{"gate", "--policy", f.policy, "--receipts", f.receipts, "--key", ""}, exitUsage, "empty --key"},
+		{"receipts on stdin", []string{"gate", "--policy", f.policy, "--receipts", "-", "--key", f.key}, exitUsage, "--receipts -"},
+		{"ledger on stdin", f.args("--ledger", "-"), exitUsage, "--ledger -"},
 		{"missing ledger", []string{"gate", "--policy", f.policy, "--receipts", f.receipts, "--key", f.key, "--ledger", filepath.Join(f.dir, "nope.db")}, exitLedger, "ledger"},
 		{"receipts in a missing directory", []string{"gate", "--policy", f.policy, "--receipts", filepath.Join(f.dir, "no", "r.jsonl"), "--key", f.key}, exitUsage, "receipts"},
 	} {
