@@ -5,8 +5,9 @@
 # round trip and Node's canonicalize on the inputs of bench/corpus_test.go,
 # the SHA-256 paths and SumMany kernels, envelope parse and verify, the act
 # digest, gate's Authorize and `bbdigest archive rehash`, in interleaved
-# rounds with per-round ratios. The defaults take about 5 minutes on 2
-# cores; more rounds give steadier medians.
+# rounds with per-round ratios. The defaults (10 rounds of 100 ms per
+# benchmark) take about 4 minutes on 2 cores; more rounds give steadier
+# medians.
 #
 #   bench/report.sh [-rounds N] [-benchtime D] [-records N] [-node CMD]
 #

@@ -49,7 +49,7 @@ type config struct {
 
 func main() {
 	var c config
-	flag.IntVar(&c.rounds, "rounds", 5, "rounds: each runs every library once per input")
+	flag.IntVar(&c.rounds, "rounds", 10, "rounds: each runs every library once per input")
 	flag.DurationVar(&c.benchtime, "benchtime", 100*time.Millisecond, "-test.benchtime of each benchmark in a round, and Node's in-script loop")
 	flag.StringVar(&c.note, "note", "", "a remark on the machine for the report's header (say, that it is shared)")
 	flag.IntVar(&c.records, "records", 50000, "records of the generated archive that `archive rehash` reads")
@@ -268,7 +268,7 @@ func run(c config, log io.Writer) error {
 		return err
 	}
 	var md, svg bytes.Buffer
-	if err := writeChart(&svg, rep.chartTitle, rep.chart); err != nil {
+	if err := writeChart(&svg, rep.chartTitle, rep.chartSubtitle(), rep.chart); err != nil {
 		return err
 	}
 	writeMarkdown(&md, rep)

@@ -62,12 +62,26 @@ func header(c config, root string, elapsed time.Duration) hdr {
 	return h
 }
 
+// argsString returns the command's arguments as a shell would need them.
 func argsString() string {
 	var b strings.Builder
 	for _, a := range os.Args[1:] {
-		b.WriteString(" " + a)
+		b.WriteString(" " + shellQuote(a))
 	}
 	return b.String()
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// chartSubtitle names the run under the chart's title.
+func (r *report) chartSubtitle() string {
+	cpu, _, _ := strings.Cut(r.h.cpu, ",")
+	return fmt.Sprintf("%s, %s, %s, commit %s, %d rounds; bench/report.sh writes it", cpu, r.h.goVersion, r.h.date, r.h.commit, r.h.rounds)
 }
 
 // cpuInfo describes the CPU from /proc/cpuinfo: model name, family and

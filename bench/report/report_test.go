@@ -16,7 +16,7 @@ func TestChart(t *testing.T) {
 		{"b", []bar{{"jsontext", 1.5, 1.5, 1.5}, {"encoding-json", 7, 6, 8}}},
 	}
 	var b bytes.Buffer
-	if err := writeChart(&b, "title", groups); err != nil {
+	if err := writeChart(&b, "title", "sub & title", groups); err != nil {
 		t.Fatal(err)
 	}
 	d := xml.NewDecoder(&b)
@@ -108,5 +108,13 @@ BenchmarkSum256/impl=stdlib/size=8-2 10 100 ns/op
 	}
 	if len(rep.chart) != 2 || len(rep.chart[0].bars) != 1 || rep.chart[1].bars[0].ratio != 4 {
 		t.Errorf("chart groups %+v", rep.chart)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{"-rounds": "-rounds", "10": "10", "a b": "'a b'", "it's": `'it'\''s'`, "": "''"} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
 	}
 }

@@ -50,7 +50,7 @@ func color(lib string) string {
 // writeChart writes a horizontal bar chart of the groups as a standalone
 // SVG (no script, no external font or style), on a log scale: a bar per
 // library and input, its length the median ratio, a whisker its range.
-func writeChart(w io.Writer, title string, groups []chartGroup) error {
+func writeChart(w io.Writer, title, subtitle string, groups []chartGroup) error {
 	const (
 		width    = 900.0
 		left     = 250.0 // labels
@@ -58,7 +58,7 @@ func writeChart(w io.Writer, title string, groups []chartGroup) error {
 		barH     = 13.0
 		barGap   = 3.0
 		groupGap = 16.0
-		top      = 70.0
+		top      = 88.0
 	)
 	var libs []string
 	lo, hi := 1.0, 1.0
@@ -84,11 +84,12 @@ func writeChart(w io.Writer, title string, groups []chartGroup) error {
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="Helvetica, Arial, sans-serif" font-size="12">`+"\n", width, height, width, height)
 	p(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
 	p(`<text x="%.0f" y="20" font-size="14" font-weight="bold">%s</text>`+"\n", 10.0, esc(title))
+	p(`<text x="%.0f" y="38" font-size="11" fill="#555555">%s</text>`+"\n", 10.0, esc(subtitle))
 	// Legend.
 	lx := 10.0
 	for _, l := range libs {
 		name := legendName(l)
-		p(`<rect x="%.1f" y="32" width="12" height="12" fill="%s"/><text x="%.1f" y="42">%s</text>`+"\n", lx, color(l), lx+16, esc(name))
+		p(`<rect x="%.1f" y="50" width="12" height="12" fill="%s"/><text x="%.1f" y="60">%s</text>`+"\n", lx, color(l), lx+16, esc(name))
 		lx += 24 + 7*float64(len(name))
 	}
 	// Grid: 1, 2, 5 × 10^k.
@@ -102,7 +103,7 @@ func writeChart(w io.Writer, title string, groups []chartGroup) error {
 		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%.1f"/>`+"\n", gx, top-8, gx, axisY, stroke, sw)
 		p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#555555">%s×</text>`+"\n", gx, axisY+14, strconv.FormatFloat(v, 'g', -1, 64))
 	}
-	p(`<text x="%.1f" y="%.1f" fill="#555555">1× = bbdigest; longer is slower than bbdigest (log scale)</text>`+"\n", left, axisY+30)
+	p(`<text x="%.1f" y="%.1f" fill="#555555">1× = bbdigest; longer is slower than bbdigest (log scale); the line across a bar is the range over the rounds</text>`+"\n", left, axisY+30)
 	y := top
 	for _, g := range groups {
 		p(`<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-8, y+barH-2, esc(g.label))
