@@ -80,8 +80,8 @@ func shellQuote(s string) string {
 
 // chartSubtitle names the run under the chart's title.
 func (r *report) chartSubtitle() string {
-	cpu, _, _ := strings.Cut(r.h.cpu, ",")
-	return fmt.Sprintf("%s, %s, %s, commit %s, %d rounds; bench/report.sh writes it", cpu, r.h.goVersion, r.h.date, r.h.commit, r.h.rounds)
+	cpu := strings.TrimSuffix(r.h.cpu, ", under a hypervisor")
+	return fmt.Sprintf("%s; %s; %s; commit %s; %d rounds; written by bench/report.sh", cpu, r.h.goVersion, r.h.date, r.h.commit, r.h.rounds)
 }
 
 // cpuInfo describes the CPU from /proc/cpuinfo: model name, family and

@@ -103,7 +103,7 @@ func writeChart(w io.Writer, title, subtitle string, groups []chartGroup) error 
 		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%.1f"/>`+"\n", gx, top-8, gx, axisY, stroke, sw)
 		p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#555555">%s×</text>`+"\n", gx, axisY+14, strconv.FormatFloat(v, 'g', -1, 64))
 	}
-	p(`<text x="%.1f" y="%.1f" fill="#555555">1× = bbdigest; longer is slower than bbdigest (log scale); the line across a bar is the range over the rounds</text>`+"\n", left, axisY+30)
+	p(`<text x="%.1f" y="%.1f" fill="#555555">1× = bbdigest; longer is slower than bbdigest (log scale); the line across a bar is the range over the rounds</text>`+"\n", 10.0, axisY+30)
 	y := top
 	for _, g := range groups {
 		p(`<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-8, y+barH-2, esc(g.label))
