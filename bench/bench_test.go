@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -23,6 +24,7 @@ const (
 	libJSONText       = "jsontext"        // jsontext.Value.Canonicalize on a copy of the input
 	libGoWebPKI       = "gowebpki"        // jcs.Transform
 	libFastJSON       = "fastjson"        // fastjson.ValidateBytes: the floor of a validating scan
+	libEncodingJSON   = "encoding-json"   // json.Unmarshal into any + json.Marshal: naive, not RFC 8785-exact
 )
 
 // canonicalizer is one way to compute the canonical form of an input.
@@ -61,6 +63,22 @@ var peers = []canonicalizer{
 	{libGoWebPKI, func() func([]byte) ([]byte, error) { return jcs.Transform }},
 }
 
+// naive is a round trip through encoding/json, what a program without a JCS
+// library might do: map keys come out sorted, but the output is not RFC 8785
+// (it escapes <, > and & as \u003c…, U+2028 and U+2029, and sorts keys by
+// UTF-8 bytes, not UTF-16 code units), so BenchmarkCanonicalize measures it
+// beside the others and TestBenchmarkOutputsAgree does not hold it to their
+// output.
+var naive = canonicalizer{libEncodingJSON, func() func([]byte) ([]byte, error) {
+	return func(src []byte) ([]byte, error) {
+		var v any
+		if err := json.Unmarshal(src, &v); err != nil {
+			return nil, err
+		}
+		return json.Marshal(v)
+	}
+}}
+
 // canonicalizers returns the libraries that canonicalize in, bbdigest first.
 func canonicalizers(in input) []canonicalizer {
 	cs := []canonicalizer{bbdigest(libBBDigest, canon.RFC8785)}
@@ -83,7 +101,7 @@ func BenchmarkCanonicalize(b *testing.B) {
 			continue // measured by BenchmarkValidate
 		}
 		b.Run("input="+in.name, func(b *testing.B) {
-			for _, c := range canonicalizers(in) {
+			for _, c := range append(canonicalizers(in), naive) {
 				b.Run("lib="+c.lib, func(b *testing.B) {
 					f := c.new()
 					if _, err := f(in.data); err != nil { // warm up, and check
@@ -163,6 +181,9 @@ func TestBenchmarkOutputsAgree(t *testing.T) {
 				if !errors.Is(err, canon.ErrNonInteger) && !errors.Is(err, canon.ErrUnsafeInteger) {
 					t.Errorf("strict profile: got error %v, want non-integer or unsafe-integer", err)
 				}
+			}
+			if _, err := naive.new()(in.data); err != nil {
+				t.Errorf("lib=%s rejects the input: %v", naive.lib, err)
 			}
 			if err := fastjson.ValidateBytes(in.data); err != nil {
 				t.Errorf("lib=fastjson rejects the input: %v", err)

@@ -16,15 +16,35 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-var corpusSeed = flag.Uint64("corpus.seed", 0x6262646967657374, "seed of the generated benchmark corpus")
+var (
+	corpusSeed = flag.Uint64("corpus.seed", 0x6262646967657374, "seed of the generated benchmark corpus")
+	corpusDir  = flag.String("corpus.dir", "", "TestWriteCorpus writes the corpus to `dir`, one NAME.json per input")
+)
+
+// TestWriteCorpus writes the benchmark inputs to files in -corpus.dir, for
+// the report's programs in other languages (bench/report), and does nothing
+// without that flag.
+func TestWriteCorpus(t *testing.T) {
+	if *corpusDir == "" {
+		t.Skip("no -corpus.dir")
+	}
+	for _, in := range corpus() {
+		if err := os.WriteFile(filepath.Join(*corpusDir, in.name+".json"), in.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 
 // Input names, used in benchmark names (input=<name>). Never rename one
 // casually: benchstat compares runs by name.

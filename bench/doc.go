@@ -14,4 +14,11 @@
 //
 //	cd bench && go test -run '^$' -bench . -count 10 -benchtime 0.5s | tee /tmp/bench.txt
 //	benchstat -col /lib /tmp/bench.txt
+//
+// The whole comparison (these benchmarks, the encoding/json round trip,
+// Node's canonicalize, SHA-256, envelope, act, gate and archive rehash),
+// in interleaved rounds with per-round ratios, is one command that writes
+// bench/report/README.md and chart.svg (command report, not run by CI):
+//
+//	bench/report.sh [-rounds N] [-benchtime D]
 package bench

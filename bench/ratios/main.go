@@ -10,18 +10,18 @@
 //	go -C bench run ./ratios [-base bbdigest] [-key lib] < bench.txt
 //
 // Benchmark names must carry the library as a key=value element (lib=NAME
-// by default); the other elements name the input.
+// by default); the other elements name the input. The logic is package
+// bench/internal/ratio's, which the report command (bench/report) shares.
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/bbdigest/bbdigest/bench/internal/ratio"
 )
 
 func main() {
@@ -34,118 +34,19 @@ func main() {
 	}
 }
 
-// sample is one measurement: an input, a library, a round, a time.
-type sample struct {
-	input, lib string
-	round      int
-	ns         float64
-}
-
 func run(r io.Reader, w io.Writer, base, key string) error {
-	var samples []sample
-	seen := map[string]int{} // full name -> rounds seen
-	var inputs []string
-	libs := map[string][]string{}
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
-			continue
-		}
-		var ns float64
-		found := false
-		for i := 2; i+1 < len(f); i++ {
-			if f[i+1] == "ns/op" {
-				v, err := strconv.ParseFloat(f[i], 64)
-				if err != nil {
-					return fmt.Errorf("%q: %v", sc.Text(), err)
-				}
-				ns, found = v, true
-			}
-		}
-		if !found {
-			continue
-		}
-		name := f[0]
-		if i := strings.LastIndexByte(name, '-'); i > 0 {
-			if _, err := strconv.Atoi(name[i+1:]); err == nil {
-				name = name[:i] // the GOMAXPROCS suffix
-			}
-		}
-		var in []string
-		lib := ""
-		for _, e := range strings.Split(name, "/") {
-			if v, ok := strings.CutPrefix(e, key+"="); ok {
-				lib = v
-			} else {
-				in = append(in, e)
-			}
-		}
-		if lib == "" {
-			continue
-		}
-		input := strings.Join(in, "/")
-		if _, ok := libs[input]; !ok {
-			inputs = append(inputs, input)
-		}
-		if !slices.Contains(libs[input], lib) {
-			libs[input] = append(libs[input], lib)
-		}
-		samples = append(samples, sample{input, lib, seen[name], ns})
-		seen[name]++
-	}
-	if err := sc.Err(); err != nil {
+	samples, err := ratio.Parse(r, key)
+	if err != nil {
 		return err
 	}
-	times := map[[2]string]map[int]float64{}
-	for _, s := range samples {
-		k := [2]string{s.input, s.lib}
-		if times[k] == nil {
-			times[k] = map[int]float64{}
-		}
-		times[k][s.round] = s.ns
-	}
+	samples = slices.DeleteFunc(samples, func(s ratio.Sample) bool { return s.Lib == "" })
 	fmt.Fprintf(w, "%-55s %-16s %12s %9s %17s %6s\n", "input", "lib", "median", "÷ "+base, "range of ratio", "rounds")
-	for _, input := range inputs {
-		bt := times[[2]string{input, base}]
-		for _, lib := range libs[input] {
-			lt := times[[2]string{input, lib}]
-			var all, ratios []float64
-			for round, ns := range lt {
-				all = append(all, ns)
-				if b, ok := bt[round]; ok && lib != base {
-					ratios = append(ratios, ns/b)
-				}
-			}
-			line := fmt.Sprintf("%-55s %-16s %12s", input, lib, fmtNs(median(all)))
-			if len(ratios) > 0 {
-				slices.Sort(ratios)
-				line += fmt.Sprintf(" %8.2fx %7.2fx–%6.2fx %6d", median(ratios), ratios[0], ratios[len(ratios)-1], len(ratios))
-			}
-			fmt.Fprintln(w, line)
+	for _, row := range ratio.Summarize(samples, base) {
+		line := fmt.Sprintf("%-55s %-16s %12s", row.Input, row.Lib, ratio.FormatNs(row.Median))
+		if row.N > 0 {
+			line += fmt.Sprintf(" %8.2fx %7.2fx–%6.2fx %6d", row.Ratio, row.Lo, row.Hi, row.N)
 		}
+		fmt.Fprintln(w, line)
 	}
 	return nil
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	v = slices.Clone(v)
-	slices.Sort(v)
-	if len(v)%2 == 1 {
-		return v[len(v)/2]
-	}
-	return (v[len(v)/2-1] + v[len(v)/2]) / 2
-}
-
-func fmtNs(ns float64) string {
-	switch {
-	case ns >= 1e6:
-		return strconv.FormatFloat(ns/1e6, 'f', 3, 64) + " ms"
-	case ns >= 1e3:
-		return strconv.FormatFloat(ns/1e3, 'f', 3, 64) + " µs"
-	}
-	return strconv.FormatFloat(ns, 'f', 1, 64) + " ns"
 }
