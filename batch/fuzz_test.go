@@ -4,39 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"maps"
 	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/shortread"
 )
-
-// chunkReader returns data in reads of the sizes sizes gives in turn (1
-// to 16 bytes, from the low four bits of each), and the last data with
-// io.EOF when the size byte that ends it has its high bit set.
-type chunkReader struct {
-	data  []byte
-	sizes []byte
-	i     int
-}
-
-func (r *chunkReader) Read(p []byte) (int, error) {
-	if len(r.data) == 0 {
-		return 0, io.EOF
-	}
-	s := byte(0)
-	if len(r.sizes) > 0 {
-		s = r.sizes[r.i%len(r.sizes)]
-		r.i++
-	}
-	n := copy(p[:min(len(p), int(s&15)+1)], r.data)
-	r.data = r.data[n:]
-	if len(r.data) == 0 && s&0x80 != 0 {
-		return n, io.EOF
-	}
-	return n, nil
-}
 
 // splitLines cuts a stream into its records as Stream documents them: the
 // bytes before each "\n", and the bytes after the last one if any.
@@ -151,7 +125,7 @@ func runStreamCase(t *testing.T, in, sizes []byte, block, maxRecord uint16, rfc 
 	for _, workers := range []int{1, 2} {
 		opts.Workers = workers
 		i := 0
-		sum, err := Stream(ctx, &chunkReader{data: in, sizes: sizes}, opts, func(r Result) error {
+		sum, err := Stream(ctx, shortread.New(in, sizes), opts, func(r Result) error {
 			if i >= len(want) {
 				t.Fatalf("%q (workers %d, block %d): Stream answers %d lines, there are %d", in, workers, opts.BlockSize, i+1, len(want))
 			}

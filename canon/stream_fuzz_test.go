@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/shortread"
 )
 
 // conformanceSeeds adds the inputs of the shared conformance vectors (the
@@ -49,33 +50,6 @@ func tableSeeds(add func(in []byte)) {
 	add([]byte(example64Envelope))
 }
 
-// shortReader returns data in reads of the sizes sizes gives in turn (1
-// to 16 bytes, from the low four bits of each), and the last data with
-// io.EOF when the size byte that ends it has its high bit set: a reader
-// that cuts multi-byte characters, escapes and numbers anywhere.
-type shortReader struct {
-	data  []byte
-	sizes []byte
-	i     int
-}
-
-func (r *shortReader) Read(p []byte) (int, error) {
-	if len(r.data) == 0 {
-		return 0, io.EOF
-	}
-	s := byte(0)
-	if len(r.sizes) > 0 {
-		s = r.sizes[r.i%len(r.sizes)]
-		r.i++
-	}
-	n := copy(p[:min(len(p), int(s&15)+1)], r.data)
-	r.data = r.data[n:]
-	if len(r.data) == 0 && s&0x80 != 0 {
-		return n, io.EOF
-	}
-	return n, nil
-}
-
 // FuzzTranscode holds the streaming entry point to the whole-buffer one:
 // Transcode over a reader that returns arbitrary short reads (boundaries
 // inside multi-byte characters, escapes and numbers) writes exactly the
@@ -105,7 +79,7 @@ func FuzzTranscode(f *testing.F) {
 		want, wantErr := Canonicalize(in, p)
 		c.Reset(p)
 		var out bytes.Buffer
-		err := c.Transcode(&out, &shortReader{data: in, sizes: sizes})
+		err := c.Transcode(&out, shortread.New(in, sizes))
 		if !sameError(err, wantErr) {
 			t.Fatalf("%q (%v) in reads of %v: Transcode: %v; Canonicalize: %v", in, p, sizes, err, wantErr)
 		}
