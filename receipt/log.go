@@ -29,12 +29,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/syncdir"
 )
 
 // Options configures Open. The zero value tries the lock once and stamps
@@ -169,7 +169,7 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 		return nil, fmt.Errorf("receipt: open %s: lock: %w", path, err)
 	}
 	if created {
-		if err := syncDir(filepath.Dir(path)); err != nil {
+		if err := syncdir.Sync(filepath.Dir(path)); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("receipt: open %s: sync directory: %w", path, err)
 		}
@@ -355,7 +355,7 @@ func (l *Log) cutTorn(off, n int64) error {
 		err = cerr
 	}
 	if err == nil && created {
-		err = syncDir(filepath.Dir(l.path))
+		err = syncdir.Sync(filepath.Dir(l.path))
 	}
 	if err != nil {
 		return err
@@ -573,21 +573,4 @@ func (l *Log) Close() error {
 	close(l.reqs)
 	<-l.stopped
 	return l.f.Close()
-}
-
-// syncDir fsyncs the directory dir, so that a file created in it survives
-// a crash. Windows cannot sync a directory, and needs not.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

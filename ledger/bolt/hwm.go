@@ -21,7 +21,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
+
+	"github.com/bbdigest/bbdigest/internal/syncdir"
 )
 
 const (
@@ -139,7 +140,7 @@ func createHWM(path string, txid uint64) (*hwmFile, error) {
 		f.Close()
 		return nil, err
 	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := syncdir.Sync(filepath.Dir(path)); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -176,20 +177,3 @@ func (h *hwmFile) write(txid uint64) error {
 }
 
 func (h *hwmFile) close() error { return h.f.Close() }
-
-// syncDir fsyncs the directory dir, so that a file created in it survives
-// a crash. Windows cannot sync a directory, and needs not.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
