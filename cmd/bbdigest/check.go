@@ -42,27 +42,27 @@ type checkOptions struct {
 // defines them.
 var checkOnly = []string{"quiet", "status", "warn", "w", "strict", "ignore-missing"}
 
-// checkFlags defines on fs the flags of digest --check, with sha256sum's
+// checkFlags defines on set the flags of digest --check, with sha256sum's
 // names: --check (-c), --quiet, --status, --warn (-w), --strict and
 // --ignore-missing.
-func checkFlags(fs *flag.FlagSet) (check *bool, opt *checkOptions) {
+func checkFlags(set *flag.FlagSet) (check *bool, opt *checkOptions) {
 	check, opt = new(bool), new(checkOptions)
-	fs.Var(checkSwitch{check}, "check", "")
-	fs.Var(checkSwitch{check}, "c", "")
-	fs.Var(levelFlag{&opt.level, checkQuiet}, "quiet", "")
-	fs.Var(levelFlag{&opt.level, checkStatus}, "status", "")
-	fs.Var(levelFlag{&opt.level, checkWarn}, "warn", "")
-	fs.Var(levelFlag{&opt.level, checkWarn}, "w", "")
-	fs.Var(strictFlag{}, "strict", "")
-	fs.BoolVar(&opt.ignoreMissing, "ignore-missing", false, "")
+	set.Var(checkSwitch{check}, "check", "")
+	set.Var(checkSwitch{check}, "c", "")
+	set.Var(levelFlag{&opt.level, checkQuiet}, "quiet", "")
+	set.Var(levelFlag{&opt.level, checkStatus}, "status", "")
+	set.Var(levelFlag{&opt.level, checkWarn}, "warn", "")
+	set.Var(levelFlag{&opt.level, checkWarn}, "w", "")
+	set.Var(strictFlag{}, "strict", "")
+	set.BoolVar(&opt.ignoreMissing, "ignore-missing", false, "")
 	return check, opt
 }
 
-// checkFlagsWithoutCheck reports the first flag of checkOnly given without
-// --check, and whether there was one.
-func (c *cli) checkFlagsWithoutCheck(fs *flag.FlagSet) bool {
+// checkFlagsWithoutCheck reports a flag of checkOnly given without --check
+// (the first by name), and whether there was one.
+func (c *cli) checkFlagsWithoutCheck(set *flag.FlagSet) bool {
 	var given string
-	fs.Visit(func(f *flag.Flag) {
+	set.Visit(func(f *flag.Flag) {
 		for _, name := range checkOnly {
 			if f.Name == name && given == "" {
 				given = "--" + name
@@ -73,7 +73,7 @@ func (c *cli) checkFlagsWithoutCheck(fs *flag.FlagSet) bool {
 		}
 	})
 	if given != "" {
-		c.usageError(fs.Name(), given+" goes with --check")
+		c.usageError(set.Name(), given+" goes with --check")
 	}
 	return given != ""
 }

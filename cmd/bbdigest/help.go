@@ -205,10 +205,11 @@ Options:
                     SHA256 (NAME) = <64 hex>          sha256sum --tag
                   (hex in either case where sha256sum writes it), starting
                   with a backslash when NAME is escaped (as above; sha256sum
-                  escapes \\, \n and \r the same way); a line starting
-                  with "#" is a comment, and a "\r" ending a line is
-                  dropped. digest digests each NAME under --profile and
-                  answers each line with one of
+                  escapes \\, \n and \r the same way); a "\r" ending a
+                  line is dropped, and as sha256sum does digest skips
+                  empty lines and lines starting with "#" (comments). It
+                  digests each NAME under --profile and answers each
+                  line with one of
                     NAME: OK
                     NAME: FAILED                the digest differs
                     NAME: FAILED open or read   NAME could not be read
@@ -257,14 +258,17 @@ Options:
   as too-large. Flags may also follow FILE.
 
   Where --check differs from sha256sum --check: an improperly formatted
-  line fails it (exit 1) and is always reported with its number (sha256sum
-  only with --strict and --warn); a FILE that cannot be read exits 2, not
-  1; a listed file can also be rejected by the canon gate (FAILED
-  rejected, counted in its own warning); a line naming "-" in a list read
-  from stdin is FAILED open or read, not improperly formatted; stdin is
-  "-" in messages, not "standard input"; answers escape every name that
-  needs it (see above), not only those with "\n" or "\r"; and messages are
-  bbdigest's one-line diagnostics (quoting as 'bbdigest help' says).
+  line fails (sha256sum: only with --strict) and is always reported with
+  its number (sha256sum: only with --warn); the lines sha256sum reads but
+  does not write (blanks before the digest, a tab after it, the one-space
+  lines of BSD sha256 -r) are improperly formatted here; a FILE that
+  cannot be read exits 2, not 1; a listed file can also be rejected by
+  the canon gate (FAILED rejected, counted in its own warning); a line
+  naming "-" in a list read from stdin is FAILED open or read, not
+  improperly formatted; stdin is "-" in messages, not "standard input";
+  answers escape every name that needs it (see above), not only those
+  with "\n" or "\r"; and messages are bbdigest's one-line diagnostics
+  (quoted as 'bbdigest help' says).
 
 Exit status:
   0  every input was accepted (--check: every line of every FILE is OK,
