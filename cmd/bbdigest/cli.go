@@ -62,6 +62,13 @@ func (c *cli) hintf(format string, args ...any) {
 	io.WriteString(c.stderr, "bbdigest: hint: "+safeText(fmt.Sprintf(format, args...))+"\n")
 }
 
+// warnf writes one "bbdigest: warning: " line, escaped as errorf's: a
+// count that sums up failures already reported one by one (digest --check,
+// after sha256sum's WARNING lines).
+func (c *cli) warnf(format string, args ...any) {
+	io.WriteString(c.stderr, "bbdigest: warning: "+safeText(fmt.Sprintf(format, args...))+"\n")
+}
+
 // main dispatches args to their command and returns the exit code.
 func (c *cli) main(args []string) int {
 	if len(args) == 0 {
@@ -123,27 +130,31 @@ type boolFlag interface{ IsBoolFlag() bool }
 // go on; any other is the exit code to return at once. maxOperands < 0
 // means any number.
 //
-// The syntax is package flag's ("-name", "--name", "--name=value", "--name
-// value", a boolean takes no separate value, the first operand or "--" ends
-// the flags), but parse does the parsing itself, setting each flag with
-// fs.Set (so fs.Visit sees it), for its messages: they name every flag
-// "--name", as the help does, where package flag writes "-name". -h,
-// -help and --help print the command's own help.
+// The syntax is GNU's argument permutation over package flag's flags:
+// "-name", "--name", "--name=value", "--name value" (a boolean takes no
+// separate value), in any order with the operands, so that flags may follow
+// file names ("bbdigest digest a.json --names"); after "--" every argument
+// is an operand, and a lone "-" (stdin) is one. Boolean flags with a
+// one-letter name may be grouped, as "-cw" for "-c -w". parse does the
+// parsing itself, setting each flag with fs.Set (so fs.Visit sees it), for
+// its messages: they name every flag "--name", as the help does, where
+// package flag writes "-name". -h, -help and --help print the command's own
+// help.
 func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands []string, code int) {
 	usageError := func(format string, args ...any) ([]string, int) {
 		c.errorf("%s: "+format, append([]any{fs.Name()}, args...)...)
 		c.hintf("%s", helpHint(fs.Name()))
 		return nil, exitUsage
 	}
-	i, dashdash := 0, false
-	for ; i < len(args); i++ {
+	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			i, dashdash = i+1, true
+			operands = append(operands, args[i+1:]...)
 			break
 		}
 		if len(a) < 2 || a[0] != '-' {
-			break
+			operands = append(operands, a)
+			continue
 		}
 		name := a[1:]
 		if name[0] == '-' {
@@ -154,6 +165,14 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 		}
 		name, value, hasValue := strings.Cut(name, "=")
 		f := fs.Lookup(name)
+		if f == nil && a[1] != '-' && !hasValue && shortGroup(fs, name) {
+			for _, r := range name {
+				if err := fs.Set(string(r), "true"); err != nil {
+					return usageError("invalid value %s for -%c: %v", quote("true"), r, err)
+				}
+			}
+			continue
+		}
 		if f == nil {
 			if name == "h" || name == "help" {
 				text, _ := commandHelp(fs.Name())
@@ -162,7 +181,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 			}
 			return usageError("unknown flag --%s", name)
 		}
-		if bf, ok := f.Value.(boolFlag); ok && bf.IsBoolFlag() {
+		if isBoolFlag(f) {
 			if !hasValue {
 				value = "true"
 			}
@@ -177,18 +196,6 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 			return usageError("invalid value %s for --%s: %v", quote(value), name, err)
 		}
 	}
-	operands = args[i:]
-	// After "--" every operand is a file name. Otherwise an operand that
-	// looks like a flag is one placed after a file name.
-	if !dashdash {
-		for _, a := range operands {
-			if len(a) > 1 && a[0] == '-' {
-				c.errorf("%s: flag %s after a file name", fs.Name(), a)
-				c.hintf("flags go before file names; write ./%s for a file of that name", a)
-				return nil, exitUsage
-			}
-		}
-	}
 	if maxOperands >= 0 && len(operands) > maxOperands {
 		switch maxOperands {
 		case 0:
@@ -198,6 +205,29 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 		}
 	}
 	return operands, -1
+}
+
+// isBoolFlag reports whether f is a boolean flag, which takes no separate
+// value.
+func isBoolFlag(f *flag.Flag) bool {
+	bf, ok := f.Value.(boolFlag)
+	return ok && bf.IsBoolFlag()
+}
+
+// shortGroup reports whether name, of a flag written "-name" that fs does
+// not define, is a group of one-letter boolean flags of fs ("cw" for -c
+// -w), as getopt reads it.
+func shortGroup(fs *flag.FlagSet, name string) bool {
+	if len(name) < 2 {
+		return false
+	}
+	for _, r := range name {
+		f := fs.Lookup(string(r))
+		if f == nil || !isBoolFlag(f) {
+			return false
+		}
+	}
+	return true
 }
 
 // helpHint returns the hint that follows a usage error of the command cmd.
@@ -276,12 +306,7 @@ func (c *cli) readFile(dst []byte, name string, limit int) ([]byte, error) {
 // the exit code for it: exitRejected for a rejection, exitUsage when the
 // input cannot be read.
 func (c *cli) canonicalize(cz *canon.Canonicalizer, name string) ([]byte, int) {
-	src, err := c.readFile(c.in, name, cz.Profile().MaxSize())
-	c.in = src[:0]
-	var out []byte
-	if err == nil {
-		out, err = cz.View(src)
-	}
+	out, err := c.canonical(cz, name)
 	if err != nil {
 		if _, ok := errors.AsType[*canon.Error](err); ok {
 			c.reject(name, err)
@@ -291,6 +316,18 @@ func (c *cli) canonicalize(cz *canon.Canonicalizer, name string) ([]byte, int) {
 		return nil, exitUsage
 	}
 	return out, exitOK
+}
+
+// canonical reads the input called name and returns its canonical form,
+// valid until the next call, or the error, unreported: a *canon.Error for a
+// rejection, else the failure to open or read.
+func (c *cli) canonical(cz *canon.Canonicalizer, name string) ([]byte, error) {
+	src, err := c.readFile(c.in, name, cz.Profile().MaxSize())
+	c.in = src[:0]
+	if err != nil {
+		return nil, err
+	}
+	return cz.View(src)
 }
 
 // write writes b to stdout, reporting a failure.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -43,6 +44,9 @@ var testFiles = map[string]string{
 		"[1 ,\t2]\r\n" + // accepted, CRLF
 		"1.5\n" + // rejected under strict
 		"\"x\"", // no final newline
+	// A check list of a.json and b.json, in bbdigest's form and in
+	// sha256sum's.
+	"sums.txt": sha(aCanon) + "  a.json\n" + strings.TrimPrefix(sha(bCanon), "sha256:") + "  b.json\n",
 }
 
 const (
@@ -104,7 +108,7 @@ func runCases(t *testing.T, tests []runCase) {
 			}
 			// Diagnostics: one prefix per line, lowercase, no final period.
 			for _, line := range strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n") {
-				if !strings.HasPrefix(line, "bbdigest: error: ") && !strings.HasPrefix(line, "bbdigest: hint: ") {
+				if !strings.HasPrefix(line, "bbdigest: error: ") && !strings.HasPrefix(line, "bbdigest: hint: ") && !strings.HasPrefix(line, "bbdigest: warning: ") {
 					continue // the usage text
 				}
 				if strings.HasSuffix(line, ".") {
@@ -167,5 +171,70 @@ func TestSizeBound(t *testing.T) {
 	}
 	if want := `^bbdigest: error: -: "": too-large: input longer than the 5-byte bound at offset 5\n$`; !regexp.MustCompile(want).Match(stderr.Bytes()) {
 		t.Errorf("stderr %q does not match %q", stderr.String(), want)
+	}
+}
+
+// TestParse checks the flag syntax every command shares: GNU's
+// permutation (flags before, between and after operands), "--", a lone
+// "-", grouped one-letter switches, and the errors.
+func TestParse(t *testing.T) {
+	type result struct {
+		Operands    []string
+		Names, C, W bool
+		Profile     string
+	}
+	for _, tt := range []struct {
+		args  []string
+		want  result
+		code  int
+		errRE string
+	}{
+		{args: nil, want: result{Profile: "strict"}},
+		{args: []string{"a", "--names", "b"}, want: result{Operands: []string{"a", "b"}, Names: true, Profile: "strict"}},
+		{args: []string{"a", "b", "-names"}, want: result{Operands: []string{"a", "b"}, Names: true, Profile: "strict"}},
+		{args: []string{"a", "--profile", "rfc8785", "-"}, want: result{Operands: []string{"a", "-"}, Profile: "rfc8785"}},
+		{args: []string{"a", "--profile", "--names"}, want: result{Operands: []string{"a"}, Profile: "--names"}},
+		{args: []string{"a", "--profile=x", "b", "--profile", "y"}, want: result{Operands: []string{"a", "b"}, Profile: "y"}},
+		{args: []string{"--", "--names", "-", "-c"}, want: result{Operands: []string{"--names", "-", "-c"}, Profile: "strict"}},
+		{args: []string{"a", "-c", "--", "--names"}, want: result{Operands: []string{"a", "--names"}, C: true, Profile: "strict"}},
+		{args: []string{"-"}, want: result{Operands: []string{"-"}, Profile: "strict"}},
+		{args: []string{"-c", "x", "-w"}, want: result{Operands: []string{"x"}, C: true, W: true, Profile: "strict"}},
+		{args: []string{"x", "-cw"}, want: result{Operands: []string{"x"}, C: true, W: true, Profile: "strict"}},
+		{args: []string{"-wc"}, want: result{C: true, W: true, Profile: "strict"}},
+		{args: []string{"-cc"}, want: result{C: true, Profile: "strict"}},
+		{args: []string{"--c", "--w=true", "-c=false"}, want: result{W: true, Profile: "strict"}},
+		{args: []string{"a", "-cx"}, code: exitUsage, errRE: `^bbdigest: error: digest: unknown flag --cx\nbbdigest: hint: run 'bbdigest help digest' for usage\n$`},
+		{args: []string{"--cw"}, code: exitUsage, errRE: `^bbdigest: error: digest: unknown flag --cw\n`},
+		{args: []string{"-cw=true"}, code: exitUsage, errRE: `^bbdigest: error: digest: unknown flag --cw\n`},
+		{args: []string{"a", "--profile"}, code: exitUsage, errRE: `^bbdigest: error: digest: flag --profile needs an argument\n`},
+		{args: []string{"a", "--names=maybe"}, code: exitUsage, errRE: `^bbdigest: error: digest: invalid value "maybe" for --names: `},
+		{args: []string{"a", "---names"}, code: exitUsage, errRE: `^bbdigest: error: digest: bad flag syntax: "---names"\n`},
+		{args: []string{"a", "b", "-h"}, code: exitOK},
+	} {
+		var stdout, stderr bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
+		fs := c.flagSet("digest")
+		var got result
+		fs.BoolVar(&got.Names, "names", false, "")
+		fs.StringVar(&got.Profile, "profile", "strict", "")
+		fs.BoolVar(&got.C, "c", false, "")
+		fs.BoolVar(&got.W, "w", false, "")
+		operands, code := c.parse(fs, tt.args, -1)
+		got.Operands = operands
+		switch {
+		case tt.code == 0 && tt.errRE == "" && len(tt.args) > 0 && tt.args[len(tt.args)-1] == "-h":
+			if code != exitOK || stdout.String() != helpText("digest") {
+				t.Errorf("%q: code %d, stdout %q; want the help", tt.args, code, stdout.String())
+			}
+			continue
+		case tt.errRE != "":
+			if code != tt.code || !regexp.MustCompile(tt.errRE).MatchString(stderr.String()) {
+				t.Errorf("%q: code %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), tt.code, tt.errRE)
+			}
+			continue
+		}
+		if code != -1 || stderr.Len() > 0 || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: code %d, %+v, stderr %q; want -1, %+v", tt.args, code, got, stderr.String(), tt.want)
+		}
 	}
 }

@@ -1,15 +1,13 @@
 package main
 
 import (
-	"flag"
-
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
 // digest is "bbdigest digest": the digest of each input, one "DIGEST  NAME"
 // line per input for several (or --names); with --lines (and --workers) the
-// digest of each line (lines.go), with --check the answers to a list of
+// digest of each line (lines.go), with --check (-c) the answers to lists of
 // digests (check.go).
 func (c *cli) digest(args []string) int {
 	const cmd = "digest"
@@ -17,22 +15,18 @@ func (c *cli) digest(args []string) int {
 	profile := fs.String("profile", "strict", "")
 	lines, workers := linesFlags(fs)
 	names := fs.Bool("names", false, "")
-	check := fs.String("check", "", "")
+	check, opt := checkFlags(fs)
 	operands, code := c.parse(fs, args, -1)
 	if code >= 0 {
 		return code
 	}
-	checking := false
-	fs.Visit(func(f *flag.Flag) { checking = checking || f.Name == "check" })
 	switch {
 	case *lines && *names:
 		return c.usageError(cmd, "--lines and --names do not go together: --lines writes no names")
-	case checking && (*lines || *names):
+	case *check && (*lines || *names):
 		return c.usageError(cmd, "--check does not go with --lines or --names")
-	case checking && len(operands) > 0:
-		return c.usageError(cmd, "--check reads the names to check from its FILE, not from arguments")
-	case checking && *check == "":
-		return c.usageError(cmd, "empty --check FILE")
+	case !*check && c.checkFlagsWithoutCheck(fs):
+		return exitUsage
 	case c.workersWithoutLines(fs, *lines):
 		return exitUsage
 	case *lines && len(operands) > 1:
@@ -52,8 +46,8 @@ func (c *cli) digest(args []string) int {
 		return c.lines(p, name, true, int(*workers))
 	}
 	cz := canon.New(p)
-	if checking {
-		return c.check(cz, *check)
+	if *check {
+		return c.check(cz, operands, *opt)
 	}
 	if len(operands) == 0 {
 		operands = []string{"-"}

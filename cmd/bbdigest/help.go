@@ -37,7 +37,7 @@ Usage:
   bbdigest canon  [--profile NAME] [--lines [--workers N]] [FILE|-]
   bbdigest digest [--profile NAME] [--names] [FILE|-]...
   bbdigest digest [--profile NAME] --lines [--workers N] [FILE|-]
-  bbdigest digest [--profile NAME] --check FILE
+  bbdigest digest [--profile NAME] -c|--check [CHECK FLAGS] [FILE|-]...
   bbdigest demo   [--duration D]
   bbdigest cpu    [--json]
   bbdigest envelope validate|digest|render|emit ...
@@ -76,14 +76,18 @@ Commands:
   help        print this overview, or a command's own help
 
   Run 'bbdigest help COMMAND' or 'bbdigest COMMAND --help' for a command's
-  options. FILE "-" or no FILE reads stdin. Flags go before file names;
-  after "--" every argument is a file name. An input longer than 256 MiB
-  is rejected as too-large before it is read in full.
+  options. FILE "-" or no FILE reads stdin. Flags go before or after file
+  names, as with GNU tools (bbdigest digest a.json --names); after "--"
+  every argument is a file name. One-letter flags group (-cw is -c -w).
+  An input longer than 256 MiB is rejected as too-large before it is read
+  in full.
 
 Diagnostics:
-  Every line on stderr starts "bbdigest: error: " or "bbdigest: hint: "
-  (but for this overview, printed there when no command is given, and
-  the "bbdigest: summary: " line of archive).
+  Every line on stderr starts "bbdigest: error: ", "bbdigest: hint: " or
+  "bbdigest: warning: " (but for this overview, printed there when no
+  command is given, and the "bbdigest: summary: " line of archive). A
+  warning counts failures already reported one by one, as the WARNING
+  lines of sha256sum --check do (digest --check).
   An input that is rejected (by the canon gate, or as an envelope) gets one
   line per problem, in one format for every command:
 
@@ -177,7 +181,8 @@ Examples:
 const digestHelp = `Usage:
   bbdigest digest [--profile NAME] [--names] [FILE|-]...
   bbdigest digest [--profile NAME] --lines [--workers N] [FILE|-]
-  bbdigest digest [--profile NAME] --check FILE
+  bbdigest digest [--profile NAME] -c|--check [--quiet|--status|-w|--warn]
+                  [--strict] [--ignore-missing] [FILE|-]...
 
 digest prints the SHA-256 digest of the canonical form of each input,
 sha256:<64 lowercase hex>: the digest alone for one input; for several, or
@@ -192,33 +197,93 @@ Options:
 ` + profileOption + `  --names         print "sha256:<hex>  NAME" lines even for one input, so
                   that the output does not change form when a glob matches
                   a single file
-%s  --check FILE    check the digests listed in FILE ("-": stdin): read its
-                  "sha256:<hex>  NAME" lines, as --names writes them
-                  (escaped names included), digest each NAME under
-                  --profile and answer each line with one of
+%s  -c, --check     check the digests listed in each FILE ("-" or no FILE:
+                  stdin), as sha256sum -c does. A line of FILE is one of
+                    sha256:<64 lowercase hex>  NAME   as --names writes it
+                    <64 hex>  NAME                    as sha256sum writes it
+                    <64 hex> *NAME                    sha256sum --binary
+                    SHA256 (NAME) = <64 hex>          sha256sum --tag
+                  (hex in either case where sha256sum writes it), starting
+                  with a backslash when NAME is escaped (as above; sha256sum
+                  escapes \\, \n and \r the same way); a "\r" ending a
+                  line is dropped, and as sha256sum does digest skips
+                  empty lines and lines starting with "#" (comments). It
+                  digests each NAME under --profile and answers each
+                  line with one of
                     NAME: OK
                     NAME: FAILED                the digest differs
                     NAME: FAILED open or read   NAME could not be read
                     NAME: FAILED rejected       NAME failed the canon gate
-                  (NAME escaped as above). The cause of the last two is
-                  reported on stderr, and so is each line of FILE that is
-                  not a check line:
+                  (NAME escaped as above). The digest compared is always
+                  that of the canonical form (JCS), for sha256sum's lines
+                  too: a file that is not canonical JSON fails though its
+                  sha256sum matches (a hint says so, once, when such a
+                  line FAILED); 'bbdigest canon FILE | sha256sum' gives
+                  the digest its line must hold. The cause of the last two
+                  answers is reported on stderr, and so is each line that
+                  is not a check line:
                     bbdigest: error: FILE: line N: REASON
-                  A FILE with no line at all fails too.
+                  (a digest of other than 64 hex digits, or of another
+                  algorithm, is named as such: only SHA-256 is supported).
+                  Then, for each FILE, the counts, in sha256sum's words:
+                    bbdigest: warning: N lines are improperly formatted
+                    bbdigest: warning: N listed files could not be read
+                    bbdigest: warning: N listed files were rejected by the
+                      canon gate
+                    bbdigest: warning: N computed checksums did NOT match
+                  ("1 line is", "1 listed file was", ... for one), or
+                    bbdigest: error: FILE: no properly formatted checksum
+                      lines found
+                  when FILE holds no check line at all (an empty FILE
+                  included): that fails the check
+  --quiet         with --check: do not print the OK answers
+  --status        with --check: print no answer, no warning and no line
+                  error; the exit status tells. As with sha256sum, why a
+                  listed file could not be read (or was rejected) and a
+                  FILE with no check line are still reported on stderr
+  -w, --warn      with --check: report each improperly formatted line (the
+                  default here); of --warn, --quiet and --status the last
+                  given wins
+  --strict        with --check: fail on an improperly formatted line. This
+                  is bbdigest's default, unlike sha256sum's, because a
+                  mangled line can hide a file that should have been
+                  checked; --strict is accepted, and --strict=false refused
+  --ignore-missing
+                  with --check: neither fail nor report a listed file that
+                  does not exist; a FILE of which no file was verified OK
+                  then fails, with
+                    bbdigest: error: FILE: no file was verified
 
   FILE "-" or no FILE reads stdin. An input longer than 256 MiB is rejected
-  as too-large.
+  as too-large. Flags may also follow FILE.
+
+  Where --check differs from sha256sum --check: an improperly formatted
+  line fails (sha256sum: only with --strict) and is always reported with
+  its number (sha256sum: only with --warn); the lines sha256sum reads but
+  does not write (blanks before the digest, a tab after it, the one-space
+  lines of BSD sha256 -r) are improperly formatted here; a FILE that
+  cannot be read exits 2, not 1; a listed file can also be rejected by
+  the canon gate (FAILED rejected, counted in its own warning); a line
+  naming "-" in a list read from stdin is FAILED open or read, not
+  improperly formatted; stdin is "-" in messages, not "standard input";
+  answers escape every name that needs it (see above), not only those
+  with "\n" or "\r"; and messages are bbdigest's one-line diagnostics
+  (quoted as 'bbdigest help' says).
 
 Exit status:
-  0  every input was accepted (--check: every line is OK)
+  0  every input was accepted (--check: every line of every FILE is OK,
+     or with --ignore-missing names a missing file, and some line is OK)
   1  some input was rejected (--check: some line FAILED, open or read
-     failures included, or is not a check line)
-  2  usage or I/O error (--check: FILE itself could not be read)
+     failures included, or is not a check line; or a FILE has no check
+     line, or with --ignore-missing none OK)
+  2  usage or I/O error (--check: a FILE itself could not be read)
 
 Examples:
   bbdigest digest envelope.json
   bbdigest digest --names *.json > digests.txt
-  bbdigest digest --check digests.txt
+  bbdigest digest -c digests.txt
+  bbdigest digest -c --quiet --ignore-missing digests.txt
+  sha256sum *.json | bbdigest digest -c   (OK for canonical files only)
   bbdigest digest --lines < envelopes.jsonl > digests.txt
 `
 

@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -108,7 +107,7 @@ func (c *cli) receiptsVerify(args []string) int {
 	key := set.String("key", "", "")
 	workers := new(workersFlag)
 	set.Var(workers, "workers", "")
-	operands, code := c.parse(set, flagsFirst(set, args), 1)
+	operands, code := c.parse(set, args, 1)
 	if code >= 0 {
 		return code
 	}
@@ -155,33 +154,6 @@ func (c *cli) receiptsVerify(args []string) int {
 		return c.write([]byte("verified 0 records\n"))
 	}
 	return c.write(fmt.Appendf(nil, "verified %d records, seq %d to %d, last %v\n", sum.Records, sum.FirstSeq, sum.LastSeq, sum.Last))
-}
-
-// flagsFirst returns args with the flags of set (and their values) moved
-// before the operands, and "--" between the two, so that flags may follow
-// FILE. After a "--" in args, every argument is an operand.
-func flagsFirst(set *flag.FlagSet, args []string) []string {
-	var flags, operands []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			operands = append(operands, args[i+1:]...)
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			operands = append(operands, a)
-			continue
-		}
-		flags = append(flags, a)
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if f := set.Lookup(name); f != nil && !hasValue && i+1 < len(args) {
-			if bf, ok := f.Value.(boolFlag); !ok || !bf.IsBoolFlag() {
-				i++
-				flags = append(flags, args[i])
-			}
-		}
-	}
-	return append(append(flags, "--"), operands...)
 }
 
 // maxKeyFile bounds the size of a --key file: a key takes a few hundred
