@@ -25,25 +25,6 @@ import (
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
-// archive dispatches "bbdigest archive SUBCOMMAND".
-func (c *cli) archive(args []string) int {
-	if len(args) == 0 {
-		return c.usageError("archive", "missing subcommand (rehash, verify, gen or join)")
-	}
-	switch args[0] {
-	case "rehash", "verify":
-		return c.archiveRun(args[0], args[1:])
-	case "gen":
-		return c.archiveGen(args[1:])
-	case "join":
-		return c.archiveJoin(args[1:])
-	case "-h", "-help", "--help":
-		io.WriteString(c.stdout, archiveHelp)
-		return exitOK
-	}
-	return c.usageError("archive", "unknown subcommand "+quote(args[0]))
-}
-
 // archiveOutBuf is the size of the output buffer of rehash and verify.
 const archiveOutBuf = 256 << 10
 

@@ -1,7 +1,8 @@
 package main
 
 // The plumbing every command shares: the exit codes, the cli value that an
-// invocation runs on, the dispatch to the commands (a file each: canon.go,
+// invocation runs on, the dispatch to the commands of the table in
+// commands.go (a file each: canon.go,
 // digest.go with check.go and lines.go, demo.go, cpu.go, envelope.go,
 // resolution.go with envelope emit, act.go, gate.go, keygen.go,
 // receipts.go, archive*.go, version.go, help.go with the help texts), flag
@@ -47,6 +48,8 @@ type cli struct {
 	in []byte // the current input, kept for its memory
 
 	lastError string // the message of the last errorf, unescaped
+
+	lastFlagSet *flag.FlagSet // the flag set flagSet made last (flagsOf)
 }
 
 // errorf writes one "bbdigest: error: " line. The message is escaped
@@ -76,33 +79,8 @@ func (c *cli) main(args []string) int {
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "canon":
-		return c.canon(rest)
-	case "digest":
-		return c.digest(rest)
-	case "demo":
-		return c.demo(rest)
-	case "cpu":
-		return c.cpu(rest)
-	case "envelope":
-		return c.envelope(rest)
-	case "resolution":
-		return c.resolution(rest)
-	case "gate":
-		return c.gate(rest)
-	case "archive":
-		return c.archive(rest)
-	case "act":
-		return c.act(rest)
-	case "keygen":
-		return c.keygen(rest)
-	case "receipts":
-		return c.receipts(rest)
-	case "version", "--version", "-version", "-v":
-		return c.version(rest)
-	case "help", "-h", "-help", "--help":
-		return c.help(rest)
+	if command := findCommand(cmd); command != nil { // the table, commands.go
+		return command.call(c, command.name, rest)
 	}
 	if strings.HasPrefix(cmd, "-") {
 		c.errorf("unknown flag %s before the command", cmd)
@@ -119,6 +97,7 @@ func (c *cli) main(args []string) int {
 func (c *cli) flagSet(cmd string) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	c.lastFlagSet = fs
 	return fs
 }
 
@@ -232,17 +211,8 @@ func shortGroup(fs *flag.FlagSet, name string) bool {
 
 // helpHint returns the hint that follows a usage error of the command cmd.
 func helpHint(cmd string) string {
-	switch {
-	case strings.HasPrefix(cmd, "resolution"):
-		return "run 'bbdigest help resolution' for usage"
-	case strings.HasPrefix(cmd, "envelope"):
-		return "run 'bbdigest help envelope' for usage"
-	case strings.HasPrefix(cmd, "archive"):
-		return "run 'bbdigest help archive' for usage"
-	case strings.HasPrefix(cmd, "receipts"):
-		return "run 'bbdigest help receipts' for usage"
-	}
-	return "run 'bbdigest help " + cmd + "' for usage"
+	top, _, _ := strings.Cut(cmd, " ") // a subcommand's help is its command's
+	return "run 'bbdigest help " + top + "' for usage"
 }
 
 // profile returns the profile called name, reporting an unknown one.

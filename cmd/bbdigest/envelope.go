@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -81,30 +80,6 @@ Examples:
   bbdigest envelope render tool-result.json
   bbdigest envelope emit --ledger agent.db envelope.json
 `
-
-func (c *cli) envelope(args []string) int {
-	if len(args) == 0 {
-		c.errorf("envelope: missing subcommand")
-		c.hintf("run 'bbdigest help envelope' for usage")
-		return exitUsage
-	}
-	switch args[0] {
-	case "validate":
-		return c.envelopeValidate(args[1:])
-	case "digest":
-		return c.envelopeDigest(args[1:])
-	case "render":
-		return c.envelopeRender(args[1:])
-	case "emit":
-		return c.envelopeEmit(args[1:])
-	case "help", "-h", "-help", "--help":
-		io.WriteString(c.stdout, envelopeUsage)
-		return exitOK
-	}
-	c.errorf("envelope: unknown subcommand %s", quote(args[0]))
-	c.hintf("run 'bbdigest help envelope' for usage")
-	return exitUsage
-}
 
 // envelopeInput parses args into fs, whose flags are defined, and reads
 // the one input. A code of -1 means go on; rejected is then non-nil when

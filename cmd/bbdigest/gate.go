@@ -22,8 +22,9 @@ import (
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
-const gateUsage = `usage: bbdigest gate --policy FILE --receipts FILE --key KEYFILE
-                     [--ledger PATH] [--wait D] [--shape SHAPE] [FILE|-]
+const gateUsage = `Usage:
+  bbdigest gate --policy FILE --receipts FILE --key KEYFILE
+                [--ledger PATH] [--wait D] [--shape SHAPE] [FILE|-]
 `
 
 const gateHelp = gateUsage + `

@@ -6,23 +6,25 @@ package main
 // "bbdigest COMMAND --help".
 
 import (
+	"fmt"
 	"io"
 	"strings"
 )
 
 // help prints the overview, or with one argument that command's help.
 func (c *cli) help(args []string) int {
-	if len(args) > 1 {
-		c.errorf("help: too many arguments")
-		return exitUsage
+	fs := c.flagSet("help")
+	operands, code := c.parse(fs, args, 1)
+	if code >= 0 {
+		return code
 	}
-	if len(args) == 0 {
+	if len(operands) == 0 {
 		io.WriteString(c.stdout, usage)
 		return exitOK
 	}
-	text, ok := commandHelp(args[0])
-	if !ok || strings.Contains(args[0], " ") {
-		c.errorf("help: unknown command %s", quote(args[0]))
+	text, ok := commandHelp(operands[0])
+	if !ok || strings.Contains(operands[0], " ") {
+		c.errorf("help: unknown command %s", quote(operands[0]))
 		c.hintf("run 'bbdigest help' for usage")
 		return exitUsage
 	}
@@ -30,60 +32,22 @@ func (c *cli) help(args []string) int {
 	return exitOK
 }
 
-const usage = `bbdigest canonicalizes JSON with RFC 8785 (JCS) and prints the SHA-256
+// The parts of the overview, "bbdigest help", that are not made from the
+// command table (overview puts them together); the man page has them too.
+const (
+	overviewIntro = `bbdigest canonicalizes JSON with RFC 8785 (JCS) and prints the SHA-256
 digest of the canonical bytes as sha256:<64 lowercase hex>.
+`
 
-Usage:
-  bbdigest canon  [--profile NAME] [--lines [--workers N]] [FILE|-]
-  bbdigest digest [--profile NAME] [--names] [FILE|-]...
-  bbdigest digest [--profile NAME] --lines [--workers N] [FILE|-]
-  bbdigest digest [--profile NAME] -c|--check [CHECK FLAGS] [FILE|-]...
-  bbdigest demo   [--duration D]
-  bbdigest cpu    [--json]
-  bbdigest envelope validate|digest|render|emit ...
-  bbdigest resolution verify ...
-  bbdigest archive rehash|verify [--profile NAME] [--workers N] [FILE...|-]
-  bbdigest archive gen --records N [--kind K] [--seed S]
-  bbdigest archive join SUMMARY...
-  bbdigest act    [--shape NAME] [--server ID] [--canonical] [FILE|-]
-  bbdigest gate   --policy F --receipts F --key F [--ledger PATH] [FILE|-]
-  bbdigest keygen [--out KEYFILE]
-  bbdigest receipts verify|verify-ep ...
-  bbdigest version                (also bbdigest --version, bbdigest -v)
-  bbdigest help [COMMAND]
-
-Commands:
-  canon       write the canonical form of one JSON text to stdout
-  digest      print the digest of each input, or check a list of digests
-  demo        canonicalize and digest a built-in set of sample envelopes and
-              tool calls, then measure throughput
-  cpu         print the CPU features found and the kernels chosen
-  envelope    check, digest and render binding-moment envelopes
-              (draft-morrison-binding-moment-envelope-04), record them in a
-              ledger
-  resolution  verify a resolution against its envelope and the action about
-              to be performed; only the outcome "authority" authorizes
-  archive     re-hash or verify JSON Lines archives on every core, one
-              JSON result line per input line
-  act         print the act digest of a tool call (Anthropic, OpenAI or
-              MCP shape): the action digest an envelope option binds
-  gate        decide one tool call before it runs (allow, or an MCP tool
-              error), with a signed receipt: docker/mcp-gateway's interceptor
-  keygen      make an Ed25519 key pair for signing receipts
-  receipts    verify a file of signed, hash-chained receipts (LAVR), or
-              run EP-RECEIPT-v1 conformance vectors
-  version     print the version
-  help        print this overview, or a command's own help
-
-  Run 'bbdigest help COMMAND' or 'bbdigest COMMAND --help' for a command's
+	overviewNotes = `  Run 'bbdigest help COMMAND' or 'bbdigest COMMAND --help' for a command's
   options. FILE "-" or no FILE reads stdin. Flags go before or after file
   names, as with GNU tools (bbdigest digest a.json --names); after "--"
   every argument is a file name. One-letter flags group (-cw is -c -w).
   An input longer than 256 MiB is rejected as too-large before it is read
   in full.
+`
 
-Diagnostics:
-  Every line on stderr starts "bbdigest: error: ", "bbdigest: hint: " or
+	overviewDiagnostics = `  Every line on stderr starts "bbdigest: error: ", "bbdigest: hint: " or
   "bbdigest: warning: " (but for this overview, printed there when no
   command is given, and the "bbdigest: summary: " line of archive). A
   warning counts failures already reported one by one, as the WARNING
@@ -112,22 +76,59 @@ Diagnostics:
   Rejection classes: syntax, invalid-utf8, duplicate-name,
   unpaired-surrogate, non-integer, unsafe-integer, number-range, depth,
   too-large.
+`
 
-Exit status:
-  0  every input was accepted
+	overviewExit = `  0  every input was accepted
   1  some input was rejected
   2  usage or I/O error
-  envelope emit, resolution verify, keygen and receipts have their own
-  tables (bbdigest help COMMAND).
+  3  the ledger could not be read or written (envelope emit, resolution
+     verify, gate), or archive join's shards do not cover the input
+  Each command's help has its own table (bbdigest help COMMAND).
+`
 
-Examples:
-  bbdigest digest envelope.json
+	overviewExamples = `  bbdigest digest envelope.json
   bbdigest canon --profile rfc8785 < doc.json > doc.jcs
   bbdigest digest --names *.json > digests.txt
   bbdigest digest --check digests.txt
   bbdigest digest --lines < envelopes.jsonl > digests.txt
   bbdigest demo --duration 3s
 `
+)
+
+// overview returns the overview, usage: the intro, the usage lines and
+// the list of the commands of the table, then what all commands share.
+func overview() string {
+	var b strings.Builder
+	b.WriteString(overviewIntro + "\nUsage:\n")
+	for _, line := range synopsisLines() {
+		b.WriteString("  " + line + "\n")
+	}
+	b.WriteString("\nCommands:\n")
+	for _, cmd := range commands {
+		fmt.Fprintf(&b, "  %-11s %s\n", cmd.name, wrap(cmd.summary, 14, 76))
+	}
+	b.WriteString("\n" + overviewNotes +
+		"\nDiagnostics:\n" + overviewDiagnostics +
+		"\nExit status:\n" + overviewExit +
+		"\nExamples:\n" + overviewExamples)
+	return b.String()
+}
+
+// synopsisLines returns the usage lines of the overview, one or more per
+// command: "bbdigest NAME SYNOPSIS", NAME padded to line up the short
+// ones.
+func synopsisLines() []string {
+	var lines []string
+	for _, cmd := range commands {
+		if cmd.synopsis == nil {
+			lines = append(lines, "bbdigest "+cmd.name)
+		}
+		for _, s := range cmd.synopsis {
+			lines = append(lines, fmt.Sprintf("bbdigest %-6s %s", cmd.name, s))
+		}
+	}
+	return lines
+}
 
 // profileOption and linesOption document the options canon and digest
 // share.
@@ -328,12 +329,12 @@ const versionHelp = `Usage:
 version prints "bbdigest " and the version on one line.
 `
 
+// helpHelp is the help of help; the %s is a paragraph that lists the
+// commands of the table (init fills it).
 const helpHelp = `Usage:
   bbdigest help [COMMAND]
 
-help prints the overview of bbdigest, or the help of COMMAND: canon,
-digest, demo, cpu, envelope, resolution, archive, act, version or
-help.
+%s
 `
 
 const archiveHelp = `Usage:
@@ -342,9 +343,6 @@ const archiveHelp = `Usage:
   bbdigest archive gen --records N [--kind KIND] [--seed S] [--wrong N]
                        [--canonical]
   bbdigest archive join SUMMARY...
-  bbdigest keygen [--out KEYFILE]
-  bbdigest receipts verify --key PUBKEY [--workers N] FILE|-
-  bbdigest receipts verify-ep VECTORS.json
 
 archive answers every line of JSON Lines archives (audit logs of
 envelopes, resolutions, tool calls and receipts) with one JSON line on
@@ -519,37 +517,14 @@ Examples:
 
 // commandHelp returns the help text of the command called name, as
 // "bbdigest help NAME" and "bbdigest NAME --help" print it; name is also
-// the name of a command's flag set ("envelope validate").
+// the name of a command's flag set ("envelope validate"), whose help is
+// its command's.
 func commandHelp(name string) (string, bool) {
-	switch name {
-	case "canon":
-		return fill(canonHelp, fill(linesOption, "canonical form")), true
-	case "digest":
-		return fill(digestHelp, fill(linesOption, "digest")), true
-	case "demo":
-		return demoHelp, true
-	case "cpu":
-		return cpuHelp, true
-	case "version":
-		return versionHelp, true
-	case "help":
-		return helpHelp, true
-	case "envelope", "envelope validate", "envelope digest", "envelope render", "envelope emit":
-		return envelopeUsage, true
-	case "resolution", "resolution verify":
-		return resolutionUsage, true
-	case "archive", "archive rehash", "archive verify":
-		return archiveHelp, true
-	case "act":
-		return actHelp, true
-	case "gate":
-		return gateHelp, true
-	case "keygen":
-		return keygenHelp, true
-	case "receipts", "receipts verify", "receipts verify-ep":
-		return receiptsHelp, true
+	cmd, top := findPath(name)
+	if cmd == nil {
+		return "", false
 	}
-	return "", false
+	return top.help, true
 }
 
 // fill replaces the one "%s" of a help text with s.

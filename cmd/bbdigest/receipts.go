@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -78,27 +77,6 @@ Examples:
   bbdigest receipts verify receipts.jsonl --key MCowBQYDK2VwAyEA...
   bbdigest receipts verify-ep ep-receipts.v1.json
 `
-
-// receipts dispatches "bbdigest receipts SUBCOMMAND".
-func (c *cli) receipts(args []string) int {
-	if len(args) == 0 {
-		c.errorf("receipts: missing subcommand")
-		c.hintf("run 'bbdigest help receipts' for usage")
-		return exitUsage
-	}
-	switch args[0] {
-	case "verify":
-		return c.receiptsVerify(args[1:])
-	case "verify-ep":
-		return c.receiptsVerifyEP(args[1:])
-	case "help", "-h", "-help", "--help":
-		io.WriteString(c.stdout, receiptsHelp)
-		return exitOK
-	}
-	c.errorf("receipts: unknown subcommand %s", quote(args[0]))
-	c.hintf("run 'bbdigest help receipts' for usage")
-	return exitUsage
-}
 
 // receiptsVerify runs "bbdigest receipts verify".
 func (c *cli) receiptsVerify(args []string) int {

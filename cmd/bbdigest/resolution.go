@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -118,24 +117,6 @@ Examples:
   bbdigest resolution verify --envelope envelope.json \
       --resolution resolution.json --action action.json --ledger agent.db
 `
-
-func (c *cli) resolution(args []string) int {
-	if len(args) == 0 {
-		c.errorf("resolution: missing subcommand")
-		c.hintf("run 'bbdigest resolution verify --envelope FILE --resolution FILE'")
-		return exitUsage
-	}
-	switch args[0] {
-	case "verify":
-		return c.resolutionVerify(args[1:])
-	case "help", "-h", "-help", "--help":
-		io.WriteString(c.stdout, resolutionUsage)
-		return exitOK
-	}
-	c.errorf("resolution: unknown subcommand %s", quote(args[0]))
-	c.hintf("run 'bbdigest help resolution' for usage")
-	return exitUsage
-}
 
 // ledgerFailure reports that the ledger could not be opened, read or
 // written, and returns the exit code for it. Every ledger failure of
