@@ -156,6 +156,11 @@ func Create(path string, opts *Options) (*Ledger, error) {
 	if opts != nil && opts.MustExist {
 		return nil, fmt.Errorf("envelope: create ledger %s: Options.MustExist is set", path)
 	}
+	// open's O_EXCL makes the check on path atomic; this one first only
+	// names the right file when both are there.
+	if _, err := os.Lstat(path); err == nil {
+		return nil, fmt.Errorf("envelope: create ledger %s: %w", path, fs.ErrExist)
+	}
 	hwmPath := path + ".hwm"
 	switch _, err := os.Lstat(hwmPath); {
 	case err == nil:
