@@ -84,6 +84,8 @@ func (c *cli) main(args []string) int {
 		return c.resolution(rest)
 	case "gate":
 		return c.gate(rest)
+	case "ledger":
+		return c.ledger(rest)
 	case "archive":
 		return c.archive(rest)
 	case "act":
@@ -211,6 +213,8 @@ func helpHint(cmd string) string {
 		return "run 'bbdigest help archive' for usage"
 	case strings.HasPrefix(cmd, "receipts"):
 		return "run 'bbdigest help receipts' for usage"
+	case strings.HasPrefix(cmd, "ledger"):
+		return "run 'bbdigest help ledger' for usage"
 	}
 	return "run 'bbdigest help " + cmd + "' for usage"
 }

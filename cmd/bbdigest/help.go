@@ -47,7 +47,8 @@ Usage:
   bbdigest archive join SUMMARY...
   bbdigest act    [--shape NAME] [--server ID] [--canonical] [FILE|-]
   bbdigest gate   --policy F --receipts F --key F [--ledger PATH] [FILE|-]
-  bbdigest keygen [--out KEYFILE]
+  bbdigest ledger init PATH
+  bbdigest keygen [--out KEYFILE] | -y KEYFILE
   bbdigest receipts verify|verify-ep ...
   bbdigest version                (also bbdigest --version, bbdigest -v)
   bbdigest help [COMMAND]
@@ -69,7 +70,10 @@ Commands:
               MCP shape): the action digest an envelope option binds
   gate        decide one tool call before it runs (allow, or an MCP tool
               error), with a signed receipt: docker/mcp-gateway's interceptor
-  keygen      make an Ed25519 key pair for signing receipts
+  ledger      create the empty single-use ledger that gate and resolution
+              verify consume authority in
+  keygen      make an Ed25519 key pair for signing receipts, or print the
+              public key of a private key file
   receipts    verify a file of signed, hash-chained receipts (LAVR), or
               run EP-RECEIPT-v1 conformance vectors
   version     print the version
@@ -81,9 +85,10 @@ Commands:
   is rejected as too-large before it is read in full.
 
 Diagnostics:
-  Every line on stderr starts "bbdigest: error: " or "bbdigest: hint: "
-  (but for this overview, printed there when no command is given, and
-  the "bbdigest: summary: " line of archive).
+  Every line on stderr starts "bbdigest: error: " or "bbdigest: hint: ",
+  but for this overview (printed there when no command is given), the
+  "bbdigest: summary: " line and the --progress output of archive, and
+  the "bbdigest: decision: " line of gate.
   An input that is rejected (by the canon gate, or as an envelope) gets one
   line per problem, in one format for every command:
 
@@ -113,8 +118,8 @@ Exit status:
   0  every input was accepted
   1  some input was rejected
   2  usage or I/O error
-  envelope emit, resolution verify, keygen and receipts have their own
-  tables (bbdigest help COMMAND).
+  envelope emit, resolution verify, gate, ledger, keygen and receipts
+  have their own tables (bbdigest help COMMAND).
 
 Examples:
   bbdigest digest envelope.json
@@ -267,8 +272,8 @@ const helpHelp = `Usage:
   bbdigest help [COMMAND]
 
 help prints the overview of bbdigest, or the help of COMMAND: canon,
-digest, demo, cpu, envelope, resolution, archive, act, version or
-help.
+digest, demo, cpu, envelope, resolution, archive, act, gate, ledger,
+keygen, receipts, version or help.
 `
 
 const archiveHelp = `Usage:
@@ -277,9 +282,6 @@ const archiveHelp = `Usage:
   bbdigest archive gen --records N [--kind KIND] [--seed S] [--wrong N]
                        [--canonical]
   bbdigest archive join SUMMARY...
-  bbdigest keygen [--out KEYFILE]
-  bbdigest receipts verify --key PUBKEY [--workers N] FILE|-
-  bbdigest receipts verify-ep VECTORS.json
 
 archive answers every line of JSON Lines archives (audit logs of
 envelopes, resolutions, tool calls and receipts) with one JSON line on
@@ -479,6 +481,8 @@ func commandHelp(name string) (string, bool) {
 		return actHelp, true
 	case "gate":
 		return gateHelp, true
+	case "ledger", "ledger init":
+		return ledgerHelp, true
 	case "keygen":
 		return keygenHelp, true
 	case "receipts", "receipts verify", "receipts verify-ep":
