@@ -5,9 +5,13 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/bbdigest/bbdigest/act"
+	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/receipt"
@@ -32,13 +36,23 @@ func Example() {
 		panic(err)
 	}
 
+	// The authorities the principal has given, by tool_use id: none yet
+	// (ExampleGate_Authorize has one).
+	held := map[string]*gate.Authority{}
+
 	reply := []byte(`{"content":[
 		{"type":"tool_use","id":"toolu_1","name":"search","input":{"q":"hotels in Zürich"}},
 		{"type":"tool_use","id":"toolu_2","name":"pay","input":{"amount_cents":25000,"to":"hotel"}}]}`)
-	var msg struct{ Content []json.RawMessage }
-	json.Unmarshal(reply, &msg)
+	var msg struct {
+		Content []json.RawMessage
+	}
+	if err := json.Unmarshal(reply, &msg); err != nil {
+		panic(err)
+	}
 	for _, block := range msg.Content {
-		d := g.Authorize(context.Background(), gate.Call{Src: block})
+		var id struct{ ID string }
+		json.Unmarshal(block, &id) // a block that is not an object: Authorize denies it as malformed_call
+		d := g.Authorize(context.Background(), gate.Call{Src: block, Authority: held[id.ID]})
 		if !d.Allow {
 			fmt.Println("refused:", d.Reason, "receipt", d.Receipt.Seq) // a tool_result with is_error
 			continue
@@ -48,4 +62,84 @@ func Example() {
 	// Output:
 	// invoke search receipt 1
 	// refused: no_authority receipt 2
+}
+
+// A call at or above the threshold passes only on an authority: the
+// principal's resolution of an envelope the host emitted, whose selected
+// option's action is this call's act. Authorize consumes it in the ledger,
+// so it allows the call once; presented again, it is denied.
+func ExampleGate_Authorize() {
+	dir, err := os.MkdirTemp("", "gate")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	_, key, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	receipts, err := receipt.Open(filepath.Join(dir, "receipts.jsonl"), receipt.NewSigner(key), receipt.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer receipts.Close()
+	l := ledger.NewMemory() // bolt.Open for a ledger on disk
+	policy := &gate.Policy{Version: "v1", Tools: map[string]gate.Class{"pay": gate.Financial}}
+	g, err := gate.New(gate.Config{Policy: policy, Ledger: l, Receipts: receipts})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// The host asks before it pays: option 0's action is the act of the
+	// call it will make, and the envelope is recorded as emitted.
+	pay, err := act.New("", "pay", []byte(`{"amount_cents":25000,"to":"hotel"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	b := &envelope.Builder{Synopsis: "Book the hotel.", Offer: "Ask before paying.", Stem: "Pay the hotel 250.00?"}
+	b.AddOption("Pay", "The room is held until noon.", pay.Canonical)
+	b.AddOption("Wait", "Prices may drop.", []byte(`{"wait":true}`))
+	env, err := b.Build()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := l.Emit(env.Digest()); err != nil {
+		log.Fatal(err)
+	}
+
+	// The principal selects option 0; the model's call carries the same
+	// act (members in any order: the act is canonical).
+	authority := &gate.Authority{
+		Envelope:   env,
+		Resolution: fmt.Appendf(nil, `{"envelope_digest":%q,"resolution":"option","option_idx":0}`, env.Digest()),
+		Expires:    time.Now().Add(time.Hour),
+	}
+	call := []byte(`{"name":"pay","arguments":{"to":"hotel","amount_cents":25000}}`)
+	for range 2 {
+		d := g.Authorize(context.Background(), gate.Call{Src: call, Authority: authority})
+		fmt.Println(d.Allow, d.Reason, "receipt", d.Receipt.Seq)
+	}
+	// Output:
+	// true authority receipt 1
+	// false consumed receipt 2
+}
+
+// ParsePolicy reads the policy a host configures; a misspelt member is an
+// error, never ignored.
+func ExampleParsePolicy() {
+	p, err := gate.ParsePolicy([]byte(`{
+		"policy_version": "2026-12-01",
+		"threshold": "FINANCIAL",
+		"tools": {"search_hotels": "READ_ONLY", "book_hotel": "FINANCIAL"}
+	}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(p.Version, p.Tools["search_hotels"], p.Tools["book_hotel"])
+
+	_, err = gate.ParsePolicy([]byte(`{"policy_version":"v1","tools":{},"treshold":"READ_ONLY"}`))
+	fmt.Println(err)
+	// Output:
+	// 2026-12-01 READ_ONLY FINANCIAL
+	// gate: policy: "treshold": unknown member (want policy_version, server, threshold, tools)
 }

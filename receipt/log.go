@@ -157,6 +157,9 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 		l.now = time.Now
 	}
 	f, created, err := openFile(path)
+	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
+		err = pe.Err // the message names path once, not "open PATH: open PATH: ..."
+	}
 	if err != nil {
 		return nil, fmt.Errorf("receipt: open %s: %w", path, err)
 	}

@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -132,6 +134,12 @@ func TestLogRefuses(t *testing.T) {
 	}
 	if _, err := Open(dir, s, Options{}); err == nil {
 		t.Error("a directory opened")
+	}
+	// A missing directory: fs.ErrNotExist, the path named once.
+	missing := filepath.Join(dir, "no", "log")
+	_, err = Open(missing, s, Options{})
+	if want := "receipt: open " + missing + ": no such file or directory"; !errors.Is(err, fs.ErrNotExist) || runtime.GOOS != "windows" && err.Error() != want {
+		t.Errorf("Open in a missing directory: %v; want fs.ErrNotExist, %q", err, want)
 	}
 }
 

@@ -124,7 +124,7 @@ func (c *cli) act(args []string) int {
 	if err := p.ParseInto(&a, src, shape); err != nil {
 		e, ok := errors.AsType[*act.Error](err)
 		if !ok {
-			c.errorf("act: %v", err) // the server, checked above: not reached
+			c.errorf("%v", err) // the server, checked above: not reached; act's errors start "act: "
 			return exitUsage
 		}
 		c.rejection(name, e.Pointer, actReason(e))

@@ -194,7 +194,7 @@ func (a *archiveRun) runInputs() int {
 		}
 	}
 	if a.resume.remaining > 0 {
-		return a.notThisRun(fmt.Sprintf("it holds %d result lines, and the input has %d lines", a.resume.lines, a.resume.lines-a.resume.remaining))
+		return a.notThisRun(fmt.Sprintf("it holds %s, and the input has %s", plural(a.resume.lines, "result line", "result lines"), plural(a.resume.lines-a.resume.remaining, "line", "lines")))
 	}
 	return a.sum.exitCode()
 }
@@ -285,7 +285,7 @@ func (a *archiveRun) writeFailure(err error) int {
 	if we, ok := errors.AsType[writeError](err); ok {
 		err = we.err
 	}
-	a.c.errorf("write: %v", err)
+	a.c.errorf("%s", writeMessage(err))
 	return exitUsage
 }
 

@@ -33,7 +33,7 @@ func (c *cli) archiveGen(args []string) int {
 	}
 	err = archivegen.Write(stdoutWriter{c.stdout}, archivegen.Options{Kind: k, Records: *records, Seed: *seed, Wrong: *wrong, Canonical: *canonical})
 	if err != nil {
-		c.errorf("write: %v", err)
+		c.errorf("%s", writeMessage(err))
 		return exitUsage
 	}
 	return exitOK

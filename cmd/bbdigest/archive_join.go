@@ -12,7 +12,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
@@ -167,23 +166,23 @@ func countProblem(s *shardSummary) string {
 	case in.Compression != "none" && in.Compression != "gzip" && in.Compression != "zstd":
 		return "compression " + quote(in.Compression)
 	case s.Records < 0 || s.accepted < 0 || s.rejected < 0 || in.Lines < 0 || s.Output.Bytes < 0:
-		return fmt.Sprintf("a negative count: %d lines, %d records, %d + %d outcomes, %d output bytes", in.Lines, s.Records, s.accepted, s.rejected, s.Output.Bytes)
+		return fmt.Sprintf("a negative count: %s, %s, %d + %d outcomes, %s", plural(in.Lines, "line", "lines"), plural(s.Records, "record", "records"), s.accepted, s.rejected, plural(s.Output.Bytes, "output byte", "output bytes"))
 	case r.Start < 0 || r.End < r.Start || in.Size != nil && *in.Size < r.End:
-		return fmt.Sprintf("the range [%d, %d) of an input of %s bytes", r.Start, r.End, sizeText(in.Size))
+		return fmt.Sprintf("the range [%d, %d) of an input of %s", r.Start, r.End, sizeText(in.Size))
 	case in.FirstLine < 1 || in.FirstLine > math.MaxInt64-in.Lines:
-		return fmt.Sprintf("first line %d, and %d lines", in.FirstLine, in.Lines)
+		return fmt.Sprintf("first line %d, and %s", in.FirstLine, plural(in.Lines, "line", "lines"))
 	case in.Lines != s.Records || s.rejected > s.Records || s.accepted != s.Records-s.rejected:
-		return fmt.Sprintf("its counts do not add up: %d lines, %d records, %d + %d outcomes", in.Lines, s.Records, s.accepted, s.rejected)
+		return fmt.Sprintf("its counts do not add up: %s, %s, %d + %d outcomes", plural(in.Lines, "line", "lines"), plural(s.Records, "record", "records"), s.accepted, s.rejected)
 	}
 	var classes int64
 	for name, n := range s.Classes {
 		if n < 1 || n > s.rejected-classes {
-			return fmt.Sprintf("its classes do not add up to the %d records %s: %s %d", s.rejected, map[bool]string{true: "failed", false: "rejected"}[*s.Command == "verify"], quote(name), n)
+			return fmt.Sprintf("its classes do not add up to the %s %s: %s %d", plural(s.rejected, "record", "records"), map[bool]string{true: "failed", false: "rejected"}[*s.Command == "verify"], quote(name), n)
 		}
 		classes += n
 	}
 	if classes != s.rejected {
-		return fmt.Sprintf("its classes add up to %d, not to the %d records %s", classes, s.rejected, map[bool]string{true: "failed", false: "rejected"}[*s.Command == "verify"])
+		return fmt.Sprintf("its classes add up to %d, not to the %s %s", classes, plural(s.rejected, "record", "records"), map[bool]string{true: "failed", false: "rejected"}[*s.Command == "verify"])
 	}
 	return ""
 }
@@ -200,7 +199,7 @@ func coverage(sums []*shardSummary) []string {
 	in0 := first.Inputs[0]
 	if first.count > int64(len(sums))+maxMissing {
 		// Do not make room for a count that may be anything.
-		return []string{fmt.Sprintf("%d summaries, for %d shards", len(sums), first.count)}
+		return []string{fmt.Sprintf("%s, for %s", plural(len(sums), "summary", "summaries"), plural(first.count, "shard", "shards"))}
 	}
 	byIndex := make([]*shardSummary, first.count)
 	for _, s := range sums {
@@ -252,27 +251,28 @@ func coverage(sums []*shardSummary) []string {
 		read = in.Range.EndSHA256
 	}
 	if missing > maxMissingListed {
-		problems = append(problems, fmt.Sprintf("and %d more shards of %d are missing", missing-maxMissingListed, first.count))
+		problems = append(problems, fmt.Sprintf("and %s of %d missing", plural(missing-maxMissingListed, "more shard is", "more shards are"), first.count))
 	}
 	if len(problems) == 0 && (in0.Size == nil || end != *in0.Size) {
-		add(byIndex[len(byIndex)-1], "the last shard ends at byte %d, before the end of the input at %s", end, sizeText(in0.Size))
+		add(byIndex[len(byIndex)-1], "the last shard ends at byte %d, before the end of the input (%s)", end, sizeText(in0.Size))
 	}
 	return problems
 }
 
 func sameSize(a, b *int64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
+// sizeText returns the size *n as "N bytes", or "an unknown size".
 func sizeText(n *int64) string {
 	if n == nil {
 		return "an unknown size"
 	}
-	return strconv.FormatInt(*n, 10)
+	return plural(*n, "byte", "bytes")
 }
 
 // describeInput names the input of a summary: name, compression, size.
 func describeInput(s *shardSummary) string {
 	in := s.Inputs[0]
-	return quote(*in.Name) + " (" + in.Compression + ", " + sizeText(in.Size) + " bytes)"
+	return quote(*in.Name) + " (" + in.Compression + ", " + sizeText(in.Size) + ")"
 }
 
 // joined returns the combined summary of the shards sums, which cover

@@ -165,6 +165,13 @@ func TestArchiveJoinEdited(t *testing.T) {
 		}
 	}
 
+	// A summary of one shard of far more than join makes room for: the
+	// counts in words that agree with them.
+	one := replace(0, 0, "onecount", `"count":3`, `"count":100000`)[:1]
+	if out, stderr, code := archiveCall(t, 0, nil, "archive", "join", one[0]); code != exitCoverage || out != "" || stderr != "bbdigest: error: 1 summary, for 100000 shards\n" {
+		t.Errorf("one summary of 100000 shards: exit code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+
 	notAsWritten := `not a summary of archive rehash or verify as they write it: a member is missing, repeated, unknown, spelled otherwise or of another type`
 	for _, tt := range []struct {
 		name  string

@@ -252,7 +252,7 @@ func (a *archiveRun) readBack(f *os.File) error {
 		side.Results > 0 && len(side.InputsSHA256) != side.Input+1:
 		return notOutputError{fileField(a.outPath+resumeSuffix) + ": not a " + resumeSuffix + " file of archive: its checkpoint is inconsistent"}
 	case fi.Size() < side.OutputBytes:
-		return notOutputError{fmt.Sprintf("not the output of this run: it has %d bytes, fewer than the %d its %s file records", fi.Size(), side.OutputBytes, resumeSuffix)}
+		return notOutputError{fmt.Sprintf("not the output of this run: it has %s, fewer than the %d its %s file records", plural(fi.Size(), "byte", "bytes"), side.OutputBytes, resumeSuffix)}
 	}
 	// FILE's prefix: its SHA-256, and its lines.
 	a.outH.h.Reset()
@@ -281,10 +281,10 @@ func (a *archiveRun) readBack(f *os.File) error {
 	var sum hashing.Digest
 	copy(sum[:], a.outH.h.Sum(nil))
 	if sum != side.OutputSHA256 {
-		return notOutputError{fmt.Sprintf("not the output of this run: its first %d bytes have the SHA-256 %s, where its %s file records %s", side.OutputBytes, sum, resumeSuffix, side.OutputSHA256)}
+		return notOutputError{fmt.Sprintf("not the output of this run: the SHA-256 of its first %s is %s, where its %s file records %s", plural(side.OutputBytes, "byte", "bytes"), sum, resumeSuffix, side.OutputSHA256)}
 	}
 	if lines != side.Results {
-		return notOutputError{fmt.Sprintf("not the output of this run: its first %d bytes hold %d lines, where its %s file records %d", side.OutputBytes, lines, resumeSuffix, side.Results)}
+		return notOutputError{fmt.Sprintf("not the output of this run: %s in its first %s, where its %s file records %d", plural(lines, "line", "lines"), plural(side.OutputBytes, "byte", "bytes"), resumeSuffix, side.Results)}
 	}
 	a.outH.n = side.OutputBytes
 	a.resume.outN = side.OutputBytes
@@ -454,7 +454,7 @@ func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64, j i
 			break // the input (or the shard's range) ends
 		}
 		if a.resume.remaining == 0 {
-			return a.notThisRun(fmt.Sprintf("its %s file records %d result lines, and %s has more lines before them", resumeSuffix, a.resume.lines, quote(in.name)))
+			return a.notThisRun(fmt.Sprintf("its %s file records %s, and %s has more lines before them", resumeSuffix, plural(a.resume.lines, "result line", "result lines"), quote(in.name)))
 		}
 		if err := a.checkKept(in.firstLine + in.lines); err != nil {
 			return a.notThisRun(strings.TrimPrefix(err.Error(), "not the output of this run: "))
@@ -463,10 +463,10 @@ func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64, j i
 		a.resume.remaining--
 	}
 	if j == side.Input && a.resume.remaining > 0 {
-		return a.notThisRun(fmt.Sprintf("it holds %d result lines, and the input has %d lines", a.resume.lines, a.resume.lines-a.resume.remaining))
+		return a.notThisRun(fmt.Sprintf("it holds %s, and the input has %s", plural(a.resume.lines, "result line", "result lines"), plural(a.resume.lines-a.resume.remaining, "line", "lines")))
 	}
 	if got := s.sum(); got != side.InputsSHA256[j] {
-		return a.notThisRun(fmt.Sprintf("the first %d bytes read of %s have the SHA-256 %s, where its %s file records %s: the input is not the one FILE answers", s.pos, quote(in.name), got, resumeSuffix, side.InputsSHA256[j]))
+		return a.notThisRun(fmt.Sprintf("the SHA-256 of the first %s read of %s is %s, where its %s file records %s: the input is not the one FILE answers", plural(s.pos, "byte", "bytes"), quote(in.name), got, resumeSuffix, side.InputsSHA256[j]))
 	}
 	if j < side.Input {
 		return -1

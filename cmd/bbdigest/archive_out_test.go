@@ -245,8 +245,8 @@ func TestArchiveResumeRefuses(t *testing.T) {
 	}{
 		{"another input", full, sideOf(full, n), []string{"verify", badP},
 			`not the output of this run: it answers the inputs "\S+good\.jsonl"`},
-		{"another input, same name", half, sideOf(half, n/2), []string{"verify", goodP + ".other"}, `the first \d+ bytes read of "\S+good\.jsonl" have the SHA-256 sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}: the input is not the one FILE answers\n`},
-		{"one byte of the input changed", half, sideOf(half, n/2), []string{"verify", flipP}, `the first \d+ bytes read of "\S+good\.jsonl" have the SHA-256 sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}: the input is not the one FILE answers\n`},
+		{"another input, same name", half, sideOf(half, n/2), []string{"verify", goodP + ".other"}, `the SHA-256 of the first \d+ bytes read of "\S+good\.jsonl" is sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}: the input is not the one FILE answers\n`},
+		{"one byte of the input changed", half, sideOf(half, n/2), []string{"verify", flipP}, `the SHA-256 of the first \d+ bytes read of "\S+good\.jsonl" is sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}: the input is not the one FILE answers\n`},
 		{"other flags: profile", half, sideOf(half, n/2), []string{"verify", "--profile", "rfc8785", goodP},
 			`not the output of this run: it is the output of archive verify --profile strict --max-record 268435456\n`},
 		{"other flags: max-record", half, sideOf(half, n/2), []string{"verify", "--max-record", "100000", goodP},
@@ -260,12 +260,12 @@ func TestArchiveResumeRefuses(t *testing.T) {
 		{"no sidecar", half, "-", []string{"verify", goodP}, `not the output of this run: it has no \.resume file`},
 		{"shorter than recorded", half[:len(half)-1], sideOf(half, n/2), []string{"verify", goodP}, `it has \d+ bytes, fewer than the \d+ its \.resume file records`},
 		{"prefix changed", strings.Replace(half, `"line":1,`, `"line":7,`, 1), sideOf(half, n/2), []string{"verify", goodP},
-			`its first \d+ bytes have the SHA-256 sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}`},
+			`the SHA-256 of its first \d+ bytes is sha256:[0-9a-f]{64}, where its \.resume file records sha256:[0-9a-f]{64}`},
 		{"sidecar with a member in another case", half, strings.Replace(sideOf(half, n/2), `"results"`, `"Results"`, 1), []string{"verify", goodP},
 			`not a \.resume file of archive: a member is missing, repeated, unknown, spelled otherwise or of another type`},
 		{"sidecar with a member unknown", half, strings.Replace(sideOf(half, n/2), `{`, `{"x":1,`, 1), []string{"verify", goodP}, `not a \.resume file of archive`},
 		{"sidecar counting more lines", half, strings.Replace(sideOf(half, n/2), fmt.Sprintf(`"results":%d`, n/2), fmt.Sprintf(`"results":%d`, n/2+1), 1), []string{"verify", goodP},
-			`its first \d+ bytes hold \d+ lines, where its \.resume file records \d+`},
+			`\d+ lines in its first \d+ bytes, where its \.resume file records \d+`},
 		{"more lines than the input", "[1]\n", "-", []string{"rehash", aP}, `it has no \.resume file`},
 	} {
 		args := tt.args

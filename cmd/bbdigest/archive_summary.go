@@ -120,8 +120,8 @@ func (s *archiveSummary) sortedClasses() []string {
 func (s *archiveSummary) appendText(b []byte) []byte {
 	okName, failedName := s.outcomeNames()
 	b = append(b, "bbdigest: summary: "...)
-	b = strconv.AppendInt(b, s.records, 10)
-	b = append(b, " records, "...)
+	b = append(b, plural(s.records, "record", "records")...)
+	b = append(b, ", "...)
 	b = strconv.AppendInt(b, s.ok, 10)
 	b = append(b, ' ')
 	b = append(b, okName...)

@@ -349,7 +349,7 @@ func TestArchiveExit(t *testing.T) {
 			errRE: `^bbdigest: summary: 0 records, 0 accepted, 0 rejected\n$`},
 		{args: []string{"archive", "verify"}, stdin: `{"digest":"` + shaHex("{}") + `","doc":{ }}`, code: exitOK,
 			out:   `{"line":1,"ok":true,"digest":"` + shaHex("{}") + `"}` + "\n",
-			errRE: `^bbdigest: summary: 1 records, 1 ok, 0 failed\n$`},
+			errRE: `^bbdigest: summary: 1 record, 1 ok, 0 failed\n$`},
 		{args: []string{"archive"}, code: exitUsage, errRE: `^bbdigest: error: archive: missing subcommand \(rehash, verify, gen or join\)\n` + hint + `$`},
 		{args: []string{"archive", "x"}, code: exitUsage, errRE: `^bbdigest: error: archive: unknown subcommand "x"\n` + hint + `$`},
 		{args: []string{"archive", "rehash", "--x"}, code: exitUsage, errRE: `^bbdigest: error: archive rehash: unknown flag --x\n` + hint + `$`},

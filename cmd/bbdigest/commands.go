@@ -139,8 +139,13 @@ func init() {
 		{name: "gate", summary: "decide one tool call before it runs (allow, or an MCP tool error), with a signed receipt: docker/mcp-gateway's interceptor",
 			synopsis: []string{"--policy F --receipts F --key F [--ledger PATH] [FILE|-]"},
 			help:     gateHelp, run: (*cli).gate, values: map[string][]string{"shape": shapeValues}},
-		{name: "keygen", summary: "make an Ed25519 key pair for signing receipts",
-			synopsis: []string{"[--out KEYFILE]"}, help: keygenHelp, run: (*cli).keygen, operands: operandNone},
+		{name: "ledger", summary: "create the empty single-use ledger that gate and resolution verify consume authority in",
+			synopsis: []string{"init PATH"}, help: ledgerHelp,
+			subs: []command{
+				{name: "init", summary: "create an empty ledger at PATH", run: (*cli).ledgerInit},
+			}},
+		{name: "keygen", summary: "make an Ed25519 key pair for signing receipts, or print the public key of a private key file",
+			synopsis: []string{"[--out KEYFILE]", "-y KEYFILE"}, help: keygenHelp, run: (*cli).keygen},
 		{name: "receipts", summary: "verify a file of signed, hash-chained receipts (LAVR), or run EP-RECEIPT-v1 conformance vectors",
 			synopsis: []string{"verify|verify-ep ..."}, help: receiptsHelp,
 			subs: []command{

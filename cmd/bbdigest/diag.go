@@ -227,7 +227,7 @@ func (c *cli) reject(name string, err error) {
 		c.rejection(name, p.Pointer, p.Reason)
 	}
 	if n := omittedProblems(err); n > 0 {
-		c.rejection(name, "", "and "+strconv.Itoa(n)+" more problems, not listed")
+		c.rejection(name, "", "and "+plural(n, "more problem", "more problems")+", not listed")
 	}
 }
 
@@ -268,4 +268,24 @@ func tooLarge(limit int) *canon.Error {
 		Offset: int64(limit),
 		Msg:    "input longer than the " + strconv.Itoa(limit) + "-byte bound",
 	}
+}
+
+// plural returns n and the noun for it, one when n is 1 and many
+// otherwise: "1 record", "0 records", "3 records".
+func plural[N ~int | ~int64 | ~uint64](n N, one, many string) string {
+	noun := many
+	if n == 1 {
+		noun = one
+	}
+	return strconv.FormatInt(int64(n), 10) + " " + noun
+}
+
+// writeMessage returns the message of a failure to write the output: err's
+// own when it names the operation and the file, as an *fs.PathError does
+// ("write /dev/stdout: no space left on device"), else "write: " and err.
+func writeMessage(err error) string {
+	if _, ok := errors.AsType[*fs.PathError](err); ok {
+		return err.Error()
+	}
+	return "write: " + err.Error()
 }

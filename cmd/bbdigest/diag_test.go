@@ -417,3 +417,21 @@ func TestErrorLineEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestPlural: the count and the noun that agrees with it.
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{plural(0, "record", "records"), "0 records"},
+		{plural(1, "record", "records"), "1 record"},
+		{plural(2, "record", "records"), "2 records"},
+		{plural(int64(-1), "line", "lines"), "-1 lines"},
+		{plural(uint64(1), "summary", "summaries"), "1 summary"},
+		{plural(uint64(12), "summary", "summaries"), "12 summaries"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

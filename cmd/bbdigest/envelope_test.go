@@ -18,8 +18,14 @@ func TestValidateProblemsCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// 2500 unknown members, and one past the cap ("and 1 more problem").
+	testProblemsCapped(t, env, 2500, "and 2400 more problems, not listed")
+	testProblemsCapped(t, env, envelope.MaxProblems+1, "and 1 more problem, not listed")
+}
+
+func testProblemsCapped(t *testing.T, env []byte, n int, last string) {
+	t.Helper()
 	var extra strings.Builder
-	const n = 2500
 	for i := range n {
 		extra.WriteString(`"x` + strconv.Itoa(i) + `":0,`)
 	}
@@ -45,7 +51,7 @@ func TestValidateProblemsCapped(t *testing.T) {
 	_, errOut, code := run("envelope", "validate")
 	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
 	if code != exitRejected || len(lines) != envelope.MaxProblems+1 ||
-		lines[len(lines)-1] != `bbdigest: error: -: "": and `+strconv.Itoa(n-envelope.MaxProblems)+` more problems, not listed` {
+		lines[len(lines)-1] != `bbdigest: error: -: "": `+last {
 		t.Errorf("validate: exit %d, %d lines, last %q", code, len(lines), lines[len(lines)-1])
 	}
 }

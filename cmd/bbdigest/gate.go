@@ -12,68 +12,93 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
+	"io"
 	"os"
 
 	"github.com/bbdigest/bbdigest/act"
+	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
-const gateUsage = `Usage:
-  bbdigest gate --policy FILE --receipts FILE --key KEYFILE
-                [--ledger PATH] [--wait D] [--shape SHAPE] [FILE|-]
-`
+const gateHelp = `Usage:
+  bbdigest gate --policy FILE --receipts FILE --key KEYFILE [--ledger PATH]
+                [--wait D] [--shape SHAPE] [FILE|-]
 
-const gateHelp = gateUsage + `
-Decides one tool call, as a process that a host runs before each call: the
-call arrives on stdin (or FILE), the decision is receipted, and then
+gate decides one tool call, as a process that a host runs before each
+call (docker/mcp-gateway's interceptors): the call arrives on stdin (or
+FILE), the decision is receipted, and then
 
-  allow:  nothing on stdout, exit 0: the call goes through;
-  deny:   an MCP CallToolResult on stdout, exit 0, which the host returns
-          in place of calling the tool:
-            {"_meta":{"dev.bbdigest/decision":{...}},
-             "content":[{"type":"text","text":"bbdigest gate: deny (REASON): ...; receipt N sha256:..."}],
-             "isError":true}
-  error:  nothing on stdout, exit 2 (usage, unreadable policy or key,
-          receipts log that cannot be opened) or 3 (the ledger cannot be
-          opened: locked, corrupt, missing): the host fails the call. A
-          ledger that fails during the decision denies it (ledger_error),
-          receipted like any deny.
+  allow  nothing on stdout, exit 0: the call goes through
+  deny   an MCP CallToolResult on stdout, exit 0, which the host returns in
+         place of calling the tool:
+           {"_meta":{"dev.bbdigest/decision":{...}},
+            "content":[{"type":"text","text":"bbdigest gate: deny (REASON): ...; receipt N sha256:..."}],
+            "isError":true}
+  error  nothing on stdout, exit 2 or 3 (see Exit status): the host fails
+         the call
 
-This is the protocol of docker/mcp-gateway's interceptors:
+Each decision, allow or deny, also writes one line on stderr:
+  bbdigest: decision: allow (REASON): ...; receipt N sha256:<64 hex>
+  bbdigest: decision: deny (REASON): ...; receipt N sha256:<64 hex>
+Every other line on stderr is a "bbdigest: error: " or "bbdigest: hint: "
+line.
 
-  docker mcp gateway run \
-    --interceptor before:exec:'bbdigest gate --policy /etc/bbdigest/policy.json --receipts /var/lib/bbdigest/receipts.jsonl --key /etc/bbdigest/gate.key --ledger /var/lib/bbdigest/ledger.db'
-
-The input is an MCP tools/call request ({"jsonrpc":"2.0","method":"tools/call",
-"params":{...}}), its params, the gateway's marshalled request
-({"Params":{...},"Session":...,"Extra":...}), or (with --shape) any tool call
-"bbdigest act" reads. An authority for the call is read from
+The input is an MCP tools/call request ({"jsonrpc":"2.0","method":
+"tools/call","params":{...}}), its params, the gateway's marshalled request
+({"Params":{...},"Session":...,"Extra":...}), or (with --shape) any tool
+call 'bbdigest act' reads. An authority for the call is read from
 params._meta["dev.bbdigest/authority"]:
   {"envelope": <binding_moment>, "resolution": <resolution>, "expires": "<RFC 3339>"}
 
-  --policy FILE      the gate's policy (JSON):
-                       {"policy_version":"v1","server":"ID","threshold":"FINANCIAL",
-                        "tools":{"search":"READ_ONLY","pay":"FINANCIAL"}}
-                     Tools below the threshold are allowed on policy; tools at
-                     or above it, and tools not listed, need authority.
-  --receipts FILE    the receipts log (JSON Lines, created if missing): one
-                     signed, hash-chained receipt per decision, on disk before
-                     the answer. Concurrent gates take turns (--wait).
-  --key KEYFILE      the Ed25519 signing key (PKCS#8 PEM, from bbdigest keygen)
-  --ledger PATH      the bbolt single-use ledger where the host emitted its
-                     envelopes (bbdigest envelope emit --ledger PATH); an
-                     authority is consumed there. Without it no authority
-                     verifies, and only calls allowed on policy pass.
-  --wait D           how long to wait for the receipts log and the ledger
-                     when another process holds them (default 10s)
-  --shape SHAPE      auto (default), mcp, anthropic or openai
+Options:
+  --policy FILE    the gate's policy (JSON):
+                     {"policy_version":"v1","server":"ID","threshold":"FINANCIAL",
+                      "tools":{"search":"READ_ONLY","pay":"FINANCIAL"}}
+                   Tools below the threshold are allowed on policy; tools at
+                   or above it, and tools not listed, need authority.
+  --receipts FILE  the receipts log (JSON Lines, created if missing): one
+                   signed, hash-chained receipt per decision, on disk before
+                   the answer. Concurrent gates take turns (--wait). Check it
+                   with 'bbdigest receipts verify'.
+  --key KEYFILE    the Ed25519 signing key (PKCS#8 PEM, from 'bbdigest
+                   keygen')
+  --ledger PATH    the single-use ledger where the host records the
+                   envelopes it emits ('bbdigest envelope emit --ledger
+                   PATH'); an authority is consumed there. It must exist:
+                   create it once with 'bbdigest ledger init PATH'. The gate
+                   opens it before deciding anything, so a ledger that is
+                   missing, locked past --wait or corrupt fails every call,
+                   READ_ONLY ones included, with exit 3 and no receipt: a
+                   wrong PATH shows at the first call, and a missing ledger
+                   is never taken for an empty one. Without --ledger no
+                   authority verifies, and only calls allowed on policy
+                   pass.
+  --wait D         how long to wait for the receipts log and the ledger when
+                   another process holds them (default 10s)
+  --shape SHAPE    auto (default), mcp, anthropic or openai
 
-Exit status: 0 decided (allow or deny), 2 usage or I/O, 3 the ledger could not
-be opened.
+  FILE "-" or no FILE reads stdin. An empty --policy, --receipts, --key or
+  --ledger, and "-" for any of them, are usage errors.
+
+Exit status:
+  0  decided: allowed, or denied with a CallToolResult on stdout (a ledger
+     that fails during the decision denies it, reason ledger_error,
+     receipted like any deny)
+  2  usage or I/O error: a policy, key or call that cannot be read, a
+     receipts log that cannot be opened; nothing was decided
+  3  the ledger could not be opened (missing, locked, corrupt): nothing was
+     decided or receipted
+
+Examples:
+  bbdigest keygen --out /etc/bbdigest/gate.key
+  bbdigest ledger init /var/lib/bbdigest/ledger.db
+  docker mcp gateway run \
+    --interceptor before:exec:'bbdigest gate --policy /etc/bbdigest/policy.json --receipts /var/lib/bbdigest/receipts.jsonl --key /etc/bbdigest/gate.key --ledger /var/lib/bbdigest/ledger.db'
+  bbdigest gate --policy policy.json --receipts receipts.jsonl \
+      --key gate.key --ledger ledger.db call.json
 `
 
 func (c *cli) gate(args []string) int {
@@ -106,39 +131,51 @@ func (c *cli) gate(args []string) int {
 	}
 	shape, err := act.ParseShape(*shapeName)
 	if err != nil {
-		return c.usageError("gate", err.Error())
+		return c.usageError("gate", "unknown shape "+quote(*shapeName)+": want auto, anthropic, openai or mcp")
 	}
 	in := "-"
 	if len(operands) == 1 {
 		in = operands[0]
 	}
 
+	// Errors from the packages name them ("gate: policy: ...", "receipt:
+	// ..."): the lines give FILE and the error, not "gate: " again.
 	policySrc, err := os.ReadFile(*policyFile)
 	if err != nil {
-		c.errorf("gate: %v", err)
+		c.ioFailure(*policyFile, err)
 		return exitUsage
 	}
 	policy, err := gate.ParsePolicy(policySrc)
 	if err != nil {
-		c.errorf("gate: %s: %v", *policyFile, err)
+		c.errorf("%s: %v", fileField(*policyFile), err)
 		return exitUsage
 	}
 	keySrc, err := os.ReadFile(*keyFile)
 	if err != nil {
-		c.errorf("gate: %v", err)
+		c.ioFailure(*keyFile, err)
 		return exitUsage
 	}
 	key, err := receipt.ParsePrivateKey(keySrc)
 	if err != nil {
-		c.errorf("gate: %s: %v", *keyFile, err)
+		c.errorf("%s: %v", fileField(*keyFile), err)
+		if _, perr := receipt.ParsePublicKey(keySrc); perr == nil {
+			c.hintf("%s holds a public key: --key takes the private key file that signs, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(*keyFile))
+		}
 		return exitUsage
 	}
 	src, err := c.readFile(nil, in, c.limit())
+	if _, ok := errors.AsType[*canon.Error](err); ok {
+		c.reject(in, err)
+		return exitUsage
+	}
 	if err != nil {
-		c.errorf("gate: %s: %v", in, err)
+		c.ioFailure(in, err)
 		return exitUsage
 	}
 
+	// The ledger is opened before anything is decided, whatever the call:
+	// a missing or broken one fails every call (exit 3), never reads as an
+	// empty ledger, and shows at the first call.
 	var l ledger.Ledger = ledger.NewMemory() // holds nothing: no authority verifies
 	if *ledgerPath != "" {
 		bl, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, true))
@@ -150,23 +187,24 @@ func (c *cli) gate(args []string) int {
 	}
 	log, err := receipt.Open(*receiptsFile, receipt.NewSigner(key), receipt.Options{Wait: *wait})
 	if err != nil {
-		c.errorf("gate: receipts: %v", err)
+		c.errorf("%v", err)
 		return exitUsage
 	}
 	defer log.Close()
 	if t := log.Recovered(); t != nil {
-		c.hintf("gate: receipts: %v", t)
+		c.hintf("%s ended in a torn record, which a crash during an append leaves: cut off its %s from offset %d, kept in %s; seq %d goes on from there",
+			fileField(*receiptsFile), plural(int(t.Size), "byte", "bytes"), t.Offset, fileField(t.Path), t.Seq)
 	}
 	g, err := gate.New(gate.Config{Policy: policy, Ledger: l, Receipts: log})
 	if err != nil {
-		c.errorf("gate: %v", err)
+		c.errorf("%v", err)
 		return exitUsage
 	}
 
 	call := gate.Call{Src: src, Shape: shape}
 	call.AuthorityJSON, call.AuthorityErr = metaAuthority(src)
 	d := g.Authorize(context.Background(), call)
-	fmt.Fprintf(c.stderr, "bbdigest: gate: %s\n", safeText(d.Message()))
+	io.WriteString(c.stderr, "bbdigest: decision: "+safeText(d.Message())+"\n")
 	if d.Reason == gate.ReasonLedgerError {
 		// The ledger failed: the call is denied, and the operator
 		// needs to know it is the ledger, not the call.
@@ -177,8 +215,7 @@ func (c *cli) gate(args []string) int {
 	}
 	out, err := json.Marshal(denyResult(&d))
 	if err != nil {
-		c.errorf("gate: %v", err)
-		return exitUsage
+		panic("BUG: " + err.Error()) // strings and numbers only
 	}
 	return c.write(append(out, '\n'))
 }

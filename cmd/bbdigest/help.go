@@ -48,8 +48,9 @@ digest of the canonical bytes as sha256:<64 lowercase hex>.
 `
 
 	overviewDiagnostics = `  Every line on stderr starts "bbdigest: error: ", "bbdigest: hint: " or
-  "bbdigest: warning: " (but for this overview, printed there when no
-  command is given, and the "bbdigest: summary: " line of archive). A
+  "bbdigest: warning: ", but for this overview (printed there when no
+  command is given), the "bbdigest: summary: " line and the --progress
+  output of archive, and the "bbdigest: decision: " line of gate. A
   warning counts failures already reported one by one, as the WARNING
   lines of sha256sum --check do (digest --check).
   An input that is rejected (by the canon gate, or as an envelope) gets one
@@ -82,7 +83,7 @@ digest of the canonical bytes as sha256:<64 lowercase hex>.
   1  some input was rejected
   2  usage or I/O error
   3  the ledger could not be read or written (envelope emit, resolution
-     verify, gate), or archive join's shards do not cover the input
+     verify, gate, ledger init), or archive join's shards do not cover the input
   Each command's help has its own table (bbdigest help COMMAND).
 `
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -25,4 +27,40 @@ func helpText(cmd string) string {
 		panic("no help for " + cmd)
 	}
 	return text
+}
+
+// TestCommandHelpLayout checks that the command helps share one layout:
+// "Usage:" and the synopsis first, then the description, "Options:" when
+// the command has flags, "Exit status:" and "Examples:", in that order.
+func TestCommandHelpLayout(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		options bool
+	}{
+		{"canon", true}, {"digest", true}, {"act", true}, {"archive", true},
+		{"gate", true}, {"ledger", false}, {"keygen", true}, {"receipts", true},
+	} {
+		text := helpText(tc.name)
+		if !strings.HasPrefix(text, "Usage:\n  bbdigest "+tc.name+" ") {
+			t.Errorf("help %s does not start with Usage: and its synopsis:\n%s", tc.name, text)
+			continue
+		}
+		sections := []string{"Usage:", "Exit status:", "Examples:"}
+		if tc.options {
+			sections = []string{"Usage:", "Options:", "Exit status:", "Examples:"}
+		}
+		lines := strings.Split(text, "\n")
+		at := 0
+		for _, s := range sections {
+			i := slices.Index(lines[at:], s)
+			if i < 0 {
+				t.Errorf("help %s: no %q line after line %d", tc.name, s, at+1)
+				break
+			}
+			at += i + 1
+		}
+		if at > 0 && at < len(lines) && !strings.HasPrefix(lines[at], "  bbdigest ") {
+			t.Errorf("help %s: the Examples are not commands: %q", tc.name, lines[at])
+		}
+	}
 }

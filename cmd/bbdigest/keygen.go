@@ -9,15 +9,17 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
 const keygenHelp = `Usage:
   bbdigest keygen --out KEYFILE
   bbdigest keygen > KEYFILE
+  bbdigest keygen -y KEYFILE|-
 
 keygen makes an Ed25519 key pair for signing receipts (see 'bbdigest help
-receipts').
+receipts'), or with -y prints the public key of a private key file.
 
 With --out KEYFILE it writes the private key to KEYFILE, a PKCS#8 PEM
 "PRIVATE KEY" block (mode 0600), and the public key to KEYFILE.pub in EP's
@@ -34,16 +36,24 @@ and refuses when stdout is a terminal (or another character device), where
 a private key would stay in the scrollback. A redirection creates the file
 with the shell's umask: --out is the safer form.
 
+With -y KEYFILE it reads the private key in KEYFILE ("-": stdin), a PEM
+"PRIVATE KEY" block (PKCS#8, as keygen writes it; text before the block,
+such as keygen's comment lines, is skipped), and prints its public key in
+EP's form and a newline: the same line keygen --out writes to KEYFILE.pub.
+It writes no file. (age-keygen -y does the same for age keys.)
+
 Options:
   --out KEYFILE  the private key file; the public key goes to KEYFILE.pub
+  -y             print the public key of the private key file KEYFILE
 
 Exit status:
-  0  the key was written
+  0  the key was written (-y: the public key printed)
   2  usage or I/O error (KEYFILE or KEYFILE.pub exists, stdout is a
-     terminal)
+     terminal; -y: KEYFILE cannot be read or holds no private key)
 
 Examples:
   bbdigest keygen --out gate.key
+  bbdigest keygen -y gate.key > auditor.pub
   bbdigest receipts verify --key gate.key.pub receipts.jsonl
 `
 
@@ -51,12 +61,23 @@ Examples:
 func (c *cli) keygen(args []string) int {
 	set := c.flagSet("keygen")
 	out := set.String("out", "", "")
-	if _, code := c.parse(set, args, 0); code >= 0 {
+	public := set.Bool("y", false, "")
+	operands, code := c.parse(set, args, 1)
+	if code >= 0 {
 		return code
 	}
 	outSet := false
 	set.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
-	if outSet && (*out == "" || *out == "-") {
+	switch {
+	case *public && outSet:
+		return c.usageError("keygen", "-y prints a public key to stdout: no --out")
+	case *public && len(operands) == 0:
+		return c.usageError("keygen", "-y needs KEYFILE, the private key file (\"-\" for stdin)")
+	case *public:
+		return c.keygenPublic(operands[0])
+	case len(operands) > 0:
+		return c.usageError("keygen", "unexpected argument "+quote(operands[0])+" (-y KEYFILE prints the public key of a private key file)")
+	case outSet && (*out == "" || *out == "-"):
 		return c.usageError("keygen", "--out needs a file name (without --out the key goes to stdout)")
 	}
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
@@ -103,6 +124,31 @@ func (c *cli) keygen(args []string) int {
 		return exitUsage
 	}
 	return c.write([]byte(id + "\n"))
+}
+
+// keygenPublic runs "bbdigest keygen -y KEYFILE": it prints the public key
+// of the private key in the file name ("-": stdin), in EP's form, as
+// keygen --out writes it to KEYFILE.pub. It derives the public key as the
+// gate's signer does (receipt.NewSigner), from the seed.
+func (c *cli) keygenPublic(name string) int {
+	text, err := c.readFile(nil, name, maxKeyFile)
+	if _, ok := errors.AsType[*canon.Error](err); ok {
+		c.errorf("%s: longer than %d bytes: not a key file", fileField(name), maxKeyFile)
+		return exitUsage
+	}
+	if err != nil {
+		c.ioFailure(name, err)
+		return exitUsage
+	}
+	priv, err := receipt.ParsePrivateKey(text)
+	if err != nil {
+		c.errorf("%s: %v", fileField(name), err)
+		if _, perr := receipt.ParsePublicKey(text); perr == nil {
+			c.hintf("%s holds a public key already: -y reads a private key file", fileField(name))
+		}
+		return exitUsage
+	}
+	return c.write([]byte(receipt.MarshalPublicKey(receipt.NewSigner(priv).Public()) + "\n"))
 }
 
 // writeNew creates the file name, which must not exist, with perm, writes

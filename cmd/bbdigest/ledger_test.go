@@ -152,10 +152,82 @@ func TestVerifyLedgerMetaFlip(t *testing.T) {
 func TestVerifyLedgerMissing(t *testing.T) {
 	lc := newLedgerCase(t)
 	v, errOut, code := lc.verify()
-	if code != exitLedger || v["error"] != "ledger" || !strings.Contains(v["reason"].(string), "does not exist") {
+	if code != exitLedger || v["error"] != "ledger" || v["reason"] != "ledger agent.db: file does not exist" {
 		t.Errorf("exit %d, %v, %s", code, v, errOut)
+	}
+	if want := "bbdigest: error: resolution verify: ledger agent.db: file does not exist\n" +
+		"bbdigest: hint: create an empty ledger with 'bbdigest ledger init PATH'; 'bbdigest envelope emit --ledger PATH' records envelopes in it\n"; errOut != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 	if m, _ := filepath.Glob("agent.db*"); len(m) != 0 {
 		t.Errorf("verify created %v", m)
+	}
+	// With the ledger 'ledger init' made, verify checks: the envelope was
+	// never emitted there, so the resolution is discarded.
+	if out, errOut, code := lc.run("ledger", "init", lc.ledger); code != exitOK || out != "" || errOut != "" {
+		t.Fatalf("ledger init: exit %d, %q, %q", code, out, errOut)
+	}
+	v, errOut, code = lc.verify()
+	if code != exitRejected || v["outcome"] != "discarded" || errOut != "" {
+		t.Errorf("after ledger init: exit %d, %v, %q", code, v, errOut)
+	}
+}
+
+// TestLedgerInit: ledger init creates an empty ledger that the commands
+// which need one open; it never replaces a file (exit 2, nothing
+// changed); a ledger it cannot create is exit 3, leaving nothing.
+func TestLedgerInit(t *testing.T) {
+	lc := newLedgerCase(t)
+	if out, errOut, code := lc.run("ledger", "init", "agent.db"); code != exitOK || out != "" || errOut != "" {
+		t.Fatalf("exit %d, %q, %q", code, out, errOut)
+	}
+	l, err := bolt.Open("agent.db", &bolt.Options{MustExist: true})
+	if err != nil {
+		t.Fatalf("the ledger init made does not open: %v", err)
+	}
+	l.Close()
+	lc.emit() // and takes envelopes
+	before, _ := os.ReadFile("agent.db")
+
+	existsHint := "bbdigest: hint: ledger init never replaces a file; deleting a ledger and its PATH.hwm forgets which envelopes it consumed\n"
+	usageHint := "bbdigest: hint: run 'bbdigest help ledger' for usage\n"
+	os.WriteFile("notes.txt", []byte("notes"), 0o600)
+	os.WriteFile("old.db.hwm", []byte("x"), 0o600)
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"ledger", "init", "agent.db"}, exitUsage, "bbdigest: error: ledger init: create ledger agent.db: file already exists\n" + existsHint},
+		{[]string{"ledger", "init", "notes.txt"}, exitUsage, "bbdigest: error: ledger init: create ledger notes.txt: file already exists\n" + existsHint},
+		{[]string{"ledger", "init", "old.db"}, exitUsage, "bbdigest: error: ledger init: create ledger old.db: the high-water file old.db.hwm of an earlier ledger is there: file already exists\n" + existsHint},
+		{[]string{"ledger", "init", filepath.Join("no", "dir", "x.db")}, exitLedger, "bbdigest: error: ledger init: create ledger " + filepath.Join("no", "dir", "x.db") + ": open: no such file or directory\n"},
+		{[]string{"ledger", "init"}, exitUsage, "bbdigest: error: ledger init: missing PATH\n" + usageHint},
+		{[]string{"ledger", "init", ""}, exitUsage, "bbdigest: error: ledger init: empty PATH\n" + usageHint},
+		{[]string{"ledger", "init", "--", "-"}, exitUsage, "bbdigest: error: ledger init: PATH -: the ledger is a file, not stdout\n" + usageHint},
+		{[]string{"ledger", "init", "a.db", "b.db"}, exitUsage, "bbdigest: error: ledger init: too many inputs (2)\n" + usageHint},
+		{[]string{"ledger"}, exitUsage, "bbdigest: error: ledger: missing subcommand (init)\n" + usageHint},
+		{[]string{"ledger", "check"}, exitUsage, "bbdigest: error: ledger: unknown subcommand \"check\"\n" + usageHint},
+	} {
+		out, errOut, code := lc.run(tc.args...)
+		if code != tc.code || out != "" || errOut != tc.stderr {
+			t.Errorf("%q: exit %d (want %d), stdout %q\nstderr %q\nwant   %q", tc.args, code, tc.code, out, errOut, tc.stderr)
+		}
+	}
+	if after, _ := os.ReadFile("agent.db"); !bytes.Equal(after, before) {
+		t.Error("ledger init changed the ledger it refused")
+	}
+	if got, _ := os.ReadFile("notes.txt"); string(got) != "notes" {
+		t.Error("ledger init changed a file it refused")
+	}
+	for _, p := range []string{"old.db", "no", "a.db"} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("a refused ledger init left %s", p)
+		}
+	}
+	for _, args := range [][]string{{"ledger", "--help"}, {"ledger", "init", "--help"}, {"help", "ledger"}} {
+		if out, _, code := lc.run(args...); code != exitOK || out != ledgerHelp {
+			t.Errorf("%q: exit %d, %q", args, code, out)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
@@ -15,7 +16,7 @@ import (
 )
 
 const receiptsHelp = `Usage:
-  bbdigest receipts verify --key PUBKEY [--workers N] FILE|-
+  bbdigest receipts verify --key KEY [--workers N] FILE|-
   bbdigest receipts verify-ep VECTORS.json
   bbdigest help receipts
 
@@ -32,6 +33,7 @@ Commands:
              the SHA-256 of the line before in the others. If all hold, it
              prints one line on stdout:
                verified N records, seq 1 to N, last sha256:<64 hex>
+             ("1 record" for one)
              where the last is the SHA-256 of the last line, the prev_hash
              of the record that comes next. Otherwise it names the first
              bad record on stderr:
@@ -50,11 +52,15 @@ Commands:
              when the verdict is the one it expects.
 
 Options:
-  --key PUBKEY  verify: the signer's public key: a file that holds it, or
+  --key KEY     verify: the signer's public key: a file that holds it, or
                 the key itself, in EP's form (the base64url, without
                 padding, of its SubjectPublicKeyInfo DER, as bbdigest keygen
                 writes it to KEYFILE.pub), or in a file as a PEM "PUBLIC
-                KEY" block
+                KEY" block. A private key file (a PEM "PRIVATE KEY" block,
+                PKCS#8, as bbdigest keygen writes KEYFILE) is accepted too:
+                the public key is derived from it, and a hint on stderr
+                says so. An auditor needs only the public key: 'bbdigest
+                keygen -y KEYFILE' prints it
   --workers N   verify: check the records on N workers, 1 to 1024 (default:
                 one per CPU the process may use); the answer is the same for
                 every N
@@ -74,6 +80,7 @@ Exit status:
 Examples:
   bbdigest keygen --out gate.key
   bbdigest receipts verify --key gate.key.pub receipts.jsonl
+  bbdigest receipts verify --key gate.key receipts.jsonl
   bbdigest receipts verify receipts.jsonl --key MCowBQYDK2VwAyEA...
   bbdigest receipts verify-ep ep-receipts.v1.json
 `
@@ -91,7 +98,7 @@ func (c *cli) receiptsVerify(args []string) int {
 	}
 	switch {
 	case *key == "":
-		return c.usageError(cmd, "--key PUBKEY is required")
+		return c.usageError(cmd, "--key KEY is required")
 	case len(operands) == 0:
 		return c.usageError(cmd, "missing FILE (\"-\" for stdin)")
 	}
@@ -113,7 +120,10 @@ func (c *cli) receiptsVerify(args []string) int {
 			seq = fmt.Sprintf(" (seq %d)", ce.Seq)
 		}
 		c.errorf("%s: line %d%s at offset %d: %s", fileField(name), ce.Line, seq, ce.Offset, ce.What)
-		if sum.Records > 0 {
+		switch {
+		case sum.Records == 1:
+			c.hintf("the record before it verifies: seq %d, last %v", sum.FirstSeq, sum.Last)
+		case sum.Records > 1:
 			c.hintf("the %d records before it verify: seq %d to %d, last %v", sum.Records, sum.FirstSeq, sum.LastSeq, sum.Last)
 		}
 		switch {
@@ -131,15 +141,17 @@ func (c *cli) receiptsVerify(args []string) int {
 	if sum.Records == 0 {
 		return c.write([]byte("verified 0 records\n"))
 	}
-	return c.write(fmt.Appendf(nil, "verified %d records, seq %d to %d, last %v\n", sum.Records, sum.FirstSeq, sum.LastSeq, sum.Last))
+	return c.write(fmt.Appendf(nil, "verified %s, seq %d to %d, last %v\n", plural(sum.Records, "record", "records"), sum.FirstSeq, sum.LastSeq, sum.Last))
 }
 
 // maxKeyFile bounds the size of a --key file: a key takes a few hundred
 // bytes.
 const maxKeyFile = 64 << 10
 
-// publicKey reads the --key argument: a file holding the key, or the key
-// itself. It reports a failure and returns false.
+// publicKey reads the --key argument: a file holding the public key or the
+// private key (whose public key it derives, as the gate's signer does, and
+// says so in a hint), or the public key itself. It reports a failure and
+// returns false.
 func (c *cli) publicKey(arg string) (ed25519.PublicKey, bool) {
 	f, err := os.Open(arg)
 	if err != nil {
@@ -160,11 +172,21 @@ func (c *cli) publicKey(arg string) (ed25519.PublicKey, bool) {
 		return nil, false
 	}
 	pub, err := receipt.ParsePublicKey(text)
-	if err != nil {
-		c.errorf("--key: %s: %v", fileField(arg), err)
-		return nil, false
+	if err == nil {
+		return pub, true
 	}
-	return pub, true
+	if bytes.Contains(text, []byte("-----BEGIN PRIVATE KEY-----")) {
+		priv, perr := receipt.ParsePrivateKey(text)
+		if perr != nil {
+			c.errorf("--key: %s: %v", fileField(arg), perr)
+			return nil, false
+		}
+		pub = receipt.NewSigner(priv).Public()
+		c.hintf("--key %s is a private key file: verifying with the public key derived from it, key id %s ('bbdigest keygen -y KEYFILE' prints it)", fileField(arg), receipt.KeyID(pub))
+		return pub, true
+	}
+	c.errorf("--key: %s: %v", fileField(arg), err)
+	return nil, false
 }
 
 // epVectorFile is the shape of an EP-RECEIPT-v1 vector file.
@@ -207,7 +229,7 @@ func (c *cli) receiptsVerifyEP(args []string) int {
 		c.errorf("%s: not an EP vector file: no \"vectors\" array", fileField(name))
 		return exitUsage
 	case vf.Count != nil && *vf.Count != len(vf.Vectors):
-		c.errorf("%s: \"count\" is %d but the file holds %d vectors", fileField(name), *vf.Count, len(vf.Vectors))
+		c.errorf("%s: \"count\" is %d but the file holds %s", fileField(name), *vf.Count, plural(len(vf.Vectors), "vector", "vectors"))
 		return exitUsage
 	}
 	var out []byte

@@ -120,6 +120,42 @@ func TestReceiptsVerify(t *testing.T) {
 	if code, out, _ := runIn(t, []string{"receipts", "verify", "--key", "log.pub", "-"}, string(good)); code != 0 || out != ok {
 		t.Errorf("stdin: exit %d, %q", code, out)
 	}
+
+	// The private key file: its public key is derived, and a hint says
+	// so. As keygen --out writes it, and as keygen writes it to stdout,
+	// after two comment lines.
+	privPEM, err := receipt.MarshalPrivateKey(scriptKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile("log.key", privPEM, 0o600)
+	os.WriteFile("stdout.key", append([]byte("# key id: "+receipt.KeyID(pub)+"\n# public key: "+receipt.MarshalPublicKey(pub)+"\n"), privPEM...), 0o600)
+	for _, name := range []string{"log.key", "stdout.key"} {
+		want := "bbdigest: hint: --key " + name + " is a private key file: verifying with the public key derived from it, key id " + receipt.KeyID(pub) + " ('bbdigest keygen -y KEYFILE' prints it)\n"
+		if code, out, errs := runIn(t, []string{"receipts", "verify", "--key", name, "log.jsonl"}, ""); code != 0 || out != ok || errs != want {
+			t.Errorf("--key %s: exit %d, stdout %q, stderr %q, want %q", name, code, out, errs, want)
+		}
+	}
+	// A damaged private key is an error about the private key.
+	os.WriteFile("bad.key", pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{0x30, 0x03, 0x02, 0x01, 0x00}}), 0o600)
+	if code, out, errs := runIn(t, []string{"receipts", "verify", "--key", "bad.key", "log.jsonl"}, ""); code != 2 || out != "" || !strings.HasPrefix(errs, "bbdigest: error: --key: bad.key: receipt: private key: ") {
+		t.Errorf("--key bad.key: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+
+	// One record before the first bad one: singular.
+	flipped1 := bytes.Clone(good)
+	flipped1[starts[1]+100] ^= 1
+	os.WriteFile("flipped1.jsonl", flipped1, 0o644)
+	oneBefore := sha256.Sum256(good[:starts[1]-1])
+	if code, _, errs := runIn(t, []string{"receipts", "verify", "--key", "log.pub", "flipped1.jsonl"}, ""); code != 1 ||
+		!strings.HasSuffix(errs, fmt.Sprintf("\nbbdigest: hint: the record before it verifies: seq 1, last sha256:%x\n", oneBefore)) {
+		t.Errorf("flipped line 2: exit %d, stderr %q", code, errs)
+	}
+	// One record: "1 record".
+	os.WriteFile("one.jsonl", good[:starts[1]], 0o644)
+	if code, out, _ := runIn(t, []string{"receipts", "verify", "--key", "log.pub", "one.jsonl"}, ""); code != 0 || out != fmt.Sprintf("verified 1 record, seq 1 to 1, last sha256:%x\n", oneBefore) {
+		t.Errorf("one record: exit %d, %q", code, out)
+	}
 	if code, out, _ := runIn(t, []string{"receipts", "verify", "--key", "log.pub", "empty.jsonl"}, ""); code != 0 || out != "verified 0 records\n" {
 		t.Errorf("empty: exit %d, %q", code, out)
 	}
@@ -133,7 +169,7 @@ func TestReceiptsVerify(t *testing.T) {
 		{[]string{"flipped.jsonl"}, 1, fmt.Sprintf(`^bbdigest: error: flipped.jsonl: line 3 (\(seq 3\) )?at offset %d: .+\nbbdigest: hint: the 2 records before it verify: seq 1 to 2, last sha256:%x\n$`, starts[2], twoBefore)},
 		{[]string{"torn.jsonl"}, 1, fmt.Sprintf(`^bbdigest: error: torn.jsonl: line 5 (\(seq 5\) )?at offset %d: torn: the file ends inside this record.*\nbbdigest: hint: the 4 records before it verify: seq 1 to 4, .*\nbbdigest: hint: a torn record is what a crash`, starts[4])},
 		{[]string{"--key", "other.pub", "log.jsonl"}, 1, `^bbdigest: error: log.jsonl: line 1 \(seq 1\) at offset 0: key_id sha256:[0-9a-f]{64} is not the verifying key's sha256:[0-9a-f]{64}\nbbdigest: hint: is --key the key that signs this log\? its key id is sha256:`},
-		{[]string{"log.jsonl"}, 2, `^bbdigest: error: receipts verify: --key PUBKEY is required\nbbdigest: hint: run 'bbdigest help receipts' for usage\n$`},
+		{[]string{"log.jsonl"}, 2, `^bbdigest: error: receipts verify: --key KEY is required\nbbdigest: hint: run 'bbdigest help receipts' for usage\n$`},
 		{[]string{"--key", "log.pub"}, 2, `missing FILE`},
 		{[]string{"--key", "log.pub", "a", "b"}, 2, `too many inputs`},
 		{[]string{"--key", "log.pub", "missing.jsonl"}, 2, `^bbdigest: error: missing.jsonl: open: no such file or directory\n$`},
@@ -280,6 +316,32 @@ func TestKeygen(t *testing.T) {
 		}
 	}
 
+	// -y prints the public key of a private key file: KEYFILE.pub's line.
+	code, out, errs = runIn(t, []string{"keygen", "-y", "gate.key"}, "")
+	if code != 0 || out != string(pubText) || errs != "" {
+		t.Errorf("keygen -y gate.key: exit %d, stdout %q (want %q), stderr %q", code, out, pubText, errs)
+	}
+	code, out, errs = runIn(t, []string{"keygen", "-y", "-"}, string(privText))
+	if code != 0 || out != string(pubText) || errs != "" {
+		t.Errorf("keygen -y - < gate.key: exit %d, stdout %q (want %q), stderr %q", code, out, pubText, errs)
+	}
+	usageHint := "bbdigest: hint: run 'bbdigest help keygen' for usage\n"
+	for _, c := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"keygen", "-y", "gate.key.pub"}, `bbdigest: error: gate.key.pub: receipt: private key: not one PEM "PRIVATE KEY" block (PKCS#8)` + "\n" +
+			"bbdigest: hint: gate.key.pub holds a public key already: -y reads a private key file\n"},
+		{[]string{"keygen", "-y", "nosuch.key"}, "bbdigest: error: nosuch.key: open: no such file or directory\n"},
+		{[]string{"keygen", "-y"}, `bbdigest: error: keygen: -y needs KEYFILE, the private key file ("-" for stdin)` + "\n" + usageHint},
+		{[]string{"keygen", "-y", "--out", "x.key", "gate.key"}, "bbdigest: error: keygen: -y prints a public key to stdout: no --out\n" + usageHint},
+		{[]string{"keygen", "gate.key"}, `bbdigest: error: keygen: unexpected argument "gate.key" (-y KEYFILE prints the public key of a private key file)` + "\n" + usageHint},
+	} {
+		if code, out, errs := runIn(t, c.args, ""); code != 2 || out != "" || errs != c.stderr {
+			t.Errorf("%q: exit %d, stdout %q\nstderr %q\nwant   %q", c.args, code, out, errs, c.stderr)
+		}
+	}
+
 	code, out, _ = runIn(t, []string{"keygen"}, "")
 	priv, err = receipt.ParsePrivateKey([]byte(out))
 	m := regexp.MustCompile(`\A# key id: (sha256:[0-9a-f]{64})\n# public key: (\S+)\n-----BEGIN PRIVATE KEY-----\n`).FindStringSubmatch(out)
@@ -288,6 +350,10 @@ func TestKeygen(t *testing.T) {
 	}
 	if m[1] != receipt.KeyID(priv.Public().(ed25519.PublicKey)) || m[2] != receipt.MarshalPublicKey(priv.Public().(ed25519.PublicKey)) {
 		t.Errorf("the comments do not name the key: %s", out)
+	}
+	// keygen -y reads keygen's stdout, comment lines and all.
+	if code, pubOut, errs := runIn(t, []string{"keygen", "-y", "-"}, out); code != 0 || pubOut != m[2]+"\n" || errs != "" {
+		t.Errorf("keygen | keygen -y -: exit %d, %q (want %q), %q", code, pubOut, m[2]+"\n", errs)
 	}
 	if tty, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
 		defer tty.Close()
@@ -317,7 +383,12 @@ func TestReceiptsScriptData(t *testing.T) {
 	log := writeReceipts(t, filepath.Join(t.TempDir(), "log"), 3)
 	pub := receipt.MarshalPublicKey(scriptKey().Public().(ed25519.PublicKey)) + "\n"
 	tampered := bytes.Replace(log, []byte(`"tool":"pay"`), []byte(`"tool":"pey"`), 1)
-	want := map[string][]byte{"log.jsonl": log, "log.pub": []byte(pub), "tampered.jsonl": tampered}
+	privPEM, err := receipt.MarshalPrivateKey(scriptKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := log[:bytes.IndexByte(log, '\n')+1]
+	want := map[string][]byte{"log.jsonl": log, "log.pub": []byte(pub), "tampered.jsonl": tampered, "log.key": privPEM, "one.jsonl": one}
 	files := txtarFiles(archive)
 	for name, content := range want {
 		if !bytes.Equal(files[name], content) {
@@ -344,6 +415,25 @@ func TestReceiptsScriptData(t *testing.T) {
 		} else {
 			t.Errorf("%s does not expect the last digest %s", script, digest)
 		}
+	}
+	// The digest of the first line, after one record, and the key id the
+	// hint for --key log.key derives.
+	first := lastDigest(one)
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile(`the record before it verifies: seq 1, last (sha256:[0-9a-f]{64})`),
+		regexp.MustCompile(`verified 1 record, seq 1 to 1, last (sha256:[0-9a-f]{64})`),
+	} {
+		if m := re.FindSubmatch(archive); m == nil || string(m[1]) != first {
+			if *updateReceiptsScript && m != nil {
+				archive = bytes.ReplaceAll(archive, m[1], []byte(first))
+			} else {
+				t.Errorf("%s does not expect the digest of the first line, %s, after %q", script, first, re)
+			}
+		}
+	}
+	id := receipt.KeyID(scriptKey().Public().(ed25519.PublicKey))
+	if m := regexp.MustCompile(`derived from it, key id (sha256:[0-9a-f]{64})`).FindSubmatch(archive); m == nil || string(m[1]) != id {
+		t.Errorf("%s does not expect the key id %s for --key log.key", script, id)
 	}
 	checkScriptVectors(t, files["ep.json"], files["turned.json"])
 	if *updateReceiptsScript {

@@ -46,8 +46,9 @@ Options:
                      state itself (§7.3, §12.5). An empty PATH (as an unset
                      shell variable gives) and "-" are usage errors.
                      verify never creates a ledger: a PATH that does not
-                     exist is an error (exit 3); 'bbdigest envelope emit'
-                     creates it.
+                     exist is an error (exit 3); 'bbdigest ledger init PATH'
+                     creates an empty one, and 'bbdigest envelope emit'
+                     one holding the envelope.
                      Beside PATH is PATH.hwm, a high-water file: the ledger
                      refuses a file that is damaged or was rolled back (an
                      older copy, or a damaged newest meta page), answering
@@ -118,18 +119,24 @@ Examples:
       --resolution resolution.json --action action.json --ledger agent.db
 `
 
-// ledgerFailure reports that the ledger could not be opened, read or
-// written, and returns the exit code for it. Every ledger failure of
-// resolution verify and envelope emit goes through here.
+// ledgerFailure reports that the ledger could not be created, opened, read
+// or written, and returns the exit code for it: exitLedger, or exitUsage
+// when ledger init refused to replace a file. Every ledger failure of
+// resolution verify, envelope emit, gate and ledger init goes through here.
 func (c *cli) ledgerFailure(cmd string, err error) int {
 	c.errorf("%s: %s", cmd, ledgerMessage(err))
 	switch {
+	case errors.Is(err, fs.ErrExist):
+		c.hintf("ledger init never replaces a file; deleting a ledger and its PATH.hwm forgets which envelopes it consumed")
+		return exitUsage
 	case errors.Is(err, ledger.ErrLocked):
 		c.hintf("another bbdigest holds the ledger; --wait D waits longer for it")
 	case errors.Is(err, ledger.ErrCorrupt):
 		c.hintf("nothing was authorized or recorded; the ledger needs a person's decision (see 'bbdigest help resolution')")
-	case errors.Is(err, fs.ErrNotExist):
-		c.hintf("resolution verify never creates a ledger: emit the envelope first with 'bbdigest envelope emit --ledger PATH'")
+	case errors.Is(err, fs.ErrNotExist) && cmd != "envelope emit" && cmd != "ledger init":
+		// The commands that consume authority never create a ledger
+		// (see ledgerOptions); those that create one need its directory.
+		c.hintf("create an empty ledger with 'bbdigest ledger init PATH'; 'bbdigest envelope emit --ledger PATH' records envelopes in it")
 	}
 	return exitLedger
 }

@@ -39,9 +39,10 @@ type Options struct {
 	// file: 0 fails at once if it is locked. Negative is an error.
 	Wait time.Duration
 	// MustExist makes Open fail with an error wrapping fs.ErrNotExist when
-	// the file does not exist, instead of creating a new, empty ledger. Set it to verify resolutions: a ledger that a typo
-	// or an unset variable replaced by a new, empty file would check
-	// nothing. Emitting may create the ledger.
+	// the file does not exist, instead of creating a new, empty ledger.
+	// Set it to verify resolutions: a ledger that a typo or an unset
+	// variable replaced by a new, empty file would check nothing. Emitting
+	// may create the ledger; Create makes one that must be new.
 	MustExist bool
 }
 
@@ -136,24 +137,70 @@ type Ledger struct {
 // Errors wrap ledger.ErrCorrupt when the file or its high-water file fails
 // a check, ledger.ErrLocked, or fs.ErrNotExist (with opts.MustExist).
 func Open(path string, opts *Options) (*Ledger, error) {
+	return open(path, opts, false)
+}
+
+// Create creates a new, empty ledger at path: the file (mode 0600), its
+// high-water file path.hwm and its bucket, each synced to disk as Open
+// syncs a ledger it creates, and returns it open. Unlike Open it never
+// opens a ledger that is there: it fails with an error wrapping
+// fs.ErrExist, and changes nothing, when path exists (a ledger, any other
+// file, a symbolic link) or when path.hwm does, which a ledger deleted
+// without its high-water file leaves. opts.Wait is as for Open;
+// opts.MustExist must be false. On any other failure Create removes the
+// files it created.
+//
+// A crash during Create leaves either nothing, or files that Open accepts
+// as an empty ledger.
+func Create(path string, opts *Options) (*Ledger, error) {
+	if opts != nil && opts.MustExist {
+		return nil, fmt.Errorf("envelope: create ledger %s: Options.MustExist is set", path)
+	}
+	// open's O_EXCL makes the check on path atomic; this one first only
+	// names the right file when both are there.
+	if _, err := os.Lstat(path); err == nil {
+		return nil, fmt.Errorf("envelope: create ledger %s: %w", path, fs.ErrExist)
+	}
+	hwmPath := path + ".hwm"
+	switch _, err := os.Lstat(hwmPath); {
+	case err == nil:
+		return nil, fmt.Errorf("envelope: create ledger %s: the high-water file %s of an earlier ledger is there: %w", path, hwmPath, fs.ErrExist)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("envelope: create ledger %s: %w", path, err)
+	}
+	return open(path, opts, true)
+}
+
+// open is Open, and with create Create (but for its check of the
+// high-water file).
+func open(path string, opts *Options, create bool) (*Ledger, error) {
 	o := Options{Wait: LockTimeout}
 	if opts != nil {
 		o = *opts
 	}
+	op := "open"
+	if create {
+		op = "create"
+	}
 	if o.Wait < 0 {
-		return nil, fmt.Errorf("envelope: open ledger %s: negative wait %v", path, o.Wait)
+		return nil, fmt.Errorf("envelope: %s ledger %s: negative wait %v", op, path, o.Wait)
 	}
 	l := &Ledger{path: path}
+	created := false // by this call: removed if it fails
 	bo := &bbolt.Options{
 		// bbolt waits forever when Timeout is 0; a timeout of 1ns makes
 		// one attempt.
 		Timeout: max(o.Wait, time.Nanosecond),
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			if o.MustExist {
+			switch {
+			case o.MustExist:
 				flag &^= os.O_CREATE
+			case create:
+				flag |= os.O_CREATE | os.O_EXCL
 			}
 			f, err := os.OpenFile(name, flag, perm)
 			l.file = f
+			created = create && err == nil
 			return f, err
 		},
 	}
@@ -161,26 +208,54 @@ func Open(path string, opts *Options) (*Ledger, error) {
 		l.db, err = bbolt.Open(path, 0o600, bo)
 		return err
 	})
+	removeCreated := func() {
+		if created {
+			os.Remove(path)
+		}
+	}
 	switch {
 	case panicked:
 		if l.file != nil {
 			releaseFile(l.file) // bbolt did not return: nothing else will close it
 		}
+		removeCreated()
 		return nil, err
 	case errors.Is(err, berrors.ErrTimeout):
+		// Another process has the file open: it is not this call's to
+		// remove, whoever created it.
 		return nil, fmt.Errorf("%w: ledger file %s is locked by another process (waited %v)", ledger.ErrLocked, path, o.Wait)
 	case o.MustExist && errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("envelope: ledger %s does not exist: %w", path, fs.ErrNotExist)
+		return nil, fmt.Errorf("envelope: ledger %s: %w", path, fs.ErrNotExist)
+	case create && errors.Is(err, fs.ErrExist):
+		return nil, fmt.Errorf("envelope: create ledger %s: %w", path, fs.ErrExist)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
 		return nil, fmt.Errorf("%w: %s: not a ledger, or both bbolt meta pages damaged: %v", ledger.ErrCorrupt, path, err)
 	case err != nil:
-		return nil, fmt.Errorf("envelope: open ledger %s: %w", path, err)
+		removeCreated()
+		return nil, fmt.Errorf("envelope: %s ledger %s: %w", op, path, pathErr(path, err))
 	}
 	if err := l.init(); err != nil {
 		l.abort()
+		if created {
+			if l.hwm != nil {
+				os.Remove(l.hwm.path)
+			}
+			os.Remove(path)
+		}
 		return nil, err
 	}
 	return l, nil
+}
+
+// pathErr returns err without its path when it is a *fs.PathError about
+// path, which the message that wraps it already names: "open: no such
+// file or directory", not "open PATH: no such file or directory". What it
+// wraps (fs.ErrNotExist, a syscall.Errno) still matches errors.Is.
+func pathErr(path string, err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
 }
 
 // init checks the file bbolt opened and the high-water file, and creates

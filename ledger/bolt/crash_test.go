@@ -31,12 +31,16 @@ func crashDigest(round, i int) hashing.Digest {
 	return hashing.Sum(b[:])
 }
 
-// crashChild opens (or creates) the ledger and emits and resolves envelopes
-// until it is killed, writing the hex of each digest to stdout once its
-// Resolve has returned. os.Stdout is unbuffered: each line is one
-// write(2), issued after the ledger's fsyncs.
-func crashChild(path string, round int) {
-	l, err := Open(path, nil)
+// crashChild opens (or creates) the ledger, with Create when create is
+// true, and emits and resolves envelopes until it is killed, writing the
+// hex of each digest to stdout once its Resolve has returned. os.Stdout is
+// unbuffered: each line is one write(2), issued after the ledger's fsyncs.
+func crashChild(path string, round int, create bool) {
+	open := Open
+	if create {
+		open = Create
+	}
+	l, err := open(path, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
@@ -55,15 +59,17 @@ func crashChild(path string, round int) {
 	}
 }
 
-// crashChildMain runs the child if this process is one.
-func crashChildMain() bool {
+// crashChildMain runs the child if this process is one; it creates the
+// ledger with Create in the rounds for which create returns true (nil:
+// none).
+func crashChildMain(create func(round int) bool) bool {
 	path := os.Getenv(crashChildEnv)
 	if path == "" {
 		return false
 	}
 	var round int
 	fmt.Sscan(os.Getenv(crashChildEnv+"_ROUND"), &round)
-	crashChild(path, round)
+	crashChild(path, round, create != nil && create(round))
 	return true
 }
 
@@ -78,7 +84,7 @@ func crashChildMain() bool {
 // reported are the at-most-once window (see package ledger): consumed, with
 // nobody told; Lookup still names their outcome.
 func TestBoltLedgerSurvivesKill(t *testing.T) {
-	if crashChildMain() {
+	if crashChildMain(nil) {
 		return
 	}
 	if testing.Short() {
@@ -107,9 +113,10 @@ func TestBoltLedgerSurvivesKill(t *testing.T) {
 // after bbolt created it but before the high-water file, before the
 // bucket, before or during the first commits. Every file left must open
 // (never "corrupt": a crash is not damage) and hold what the child
-// reported.
+// reported. The children of odd rounds create the ledger with Create,
+// the others with Open.
 func TestBoltLedgerCreationKill(t *testing.T) {
-	if crashChildMain() {
+	if crashChildMain(func(round int) bool { return round%2 == 1 }) {
 		return
 	}
 	if testing.Short() {

@@ -28,6 +28,10 @@
 //     options) for another process to release the file, then fails with
 //     ledger.ErrLocked.
 //
+// Create makes a new, empty ledger and refuses a path where one (or its
+// high-water file) is: the way to set one up before the first Open with
+// Options.MustExist.
+//
 // These checks find accidents, not attacks: neither file is signed, and
 // whoever can write both can set any state or roll both back together.
 // Keep both files, and their directory, writable only by the processes
