@@ -15,6 +15,13 @@ import (
 // asked for. Test with errors.Is(err, act.ErrShape).
 var ErrShape = errors.New("act: not a tool call")
 
+// ErrMessage is wrapped, beside [ErrShape], by the *[Error] of [Parse],
+// [Parser.ParseInto] and [Parser.Digest] for an input that is not one call
+// but an assistant message, a model response or a JSON array, which hold
+// calls: [Parser.AppendMessage] and [ParseMessage] read those. Test with
+// errors.Is(err, act.ErrMessage).
+var ErrMessage = errors.New("act: a message, not one tool call")
+
 // ClassShape is what [Error.Class] returns for an error that wraps
 // [ErrShape].
 const ClassShape = "shape"
@@ -106,11 +113,25 @@ func (e *Error) detail() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // shapeError is the cause of a shape problem: its message, wrapping
-// ErrShape.
-type shapeError struct{ msg string }
+// ErrShape, and ErrMessage too when the input is a message.
+type shapeError struct {
+	msg     string
+	message bool
+}
+
+var (
+	causeShape   = []error{ErrShape}
+	causeMessage = []error{ErrShape, ErrMessage}
+)
 
 func (e *shapeError) Error() string { return e.msg }
-func (e *shapeError) Unwrap() error { return ErrShape }
+
+func (e *shapeError) Unwrap() []error {
+	if e.message {
+		return causeMessage
+	}
+	return causeShape
+}
 
 // canonError returns the *Error of a canon gate rejection ce of the
 // caller's input, or of a part of it that starts at byte off and JSON
