@@ -66,7 +66,8 @@ Commands:
   archive     re-hash or verify JSON Lines archives on every core, one
               JSON result line per input line
   act         print the act digest of a tool call (Anthropic, OpenAI or
-              MCP shape): the action digest an envelope option binds
+              MCP shape), or of each call of an assistant message: the
+              action digest an envelope option binds
   gate        decide one tool call before it runs (allow, or an MCP tool
               error), with a signed receipt: docker/mcp-gateway's interceptor
   keygen      make an Ed25519 key pair for signing receipts
