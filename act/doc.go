@@ -220,7 +220,8 @@
 // in the caller's input. Inside an OpenAI arguments string the offsets are
 // those of the decoded text, not of the input: [Error.InString] is set,
 // Pointer names the string member ("/function/arguments" or
-// "/arguments"), Offset counts bytes of the string's decoded text, and the
+// "/arguments", in a message "/tool_calls/2/function/arguments"), Offset
+// counts bytes of the string's decoded text, and the
 // *canon.Error in [Error.Err] has the pointer within that text. The
 // messages may change between versions; the class names do not.
 //

@@ -32,7 +32,8 @@ const ClassShape = "shape"
 // offending value in the caller's input, with one exception: when InString
 // is set, the problem is inside the text of an OpenAI arguments string,
 // Pointer names that string member ("/function/arguments" or
-// "/arguments") and Offset counts bytes of its decoded text (the JSON text
+// "/arguments", in a message "/tool_calls/2/function/arguments") and
+// Offset counts bytes of its decoded text (the JSON text
 // the string holds, after its escapes are decoded), which is what the
 // canon gate reads. The *canon.Error in Err then carries the JSON Pointer
 // within that text. For [New], Pointer and Offset are within its arguments.
