@@ -88,7 +88,7 @@ func Parse(src []byte, s Shape, server string) (*Act, error) {
 // shape, with Shape set to ShapeAuto.
 func New(server, tool string, arguments []byte) (*Act, error) {
 	if tool == "" {
-		return nil, &Error{Err: &shapeError{"the tool name is empty"}}
+		return nil, &Error{Err: &shapeError{msg: "the tool name is empty"}}
 	}
 	if !utf8.ValidString(tool) {
 		return nil, fmt.Errorf("act: the tool name %q is not valid UTF-8", tool)
@@ -105,12 +105,12 @@ func New(server, tool string, arguments []byte) (*Act, error) {
 			return nil, canonError(asCanon(err), 0, "")
 		}
 		if args[0] != '{' {
-			return nil, &Error{Offset: skipWS(arguments, 0), Err: &shapeError{"the arguments are " + kind(args[0]) + ", not an object"}}
+			return nil, &Error{Offset: skipWS(arguments, 0), Err: &shapeError{msg: "the arguments are " + kind(args[0]) + ", not an object"}}
 		}
 	}
 	p.name = jcs.AppendString(p.name[:0], tool)
 	if len(p.name)-2 > MaxToolName {
-		return nil, &Error{Err: &shapeError{"the tool name is longer than " + strconv.Itoa(MaxToolName) + " bytes"}}
+		return nil, &Error{Err: &shapeError{msg: "the tool name is longer than " + strconv.Itoa(MaxToolName) + " bytes"}}
 	}
 	var r parsed
 	a := &Act{Tool: tool, Server: server}

@@ -7,7 +7,9 @@
 // digests it, and allows the call only with a verified authority for that
 // digest. This package is the first step: [Parse] (or a reusable
 // [Parser]) reads an Anthropic tool_use block, an OpenAI tool call or an
-// MCP tools/call request into an [Act].
+// MCP tools/call request into an [Act], and [ParseMessage] (or
+// [Parser.AppendMessage]) reads every call of an assistant message or a
+// model response into one Act each (# Messages).
 //
 // # The act
 //
@@ -123,7 +125,74 @@
 //     be absent ({}).
 //
 // Any other member of the input, at any depth, is read only to check it
-// (below) and never bound.
+// (below) and never bound. An object that is none of these forms is
+// refused with the names of its members; one that is a message (below),
+// or a JSON array, is refused with [ErrMessage] beside ErrShape.
+//
+// # Messages
+//
+// [Parser.AppendMessage] and [ParseMessage] read a message that holds
+// calls, and return the act of every call in it, in order:
+//
+//	{"role":"assistant","content":null,"tool_calls":[{…},{…}]}       OpenAI Chat Completions message
+//	{"role":"assistant","function_call":{"name":…,"arguments":"…"}}  its legacy form: one call
+//	{"id":…,"object":"chat.completion","choices":[{"message":{…}}]}  a Chat Completions response
+//	{"role":"assistant","content":[{"type":"text",…},{"type":"tool_use",…}]}  Anthropic message
+//	{"id":…,"type":"message","role":"assistant","content":[…]}       a Messages API response
+//	{"id":…,"object":"response","output":[{"type":"function_call",…}]}  OpenAI Responses response
+//	[{…},{…}]                                                        the bare list of one of those
+//
+// Each call is read exactly as the same object given on its own, under
+// the rules above, with the [Shape] of its form; a problem in it is
+// reported at its place in the message ("/tool_calls/2/function/arguments"
+// for the third tool_calls entry's arguments string). What a message is,
+// and where its calls are, is decided by its top-level members, as a
+// vendor's decoder reads them:
+//
+//   - choices: a Chat Completions response, with exactly one choice (of
+//     several, which one the host acts on is its choice: refused as
+//     ambiguous), whose message is read as a Chat Completions message;
+//     object, if present, is "chat.completion" (a streaming chunk, whose
+//     calls come in pieces, is refused).
+//   - output: a Responses response; object, if present, is "response".
+//     Its function_call items are the calls. The items the host does not
+//     run (message, reasoning, and the calls OpenAI runs itself:
+//     web_search_call, file_search_call, code_interpreter_call,
+//     image_generation_call, mcp_call, mcp_list_tools,
+//     mcp_approval_request) are skipped. Every other item is refused: the
+//     calls the host runs that no act binds (custom_tool_call,
+//     computer_call, local_shell_call, shell_call, apply_patch_call), and
+//     any type this version does not know, as it may be such a call.
+//   - tool_calls, or function_call: a Chat Completions message. Every
+//     tool_calls entry is a call, with type "function" if present (a
+//     custom tool call is refused); null or [] holds none. Its content
+//     (text, or an array of text parts) is not read.
+//   - content, an array: an Anthropic message; type, if present, is
+//     "message". Its tool_use blocks are the calls. Every other block is
+//     text, thinking, or a call Anthropic runs itself (server_tool_use,
+//     mcp_tool_use) or its result, and is skipped, since every call the
+//     host runs is a tool_use block; but a block whose type differs only
+//     in case from a call's, or is another vendor's call, is refused.
+//   - role, if present, is "assistant".
+//   - A bare JSON array is the list of one of those: its first item that
+//     is a call (a tool_use block, a function_call or other Responses call
+//     item, a tool_calls entry) decides which, and every item is read by
+//     that list's rules. An array of JSON-RPC requests is refused: MCP
+//     removed batching in its 2025-06-18 revision, so a tools/call request
+//     is one call, which Parse reads.
+//
+// The rules of a call's wrapper apply to the message too. Two of output,
+// tool_calls (or function_call), a content array holding a call-like item
+// and choices are ambiguous, and so are tool_calls and function_call
+// together; so is a member a call is read from (name, arguments, input,
+// function, params, Params, method, jsonrpc) beside them, and a member
+// whose name differs only in case from one a message or a call is read
+// from (Tool_Calls, Content, a block's Type). A message without a call is
+// refused with what it holds ("an Anthropic message with no tool_use
+// block"); one call given on its own is refused (Parse reads it).
+// Everything else, at any depth, is read only to check it, under the
+// rfc8785 profile, whose 1000 levels of nesting the message's own levels
+// count toward.
 //
 // # The wrapper
 //
@@ -151,7 +220,8 @@
 // in the caller's input. Inside an OpenAI arguments string the offsets are
 // those of the decoded text, not of the input: [Error.InString] is set,
 // Pointer names the string member ("/function/arguments" or
-// "/arguments"), Offset counts bytes of the string's decoded text, and the
+// "/arguments", in a message "/tool_calls/2/function/arguments"), Offset
+// counts bytes of the string's decoded text, and the
 // *canon.Error in [Error.Err] has the pointer within that text. The
 // messages may change between versions; the class names do not.
 //
@@ -163,12 +233,15 @@
 // that of the Act's previous call, in every shape (an OpenAI string
 // included) for input the strict profile accepts as a whole; a wrapper
 // that only the rfc8785 profile accepts costs what canon allocates for
-// the strict rejection it then discards. Input size is bounded by the
-// strict profile's 256 MiB; memory stays linear in the input.
+// the strict rejection it then discards. [Parser.AppendMessage] allocates
+// nothing either, once warm, for such input when dst has room for the acts
+// and its Acts past len(dst) hold the previous message's tool names. Input
+// size is bounded by the strict profile's 256 MiB; memory stays linear in
+// the input (a message's Acts each hold their own canonical act).
 //
 // # Concurrency
 //
 // A Parser is not safe for concurrent use; use one per goroutine, or
-// [Parse] and [New], which draw Parsers from a pool. An Act is a value
+// [Parse], [ParseMessage] and [New], which draw Parsers from a pool. An Act is a value
 // that nothing else holds: read it from any number of goroutines.
 package act

@@ -15,6 +15,13 @@ import (
 // asked for. Test with errors.Is(err, act.ErrShape).
 var ErrShape = errors.New("act: not a tool call")
 
+// ErrMessage is wrapped, beside [ErrShape], by the *[Error] of [Parse],
+// [Parser.ParseInto] and [Parser.Digest] for an input that is not one call
+// but an assistant message, a model response or a JSON array, which hold
+// calls: [Parser.AppendMessage] and [ParseMessage] read those. Test with
+// errors.Is(err, act.ErrMessage).
+var ErrMessage = errors.New("act: a message, not one tool call")
+
 // ClassShape is what [Error.Class] returns for an error that wraps
 // [ErrShape].
 const ClassShape = "shape"
@@ -25,7 +32,8 @@ const ClassShape = "shape"
 // offending value in the caller's input, with one exception: when InString
 // is set, the problem is inside the text of an OpenAI arguments string,
 // Pointer names that string member ("/function/arguments" or
-// "/arguments") and Offset counts bytes of its decoded text (the JSON text
+// "/arguments", in a message "/tool_calls/2/function/arguments") and
+// Offset counts bytes of its decoded text (the JSON text
 // the string holds, after its escapes are decoded), which is what the
 // canon gate reads. The *canon.Error in Err then carries the JSON Pointer
 // within that text. For [New], Pointer and Offset are within its arguments.
@@ -106,11 +114,25 @@ func (e *Error) detail() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // shapeError is the cause of a shape problem: its message, wrapping
-// ErrShape.
-type shapeError struct{ msg string }
+// ErrShape, and ErrMessage too when the input is a message.
+type shapeError struct {
+	msg     string
+	message bool
+}
+
+var (
+	causeShape   = []error{ErrShape}
+	causeMessage = []error{ErrShape, ErrMessage}
+)
 
 func (e *shapeError) Error() string { return e.msg }
-func (e *shapeError) Unwrap() error { return ErrShape }
+
+func (e *shapeError) Unwrap() []error {
+	if e.message {
+		return causeMessage
+	}
+	return causeShape
+}
 
 // canonError returns the *Error of a canon gate rejection ce of the
 // caller's input, or of a part of it that starts at byte off and JSON

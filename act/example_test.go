@@ -79,3 +79,29 @@ func ExampleError() {
 	// non-integer /arguments 11 true
 	// act: non-integer: number "19.99" is not an integer within "/amount" in the arguments string at "/arguments", offset 11 of its decoded text
 }
+
+// An assistant message with two tool calls, here an OpenAI Chat
+// Completions message, gives one act per call, in order; an Anthropic
+// message or a Responses response with the same calls gives the same
+// acts. The digests are SHA-256 of the acts written out, as coreutils
+// sha256sum computes them.
+func ExampleParser_AppendMessage() {
+	msg := []byte(`{"role":"assistant","content":null,"tool_calls":[
+	  {"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"location\":\"Paris\",\"unit\":\"celsius\"}"}},
+	  {"id":"call_2","type":"function","function":{"name":"book_hotel","arguments":"{\"nights\":2,\"city\":\"Paris\"}"}}]}`)
+	var p act.Parser
+	var acts []act.Act // reused from call to call: no allocation once warm
+	acts, err := p.AppendMessage(acts[:0], msg, act.ShapeAuto)
+	if err != nil {
+		panic(err)
+	}
+	for _, a := range acts {
+		fmt.Println(a.Digest, a.Tool)
+	}
+	_, err = p.AppendMessage(acts[:0], []byte(`{"role":"assistant","content":"Done.","tool_calls":[]}`), act.ShapeAuto)
+	fmt.Println(err)
+	// Output:
+	// sha256:8e5e487f2d6b79552aaedf576dabddaa0e773e34deda9763e704e1b0465f14bf get_weather
+	// sha256:8178527c0c6eff74aa5d6b0e4fd742f3434a68cf52dfdff02bb834fa901796d3 book_hotel
+	// act: shape: an OpenAI Chat Completions assistant message with no tool calls within "/tool_calls" at offset 51
+}

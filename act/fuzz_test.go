@@ -89,3 +89,76 @@ func FuzzAct(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMessage checks, for any input and shape, that reading a message
+// never panics; that a refusal is an *Error with a known class; that the
+// accepted acts are canonical under the strict profile, carry SHA-256 of
+// their bytes, have the shape asked for, and read the same from the input
+// reformatted (as FuzzAct reformats it); and, taking the input as one
+// call, that the call put in a message of its vendor between two other
+// calls gives its own act there, or its own refusal at its place in the
+// message (checkEmbedded): a message's acts are those of its calls read
+// one at a time.
+func FuzzMessage(f *testing.F) {
+	for _, mf := range messageForms {
+		for _, cs := range messageCallSets()[2:] {
+			src, items := mf.write(f, cs)
+			f.Add([]byte(src), uint8(0))
+			f.Add([]byte(items[0]), uint8(mf.shape))
+		}
+	}
+	for _, tc := range messageErrCases() {
+		f.Add([]byte(tc.src), uint8(tc.shape))
+	}
+	for _, tc := range errCases() {
+		if len(tc.src) < 4096 {
+			f.Add([]byte(tc.src), uint8(0))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte, shape uint8) {
+		s := Shape(shape % 4)
+		var p Parser
+		acts, err := p.AppendMessage(nil, src, s)
+		if err != nil {
+			e, ok := errors.AsType[*Error](err)
+			if !ok {
+				t.Fatalf("error %v (%T) is not an *Error", err, err)
+			}
+			if _, known := canon.ParseClass(e.Class()); !known && e.Class() != ClassShape {
+				t.Fatalf("unknown class %q: %v", e.Class(), err)
+			}
+		} else {
+			if len(acts) == 0 {
+				t.Fatal("accepted with no act")
+			}
+			for _, a := range acts {
+				if a.Shape == ShapeAuto || (s != ShapeAuto && a.Shape != s) ||
+					!canon.IsCanonical(a.Canonical, canon.Strict) || !bytes.HasPrefix(a.Canonical, []byte(prefix)) ||
+					a.Digest != sha256.Sum256(a.Canonical) || a.ArgumentsDigest() != sha256.Sum256(a.Arguments()) {
+					t.Fatalf("act %s (shape %s) of %s", a.Canonical, a.Shape, src)
+				}
+			}
+			rc, err := canon.Canonicalize(src, canon.RFC8785)
+			if err != nil {
+				t.Fatalf("accepted input refused by the rfc8785 gate: %v", err)
+			}
+			forms := [][]byte{rc}
+			v := decode(t, string(src))
+			for _, st := range styles {
+				forms = append(forms, []byte(writeJSON(v, st)))
+			}
+			for _, in := range forms {
+				again, err := p.AppendMessage(nil, in, s)
+				if err != nil || len(again) != len(acts) {
+					t.Fatalf("reformatted %s: %v, %d acts, want %d\nfrom %s", in, err, len(again), len(acts), src)
+				}
+				for i := range acts {
+					if again[i].Digest != acts[i].Digest {
+						t.Fatalf("reformatted %s: act %d differs\nfrom %s", in, i, src)
+					}
+				}
+			}
+		}
+		checkEmbedded(t, &p, src)
+	})
+}

@@ -66,6 +66,10 @@ type topLevel struct {
 	// one the walk reads (Name beside name, PARAMS), with the wrapper it
 	// is in ("" at the top level).
 	variant, variantIn string
+
+	// msg holds the top-level members a message is read from
+	// (message.go): tool_calls, content, output, choices and the like.
+	msg msgMembers
 }
 
 // readNames are the member names the walk reads. A member whose name
@@ -117,6 +121,10 @@ type located struct {
 	form form
 	name span // the name string, quotes included
 	args span // the arguments value; zero when absent (an empty object)
+
+	// message is set when locate's problem is that the input is a
+	// message, a model response or an array (ErrMessage), not one call.
+	message bool
 }
 
 // problem is a shape problem found in the canonical document: the path of
@@ -151,7 +159,9 @@ func walkTop(doc []byte, t *topLevel) {
 			t.jsonrpc = o.value()
 			continue
 		default:
-			t.noteVariant(o.name(), "")
+			if !t.msg.record(&o) {
+				t.noteVariant(o.name(), "")
+			}
 			continue
 		}
 		t.wrappers++
@@ -181,15 +191,29 @@ func locate(doc []byte, s Shape, loc *located, t *topLevel) *problem {
 		if len(doc) > 0 {
 			k = kind(doc[0])
 		}
+		if k == "an array" {
+			loc.message = true
+			return &problem{pathTop, "", "the input is a JSON array, not one tool call"}
+		}
 		return &problem{pathTop, "", "a tool call is a JSON object, not " + k}
 	}
 	walkTop(doc, t)
+	return locateTop(doc, s, loc, t, false)
+}
+
+// locateTop is locate after walkTop(doc, t) has read the object doc: the
+// input's top level, or (nested) an item of a message (message.go).
+func locateTop(doc []byte, s Shape, loc *located, t *topLevel, nested bool) *problem {
 	if t.variant != "" {
 		path, ptr := []string{t.variant}, "/"+t.variant
 		if t.variantIn != "" {
 			path, ptr = []string{t.variantIn, t.variant}, "/"+t.variantIn+"/"+t.variant
 		}
 		return &problem{path, ptr, "ambiguous: a member " + t.variant + " differs only in case from one the call is read from"}
+	}
+	if p, isMessage := messageInCall(t, nested); p != nil {
+		loc.message = isMessage
+		return p
 	}
 	f, p := decide(doc, t, s)
 	if p != nil {
@@ -304,6 +328,8 @@ func decide(doc []byte, t *topLevel, s Shape) (form, *problem) {
 		return formFunction, nil
 	case m.arguments.found() && doc[m.arguments.start] != '{' && s == ShapeOpenAI:
 		return formFunction, nil // reported as arguments that are not a string
+	case !m.name.found() && !m.arguments.found():
+		return 0, &problem{pathTop, "", "neither a tool call nor an assistant message: " + memberList(doc)}
 	}
 	return formParams, nil
 }

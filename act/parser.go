@@ -16,20 +16,25 @@ package act
 //   3. write lays out the act, prefix + canonical arguments + suffix, in
 //      one reused buffer, and hashing hashes it.
 //
+// A message (message.go) takes the same steps: one pass of the gate over
+// the whole message, then locateMessage finds the list of calls, and each
+// call object in it is a sub-slice of the canonical document that
+// locateTop and actOf read as they read a call on its own.
+//
 // The strict profile binds the act, not the wrapper. So when the whole
 // input fails the strict gate on a bound that plain RFC 8785 does not have
-// (a fractional or large number, deep nesting), buildWrapped reads it
+// (a fractional or large number, deep nesting), view reads it
 // again under the rfc8785 profile (which still rejects duplicate names,
 // invalid UTF-8 and lone surrogates anywhere: an ambiguous wrapper could
-// hide a second call), locates the call there, and puts the arguments
-// through the strict gate on their own raw bytes, so that an error still
-// points into the caller's input.
+// hide a second call), the call is located there, and actOf puts the
+// arguments through the strict gate on their own raw bytes, so that an
+// error still points into the caller's input.
 //
 // Depth: the act object is level 1 and its arguments level 2, so the
 // arguments may nest 63 levels of their own. Read in place, an argument
 // object is at level 2 or deeper of its document, so the whole-input gate
 // already bounds it; read on its own (an OpenAI string, or the fallback),
-// the gate allows 64 and checkDepth takes one off.
+// the gate allows 64 and canonArgs takes one off.
 
 import (
 	"bytes"
@@ -81,7 +86,7 @@ type Parser struct {
 
 	c    canon.Canonicalizer  // the strict gate of the whole input
 	ac   canon.Canonicalizer  // the strict gate of arguments read on their own
-	w    *canon.Canonicalizer // the rfc8785 reading of a wrapper (buildWrapped), made when first needed
+	w    *canon.Canonicalizer // the rfc8785 reading of a wrapper (view), made when first needed
 	top  topLevel             // locate's scratch memory; top.text is the decoded OpenAI arguments string
 	wrap []byte               // "[" + arguments + "]", for a depth error
 	name []byte               // a decoded tool name that had escapes
@@ -128,8 +133,14 @@ func (p *Parser) ParseInto(a *Act, src []byte, s Shape) error {
 		a.clear()
 		return err
 	}
-	// The name is set before Canonical is written: it may lie in src,
-	// which may be a.Canonical.
+	p.fill(a, out, &r)
+	return nil
+}
+
+// fill stores in a the act that build wrote to out, with what it found
+// in r. The name is set before Canonical is written: it may lie in the
+// input, which may be a.Canonical.
+func (p *Parser) fill(a *Act, out []byte, r *parsed) {
 	body := r.name[1 : len(r.name)-1]
 	if bytes.IndexByte(body, '\\') >= 0 {
 		p.name, _ = decodeString(p.name[:0], r.name, 0)
@@ -143,7 +154,6 @@ func (p *Parser) ParseInto(a *Act, src []byte, s Shape) error {
 	a.Canonical = append(a.Canonical[:0], out...)
 	a.args, a.argsEnd = r.args, r.argsEnd
 	a.Digest = hashing.Sum(a.Canonical)
-	return nil
 }
 
 // Digest returns the act digest of the call in src, in shape s: the Digest
@@ -169,73 +179,79 @@ func (p *Parser) build(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
 	if err := p.encodeServer(); err != nil {
 		return dst, err
 	}
-	doc, err := p.c.View(src)
+	doc, wrapped, err := p.view(src)
 	if err != nil {
-		ce := asCanon(err)
-		if strictOnly(ce) {
-			return p.buildWrapped(dst, src, s, r)
-		}
-		return dst, canonError(ce, 0, "")
+		return dst, err
 	}
 	var loc located
 	if pr := locate(doc, s, &loc, &p.top); pr != nil {
-		return dst, shapeProblem(src, pr)
+		e := shapeProblem(src, pr)
+		e.Err.(*shapeError).message = loc.message
+		return dst, e
 	}
-	fi := &forms[loc.form]
-	var args []byte
-	switch {
-	case fi.text:
-		if args, err = p.argsText(doc, loc.args, fi); err != nil {
-			return dst, err
-		}
-	case loc.args.found():
-		args = doc[loc.args.start:loc.args.end]
-	default:
-		args = emptyObject
+	var raw span
+	if wrapped {
+		raw, _ = rawFind(src, pathTop)
 	}
-	return p.write(dst, args, doc[loc.name.start:loc.name.end], fi.shape, r), nil
+	return p.actOf(dst, src, doc, &loc, wrapped, raw, nil, r)
 }
 
-// buildWrapped is build for an input that failed the strict gate with a
-// rejection the rfc8785 profile does not make: the input may
-// be a wrapper whose members outside the arguments are not in the strict
+// view returns the canonical document of src under the strict profile,
+// or, when the strict gate refuses src with a rejection the rfc8785
+// profile does not make (wrapped), under rfc8785: the input may be a
+// wrapper whose members outside the arguments are not in the strict
 // profile. See the comment at the top of this file.
-func (p *Parser) buildWrapped(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
+func (p *Parser) view(src []byte) (doc []byte, wrapped bool, err error) {
+	doc, err = p.c.View(src)
+	if err == nil {
+		return doc, false, nil
+	}
+	if ce := asCanon(err); !strictOnly(ce) {
+		return nil, false, canonError(ce, 0, "")
+	}
 	if p.w == nil {
 		p.w = canon.New(canon.RFC8785)
 	}
-	doc, err := p.w.View(src)
-	if err != nil {
-		return dst, canonError(asCanon(err), 0, "")
+	if doc, err = p.w.View(src); err != nil {
+		return nil, false, canonError(asCanon(err), 0, "")
 	}
-	var loc located
-	if pr := locate(doc, s, &loc, &p.top); pr != nil {
-		return dst, shapeProblem(src, pr)
-	}
+	return doc, true, nil
+}
+
+// actOf writes to dst[:0] the act of the call that locate found at loc in
+// el, a canonical object: the input's top level, or an item of a message
+// (w places it in the input; nil for the top level). When wrapped, el is
+// the rfc8785 reading, rawEl the span of the same object in src, and
+// arguments read in place are put through the strict gate from their raw
+// bytes, so that an error still points into the caller's input.
+func (p *Parser) actOf(dst, src, el []byte, loc *located, wrapped bool, rawEl span, w *at, r *parsed) ([]byte, error) {
 	fi := &forms[loc.form]
 	var args []byte
+	var err error
 	switch {
 	case fi.text:
-		if args, err = p.argsText(doc, loc.args, fi); err != nil {
+		if args, err = p.argsText(el, loc.args, fi, w); err != nil {
 			return dst, err
 		}
+	case loc.args.found() && !wrapped:
+		args = el[loc.args.start:loc.args.end]
 	case loc.args.found():
-		raw, ok := rawFind(src, fi.argsPath)
+		raw, ok := rawFindAt(src, rawEl, fi.argsPath)
 		if !ok {
-			return dst, fmt.Errorf("act: internal error: %s found in the canonical form but not in the input", fi.argsPtr)
+			return dst, fmt.Errorf("act: internal error: %s found in the canonical form but not in the input", w.pointer(fi.argsPtr))
 		}
 		if args, err = p.canonArgs(src[raw.start:raw.end]); err != nil {
-			return dst, canonError(asCanon(err), raw.start, fi.argsPtr)
+			return dst, canonError(asCanon(err), raw.start, w.pointer(fi.argsPtr))
 		}
-		if !bytes.Equal(args, doc[loc.args.start:loc.args.end]) {
+		if !bytes.Equal(args, el[loc.args.start:loc.args.end]) {
 			// Both are JCS of one value; they can only differ through a
 			// canon bug. Refuse rather than guess.
-			return dst, fmt.Errorf("act: internal error: strict and rfc8785 canonical forms of %s differ", fi.argsPtr)
+			return dst, fmt.Errorf("act: internal error: strict and rfc8785 canonical forms of %s differ", w.pointer(fi.argsPtr))
 		}
 	default:
 		args = emptyObject
 	}
-	return p.write(dst, args, doc[loc.name.start:loc.name.end], fi.shape, r), nil
+	return p.write(dst, args, el[loc.name.start:loc.name.end], fi.shape, r), nil
 }
 
 // strictOnly reports whether ce is a rejection that the strict profile
@@ -253,9 +269,9 @@ func strictOnly(ce *canon.Error) bool {
 
 // argsText decodes the OpenAI arguments string at a in the canonical
 // document doc and returns the canonical form of the JSON text it holds.
-// Errors carry the string member's pointer and offsets in the decoded
-// text.
-func (p *Parser) argsText(doc []byte, a span, fi *formInfo) ([]byte, error) {
+// Errors carry the string member's pointer (within w's object) and
+// offsets in the decoded text.
+func (p *Parser) argsText(doc []byte, a span, fi *formInfo, w *at) ([]byte, error) {
 	if p.top.textAt != a.start { // walkTop decodes the one it read last
 		p.top.text, _ = decodeString(p.top.text[:0], doc, a.start)
 		p.top.textAt = a.start
@@ -264,11 +280,11 @@ func (p *Parser) argsText(doc []byte, a span, fi *formInfo) ([]byte, error) {
 	out, err := p.canonArgs(text)
 	if err != nil {
 		ce := asCanon(err)
-		return nil, &Error{Pointer: fi.argsPtr, Offset: int(ce.Offset), InString: true, Err: ce}
+		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: int(ce.Offset), InString: true, Err: ce}
 	}
 	if out[0] != '{' {
-		return nil, &Error{Pointer: fi.argsPtr, Offset: skipWS(text, 0), InString: true,
-			Err: &shapeError{"the JSON text is " + kind(out[0]) + ", not an object"}}
+		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: skipWS(text, 0), InString: true,
+			Err: &shapeError{msg: "the JSON text is " + kind(out[0]) + ", not an object"}}
 	}
 	return out, nil
 }
@@ -360,7 +376,7 @@ func shapeProblem(src []byte, pr *problem) *Error {
 	if s, ok := rawFind(src, pr.path); ok {
 		off = s.start
 	}
-	return &Error{Pointer: pr.ptr, Offset: off, Err: &shapeError{pr.msg}}
+	return &Error{Pointer: pr.ptr, Offset: off, Err: &shapeError{msg: pr.msg}}
 }
 
 // keep reports whether p may go back into a pool: its scratch memory is

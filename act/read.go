@@ -3,16 +3,17 @@ package act
 // This file is the package's JSON reader. Calls are read from the
 // canonical bytes the canon gate returns (no whitespace, members sorted by
 // name, unique names, strings escaped only as RFC 8785 §3.2.2.2 requires),
-// with obj. The raw readers at the end (rawFind) read the caller's input as
-// written, for the two places that need offsets in it: error offsets, and
-// the strict gate of the arguments of a call whose wrapper only the
-// rfc8785 profile accepts.
+// with obj and arr. The raw readers at the end (rawFind, rawArr) read the
+// caller's input as written, for the two places that need offsets in it:
+// error offsets, and the strict gate of the arguments of a call whose
+// wrapper only the rfc8785 profile accepts.
 
 import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"slices"
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -115,6 +116,32 @@ func quoteOrBackslash(x uint64) uint64 {
 	s := x ^ ('\\' * ones)
 	return ((q-ones)&^q | (s-ones)&^s) & highs
 }
+
+// arr walks the elements of a canonical array.
+type arr struct {
+	b      []byte
+	i      int // the next element, or the closing bracket
+	vs, ve int // the current element
+}
+
+// openArr returns the walk of the canonical array at b[start] == '['.
+func openArr(b []byte, start int) arr { return arr{b: b, i: start + 1} }
+
+// next advances to the next element and reports whether there is one.
+func (a *arr) next() bool {
+	if a.i >= len(a.b) || a.b[a.i] == ']' {
+		return false
+	}
+	a.vs, a.ve = a.i, skipValue(a.b, a.i)
+	a.i = a.ve
+	if a.i < len(a.b) && a.b[a.i] == ',' {
+		a.i++
+	}
+	return true
+}
+
+// value returns the span of the current element.
+func (a *arr) value() span { return span{a.vs, a.ve} }
 
 // skipScalar returns the index just past the canonical scalar at b[i].
 func skipScalar(b []byte, i int) int {
@@ -285,23 +312,78 @@ func hex4(b []byte) (rune, bool) {
 	return r, true
 }
 
-// rawFind returns the span in src of the value at the path of member names
-// from the top-level value, reading src as it is written (with whitespace
-// and escaped names). src must be a JSON text without duplicate names, as
+// rawFind returns the span in src of the value at the path from the
+// top-level value, reading src as it is written (with whitespace and
+// escaped names). A step of the path is a member name, or in an array an
+// index in decimal. src must be a JSON text without duplicate names, as
 // the canon gates guarantee; ok is false when a step of the path is
-// missing or not an object. The empty path is the top-level value.
+// missing or not an object or array. The empty path is the top-level
+// value.
 func rawFind(src []byte, path []string) (s span, ok bool) {
 	vs := skipWS(src, 0)
-	ve := skipValue(src, vs)
+	return rawFindAt(src, span{vs, skipValue(src, vs)}, path)
+}
+
+// rawFindAt is rawFind from the value at s in src.
+func rawFindAt(src []byte, s span, path []string) (span, bool) {
 	for _, name := range path {
-		if vs >= len(src) || src[vs] != '{' {
+		if s.start >= len(src) {
 			return span{}, false
 		}
-		if vs, ve, ok = rawMember(src, vs, name); !ok {
+		switch src[s.start] {
+		case '{':
+			vs, ve, ok := rawMember(src, s.start, name)
+			if !ok {
+				return span{}, false
+			}
+			s = span{vs, ve}
+		case '[':
+			k, err := strconv.Atoi(name)
+			if err != nil || k < 0 {
+				return span{}, false
+			}
+			a := openRawArr(src, s.start)
+			for a.next() && k > 0 {
+				k--
+			}
+			if k > 0 || !a.found {
+				return span{}, false
+			}
+			s = a.cur
+		default:
 			return span{}, false
 		}
 	}
-	return span{vs, ve}, true
+	return s, true
+}
+
+// rawArr walks the elements of an array in src as it is written.
+type rawArr struct {
+	src   []byte
+	i     int  // the next element, or the closing bracket
+	cur   span // the current element
+	found bool // whether next found one
+}
+
+// openRawArr returns the walk of the array at src[start] == '['.
+func openRawArr(src []byte, start int) rawArr {
+	return rawArr{src: src, i: skipWS(src, start+1)}
+}
+
+// next advances to the next element and reports whether there is one.
+func (a *rawArr) next() bool {
+	i := a.i
+	if i >= len(a.src) || a.src[i] == ']' {
+		a.found = false
+		return false
+	}
+	a.cur = span{i, skipValue(a.src, i)}
+	i = skipWS(a.src, a.cur.end)
+	if i < len(a.src) && a.src[i] == ',' {
+		i = skipWS(a.src, i+1)
+	}
+	a.i, a.found = i, true
+	return true
 }
 
 // rawMember finds the member called name in the object at src[i] == '{'

@@ -43,6 +43,35 @@ Shapes:
              an interceptor, {"Params":{...},"Session":...,"Extra":...}
              or {"method":"tools/call","params":{...}}
 
+Messages:
+  act also reads a message that holds calls, and prints one line per
+  call, in order: "sha256:<hex>  TOOL", TOOL escaped as digest --names
+  escapes a name (the line then starts with a backslash), or with
+  --canonical the canonical act and a newline. Each call is read as it is
+  on its own, in the shape of its form:
+  openai     a Chat Completions assistant message
+               {"role":"assistant","content":null,"tool_calls":[...]}
+             or its legacy {"role":"assistant","function_call":{...}},
+             or a whole response with one choice (of several, which one
+             runs is the host's choice: refused as ambiguous)
+               {"id":...,"object":"chat.completion","choices":[{"message":
+                {...},...}]}
+             a Responses API response
+               {"id":...,"object":"response","output":[...]}
+             whose function_call items are the calls: message, reasoning
+             and the calls OpenAI runs itself (web_search_call, mcp_call,
+             ...) are skipped; a call the host runs that no act binds
+             (computer_call, custom_tool_call, ...) or an unknown item is
+             refused
+  anthropic  a message {"role":"assistant","content":[...]} or a whole
+             Messages API response {"id":...,"type":"message",...}, whose
+             tool_use blocks are the calls; text, thinking and the calls
+             Anthropic runs itself (server_tool_use, ...) are skipped
+  The bare array of one of those lists (tool_calls, content, output) is
+  read the same way. A message with no call, or with two lists of calls,
+  is refused, as is a JSON-RPC batch (MCP removed batching in its
+  2025-06-18 revision: give each tools/call request on its own).
+
 The arguments must be a JSON object (absent is {} for anthropic and mcp)
 in the strict profile: no duplicate names, integers only with |n| <=
 2^53-1 (1.0 and 1e2 read as 1 and 100), nesting at most 63 levels of
@@ -60,28 +89,31 @@ for), N the byte offset in the input. Inside an OpenAI arguments string,
 POINTER is the string member ("/arguments", "/function/arguments") and
 REASON "CLASS: MESSAGE within "INNER" at offset N of the decoded string",
 INNER and N the pointer and byte offset in the JSON text the string
-holds.
+holds. In a message, POINTER points into the call: the arguments string
+of the third tool_calls entry is "/tool_calls/2/function/arguments".
 
 Options:
-  --shape NAME  the shape of the call: auto (the default) recognises
-                every one; anthropic, openai or mcp refuses a call in
-                another shape
+  --shape NAME  the shape of the call or message: auto (the default)
+                recognises every one; anthropic, openai or mcp refuses
+                one in another shape
   --server ID   the identity of the server the call is dispatched to,
                 bound as the act's "server" (default: none); it is never
                 read from the call
   --canonical   print the canonical act bytes, with no trailing newline,
-                instead of the digest
+                instead of the digest; for a message, each call's act
+                and a newline (JSON Lines)
 
   FILE "-" or no FILE reads stdin. An input longer than 256 MiB is refused
   as too-large.
 
 Exit status:
-  0  the call was read
-  1  the call was refused
+  0  the call, or every call of the message, was read
+  1  the call or message was refused
   2  usage or I/O error
 
 Examples:
   bbdigest act tool_call.json
+  bbdigest act response.json          # one "sha256:<hex>  TOOL" per call
   bbdigest act --shape openai --server payments.example < tool_call.json
   bbdigest act --canonical tool_call.json > action.json
 `
@@ -121,19 +153,52 @@ func (c *cli) act(args []string) int {
 	}
 	p := act.Parser{Server: *server}
 	var a act.Act
-	if err := p.ParseInto(&a, src, shape); err != nil {
-		e, ok := errors.AsType[*act.Error](err)
-		if !ok {
-			c.errorf("%v", err) // the server, checked above: not reached; act's errors start "act: "
-			return exitUsage
-		}
-		c.rejection(name, e.Pointer, actReason(e))
-		return exitRejected
+	err = p.ParseInto(&a, src, shape)
+	if errors.Is(err, act.ErrMessage) {
+		return c.actMessage(&p, name, src, shape, *canonical)
+	}
+	if err != nil {
+		return c.actRefused(name, err)
 	}
 	if *canonical {
 		return c.write(a.Canonical)
 	}
 	return c.write(append(a.Digest.AppendTo(nil), '\n'))
+}
+
+// actMessage is "bbdigest act" for an assistant message or model response
+// (act.ParseInto refused src with act.ErrMessage): one line per call, in
+// order, "sha256:<hex>  TOOL" with TOOL escaped as digest --names escapes
+// a name, or with canonical the canonical act and a newline.
+func (c *cli) actMessage(p *act.Parser, name string, src []byte, shape act.Shape, canonical bool) int {
+	acts, err := p.AppendMessage(nil, src, shape)
+	if err != nil {
+		return c.actRefused(name, err)
+	}
+	var line []byte
+	for i := range acts {
+		a := &acts[i]
+		if canonical {
+			line = append(line[:0], a.Canonical...)
+		} else {
+			line = appendName(append(a.Digest.AppendTo(line[:0]), "  "...), a.Tool)
+		}
+		if code := c.write(append(line, '\n')); code != exitOK {
+			return code
+		}
+	}
+	return exitOK
+}
+
+// actRefused reports the refusal err of the input called name.
+func (c *cli) actRefused(name string, err error) int {
+	e, ok := errors.AsType[*act.Error](err)
+	if !ok {
+		c.errorf("%v", err) // the server, checked before reading: not reached; act's errors start "act: "
+		return exitUsage
+	}
+	c.rejection(name, e.Pointer, actReason(e))
+	return exitRejected
 }
 
 // actReason is the REASON of a refused call: "CLASS: MESSAGE at offset N",

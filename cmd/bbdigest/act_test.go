@@ -188,3 +188,55 @@ func TestActWriteError(t *testing.T) {
 		t.Errorf("stderr %q", stderr.String())
 	}
 }
+
+// TestActMessage checks bbdigest act on messages: the demo's call and a
+// second one in every vendor's message, one "DIGEST  TOOL" line per call
+// in order (digests by crypto/sha256 over the acts written by hand), the
+// acts with --canonical, the same digest as the demo call alone, and
+// refusals that point into the call.
+func TestActMessage(t *testing.T) {
+	shapes := demoCallShapes(t)
+	const second = `{"act":"tool_call/v1","arguments":{"n":1},"tool":"ping"}`
+	lines := sha(demoCallAct) + "  book_hotel\n" + sha(second) + "  ping\n"
+	canonical := demoCallAct + "\n" + second + "\n"
+	messages := map[string]string{
+		"chat": `{"role":"assistant","content":null,"tool_calls":[` + shapes["openai"] + `,` +
+			`{"id":"c2","type":"function","function":{"name":"ping","arguments":"{\"n\":1.0}"}}]}`,
+		"chat-response": `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","tool_calls":[` +
+			shapes["openai"] + `,{"function":{"name":"ping","arguments":"{\"n\":1}"}}]},"finish_reason":"tool_calls"}]}`,
+		"anthropic": `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"Booking."},` +
+			shapes["anthropic"] + `,{"type":"tool_use","id":"toolu_2","name":"ping","input":{"n":1}}],"usage":{"output_tokens":9}}`,
+		"responses": `{"object":"response","temperature":0.7,"output":[{"type":"reasoning","summary":[]},` +
+			shapes["openai-responses"] + `,{"type":"function_call","call_id":"c2","name":"ping","arguments":"{\"n\":1}"}]}`,
+		"list": `[` + shapes["anthropic"] + `,{"type":"tool_use","name":"ping","input":{"n":1e0}}]`,
+	}
+	var cases []runCase
+	for name, src := range messages {
+		cases = append(cases,
+			runCase{name: name, args: []string{"act"}, stdin: src, stdout: lines},
+			runCase{name: name + " --canonical", args: []string{"act", "--canonical"}, stdin: src, stdout: canonical},
+		)
+	}
+	cases = append(cases, []runCase{
+		{name: "server", args: []string{"act", "--server", "s"}, stdin: messages["anthropic"],
+			stdout: sha(strings.Replace(demoCallAct, `,"tool":`, `,"server":"s","tool":`, 1)) + "  book_hotel\n" +
+				sha(`{"act":"tool_call/v1","arguments":{"n":1},"server":"s","tool":"ping"}`) + "  ping\n"},
+		{name: "escaped tool", args: []string{"act"}, stdin: `[{"type":"tool_use","name":"a\u001b[31m\\b","input":{}}]`,
+			stdout: `\` + sha(`{"act":"tool_call/v1","arguments":{},"tool":"a\u001b[31m\\b"}`) + `  a\u001b[31m\\b` + "\n"},
+		{name: "third call", args: []string{"act"}, code: 1,
+			stdin: `{"tool_calls":[` + shapes["openai"] + `,` + shapes["openai"] + `,{"function":{"name":"t","arguments":"{\"a\":[1,1.5]}"}}]}`,
+			errRE: `^bbdigest: error: -: "/tool_calls/2/function/arguments": non-integer: number "1\.5" is not an integer within "/a/1" at offset 8 of the decoded string\n$`},
+		{name: "no calls", args: []string{"act"}, stdin: `{"role":"assistant","content":"Hi","tool_calls":[]}`, code: 1,
+			errRE: `^bbdigest: error: -: "/tool_calls": shape: an OpenAI Chat Completions assistant message with no tool calls at offset 48\n$`},
+		{name: "shape mismatch", args: []string{"act", "--shape", "mcp"}, stdin: messages["chat"], code: 1,
+			errRE: `^bbdigest: error: -: "": shape: not an MCP message \(MCP has none: a tools/call request carries one call\): the input reads as an OpenAI Chat Completions assistant message at offset 0\n$`},
+		{name: "not a call", args: []string{"act"}, stdin: `{"id":"x","model":"m"}`, code: 1,
+			errRE: `^bbdigest: error: -: "": shape: neither a tool call nor an assistant message: an object with members "id", "model" at offset 0\n$`},
+	}...)
+	runCases(t, cases)
+	// A failing stdout stops at the first line: exit 2.
+	var stderr bytes.Buffer
+	if code := run([]string{"act"}, strings.NewReader(messages["chat"]), errWriter{}, &stderr); code != exitUsage || stderr.String() != "bbdigest: error: disk full\n" {
+		t.Errorf("write error: exit %d, %q", code, stderr.String())
+	}
+}

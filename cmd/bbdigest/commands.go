@@ -133,7 +133,7 @@ func init() {
 				{name: "join", summary: "check that the summaries of the shards of one run cover its input, and combine them",
 					run: (*cli).archiveJoin},
 			}},
-		{name: "act", summary: "print the act digest of a tool call (Anthropic, OpenAI or MCP shape): the action digest an envelope option binds",
+		{name: "act", summary: "print the act digest of a tool call (Anthropic, OpenAI or MCP shape), or of each call of an assistant message: the action digest an envelope option binds",
 			synopsis: []string{"[--shape NAME] [--server ID] [--canonical] [FILE|-]"},
 			help:     actHelp, run: (*cli).act, values: map[string][]string{"shape": shapeValues, "server": freeText}},
 		{name: "gate", summary: "decide one tool call before it runs (allow, or an MCP tool error), with a signed receipt: docker/mcp-gateway's interceptor",
