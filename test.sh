@@ -13,6 +13,20 @@
 # .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# What some tests need from outside the repository. Without it they skip
+# (go test prints no skips without -v), so say here which and how to
+# enable them; under CI=true they fail instead.
+if ! command -v node >/dev/null; then
+	echo "test.sh: node is not on PATH: the differential tests against Node's canonicalize and String(x) skip (install Node.js 20 or newer)" >&2
+elif [ ! -f fuzz/node/node_modules/canonicalize/package.json ]; then
+	echo "test.sh: fuzz/node has no node_modules: the differential tests against Node's canonicalize (fuzz, cmd/bbdigest) skip; enable them with: npm ci --prefix fuzz/node" >&2
+fi
+if [ ! -d ../shared/conformance/rfc8785 ]; then
+	echo "test.sh: ../shared/conformance is not beside the repository: the RFC 8785 and EP conformance vector tests skip; put the project's shared/ folder next to this checkout to run them" >&2
+fi
+# TestTestShPreflight (testsh_test.go) runs only the lines above.
+[ -z "${TEST_SH_PREFLIGHT_ONLY:-}" ] || exit 0
 for m in . bench fuzz; do
 	(cd "$m" && go test "$@" ./...)
 done

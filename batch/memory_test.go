@@ -2,6 +2,7 @@ package batch
 
 import (
 	"github.com/bbdigest/bbdigest/internal/race"
+	"github.com/bbdigest/bbdigest/internal/selfexec"
 
 	"bytes"
 	"context"
@@ -9,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -152,7 +152,7 @@ func TestPeakMemory(t *testing.T) {
 	for name, tt := range peakCases {
 		t.Run(name, func(t *testing.T) {
 			hwmFile := filepath.Join(dir, "hwm")
-			cmd := exec.Command(os.Args[0], "-test.run=^TestPeakMemoryChild$", "-test.v")
+			cmd := selfexec.Command("-test.run=^TestPeakMemoryChild$", "-test.v")
 			cmd.Env = append(os.Environ(), childEnv+"="+name, hwmEnv+"="+hwmFile, "GOGC=100", "GOMEMLIMIT=off")
 			out, err := cmd.CombinedOutput()
 			if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/internal/peakmem"
+	"github.com/bbdigest/bbdigest/internal/selfexec"
 )
 
 // Peak memory is measured in a child process: this test binary run again
@@ -95,7 +95,7 @@ func peakRatio(t *testing.T, op string, p Profile, src []byte) float64 {
 // this process has.
 func runChild(t *testing.T, stdin func(w io.WriteCloser), arg string) int {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd := selfexec.Command("-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+arg, "GOGC=100", "GOMEMLIMIT=off")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -119,7 +119,11 @@ func TestES6LayoutNumbers(t *testing.T) {
 		}
 	}
 	canonical := 0
-	for i := 0; i < 200_000; i++ {
+	n := 200_000
+	if testing.Short() {
+		n = 20_000 // CI's 32-bit step runs -short under emulation
+	}
+	for i := 0; i < n; i++ {
 		x := math.Float64frombits(r.Uint64()>>12|0x3FF0000000000000) - 1 // [0, 1): 52 random bits
 		x *= math.Pow(10, float64(r.IntN(30)-8))
 		if x == 0 {
@@ -164,8 +168,8 @@ func TestES6LayoutNumbers(t *testing.T) {
 			}
 		}
 	}
-	if canonical < 50_000 {
-		t.Fatalf("only %d canonical plain literals generated", canonical)
+	if canonical < n/4 {
+		t.Fatalf("only %d canonical plain literals generated of %d", canonical, n)
 	}
 
 	// The exponential and long-integer layouts: ES6 forms of doubles of

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bbdigest/bbdigest/internal/selfexec"
 )
 
 // killEnv names the log that the child of TestKill appends to.
@@ -68,7 +69,7 @@ func TestKill(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "killed.jsonl")
 	var maxAcked uint64
 	for round := range 5 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
+		cmd := selfexec.Command("-test.run=^TestKillChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), killEnv+"="+path)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

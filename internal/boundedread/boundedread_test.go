@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"testing/iotest"
 
 	"github.com/bbdigest/bbdigest/internal/peakmem"
+	"github.com/bbdigest/bbdigest/internal/selfexec"
 )
 
 // pipeReader hides every method but Read, as a pipe would.
@@ -160,7 +160,7 @@ func TestReadAllPeakMemory(t *testing.T) {
 		t.Skip(err)
 	}
 	const limit = 128 << 20
-	cmd := exec.Command(os.Args[0], "-test.run=^TestReadAllPeakMemory$", "-test.v")
+	cmd := selfexec.Command("-test.run=^TestReadAllPeakMemory$", "-test.v")
 	cmd.Env = append(os.Environ(), "BOUNDEDREAD_CHILD="+strconv.Itoa(limit), "GOGC=100")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -1,8 +1,11 @@
 package peakmem
 
 import (
+	"errors"
 	"runtime"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/selfexec"
 )
 
 var sink []byte
@@ -24,5 +27,13 @@ func TestVmHWM(t *testing.T) {
 	runtime.KeepAlive(sink)
 	if after-before < 60<<20 {
 		t.Errorf("VmHWM went from %d to %d after touching 64 MiB", before, after)
+	}
+}
+
+// Under a user-mode emulator no peak is reported.
+func TestVmHWMEmulated(t *testing.T) {
+	t.Setenv(selfexec.EmulatorEnv, "qemu-test-static")
+	if _, err := VmHWM(); !errors.Is(err, ErrEmulated) && !errors.Is(err, ErrRace) {
+		t.Fatalf("VmHWM under an emulator: err %v, want ErrEmulated", err)
 	}
 }

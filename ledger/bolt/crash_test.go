@@ -16,6 +16,7 @@ import (
 	bbolt "go.etcd.io/bbolt"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/selfexec"
 	"github.com/bbdigest/bbdigest/ledger"
 )
 
@@ -148,7 +149,7 @@ func TestBoltLedgerCreationKill(t *testing.T) {
 // start if kill is nil. It returns the digests the child reported.
 func runCrashChild(t *testing.T, name, path string, round int, kill func(int) bool, delay time.Duration) []hashing.Digest {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
+	cmd := selfexec.Command("-test.run=^"+name+"$", "-test.count=1")
 	cmd.Env = append(os.Environ(), crashChildEnv+"="+path, fmt.Sprintf("%s_ROUND=%d", crashChildEnv, round))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/selfexec"
 	"github.com/bbdigest/bbdigest/ledger"
 )
 
@@ -96,7 +96,7 @@ func TestBoltLedgerLockedOtherProcess(t *testing.T) {
 		t.Skip("re-executes the test binary")
 	}
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBoltLedgerLockedOtherProcess$", "-test.count=1")
+	cmd := selfexec.Command("-test.run=^TestBoltLedgerLockedOtherProcess$", "-test.count=1")
 	cmd.Env = append(os.Environ(), lockChildEnv+"="+path)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
