@@ -18,6 +18,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/batch"
@@ -46,6 +47,10 @@ func (c *cli) archive(args []string) int {
 
 // archiveOutBuf is the size of the output buffer of rehash and verify.
 const archiveOutBuf = 256 << 10
+
+// archiveOutBufs keeps the output buffers of the runs that are done, for
+// the next run in the process (see lineStreamBufs).
+var archiveOutBufs = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, archiveOutBuf) }}
 
 // archiveRun is one run of rehash or verify.
 type archiveRun struct {
@@ -160,7 +165,12 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	} else {
 		a.outH = newOutputHash(stdoutWriter{c.stdout})
 	}
-	a.out = bufio.NewWriterSize(a.outH, archiveOutBuf)
+	a.out = archiveOutBufs.Get().(*bufio.Writer)
+	a.out.Reset(a.outH)
+	defer func() {
+		a.out.Reset(nil)
+		archiveOutBufs.Put(a.out)
+	}()
 	// Flush when the run waits for input: a slow input (a pipe, a
 	// network volume) then gets its answers written as they come, and a
 	// killed run loses little (--resume).
@@ -232,6 +242,7 @@ func (a *archiveRun) runInput(j int, name string) int {
 	defer ai.close()
 	in.compression = ai.compression
 	s := newLineStream(ai.r, a.jsonSum || a.summaryPath != "" || a.outPath != "")
+	defer s.release() // after batch.Stream, which reads s, has returned
 	hi := int64(-1)
 	if sh := a.shard; sh.count > 0 {
 		size, err := c.streamSize(ai)

@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -43,6 +44,10 @@ type cli struct {
 	// maxSize, when positive, lowers the size bound of every input
 	// (tests).
 	maxSize int
+
+	// files, when not nil, is where archive rehash and verify open their
+	// FILEs (tests: in memory); nil, the operating system's files.
+	files fs.FS
 
 	in []byte // the current input, kept for its memory
 
