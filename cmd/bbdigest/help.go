@@ -396,8 +396,9 @@ Options:
                   progress on stderr: auto (the default) is a live bar on
                   a terminal (bytes done, records/s, MB/s of JSON Lines,
                   time left) and nothing elsewhere; bar draws it anyway
-                  (off a terminal, a line per refresh); json writes one
-                  line a second,
+                  (off a terminal, a line per refresh; on a terminal that
+                  reports 0 columns or no size, 80 columns wide); json
+                  writes one line a second,
                     {"progress":{"input":"…","elapsed_s":3.0,
                      "records":N,"bytes":N,"records_per_s":N,
                      "bytes_per_s":N,"fraction":0.42,"eta_s":4.1}}
