@@ -320,13 +320,14 @@ func (a *archiveRun) writeFailure(err error) int {
 }
 
 // resultParts is what a result line says: the line number, and the
-// outcome: accepted (class ""), rejected with class, offset and message,
-// or for verify the digest and, when it is not the one claimed (class
-// mismatch), the claimed one.
+// outcome: accepted (class ""), rejected with class, offset, pointer and
+// message, or for verify the digest and, when it is not the one claimed
+// (class mismatch), the claimed one.
 type resultParts struct {
 	line            int64
 	class           string
 	offset          int64
+	pointer         string
 	message         string
 	digest, claimed hashing.Digest
 }
@@ -353,6 +354,8 @@ func (a *archiveRun) appendResult(b []byte, r *resultParts) []byte {
 		b = append(b, r.class...)
 		b = append(b, `","offset":`...)
 		b = strconv.AppendInt(b, r.offset, 10)
+		b = append(b, `,"pointer":`...)
+		b = appendJSONString(b, r.pointer)
 		b = append(b, `,"message":`...)
 		b = appendJSONString(b, r.message)
 		return append(b, "}}\n"...)
@@ -379,7 +382,7 @@ func (a *archiveRun) emit(res batch.Result) error {
 	r := resultParts{line: res.Line}
 	switch {
 	case res.Err != nil:
-		r.class, r.offset, r.message = errorParts(res.Err)
+		r.class, r.offset, r.pointer, r.message = errorParts(res.Err, a.verify && res.Part[1] > 0)
 	case !a.verify:
 		r.digest = res.Digest
 	default:
@@ -411,16 +414,28 @@ func (a *archiveRun) emit(res batch.Result) error {
 	return nil
 }
 
-// errorParts returns the class, offset and message of the error that
-// rejected a record: a *canon.Error, or a *wrapperError of verify.
-func errorParts(err error) (class string, off int64, msg string) {
+// errorParts returns the class, offset, JSON pointer and message of the
+// error that rejected a record: a *canon.Error, or a *wrapperError of
+// verify. The offset and the pointer are both in the line: inDoc says
+// that the error is canon's rejection of verify's doc, whose pointer,
+// from doc, gets doc's own, "/doc", in front (batch already counts its
+// offset from the line's start). A too-large line has the pointer "" (the
+// line, unread), and so has a wrapper error: it is the record itself
+// that is not {"digest":…,"doc":…}, read without decoding it (a member
+// name written with escapes is refused, not decoded), and the offset says
+// where the reading stopped.
+func errorParts(err error, inDoc bool) (class string, off int64, pointer, msg string) {
 	if e, ok := errors.AsType[*canon.Error](err); ok {
-		return e.Class.String(), e.Offset, e.Msg
+		pointer = e.Pointer
+		if inDoc {
+			pointer = docPointer + pointer
+		}
+		return e.Class.String(), e.Offset, pointer, e.Msg
 	}
 	if e, ok := errors.AsType[*wrapperError](err); ok {
-		return classWrapper, int64(e.offset), e.msg
+		return classWrapper, int64(e.offset), "", e.msg
 	}
-	return "internal", 0, err.Error() // batch never gives another error
+	return "internal", 0, "", err.Error() // batch never gives another error
 }
 
 // appendJSONString appends s as a JSON string escaped as every field

@@ -429,3 +429,40 @@ func TestArchiveResumeKill(t *testing.T) {
 		t.Errorf("only %d runs were killed: the input is too small to test resuming", kills)
 	}
 }
+
+// TestParseResultPointer checks that parseResult reads back every part of
+// a rejection's result line, the pointer and message included, however
+// they are escaped (a pointer holding `","message":"`, backslashes, a
+// control, a bidi override, a byte that is not UTF-8), so that --resume
+// writes the kept line again byte for byte; and that a line in the format
+// before pointers, or with the members in another order, is not read as
+// one (so --resume refuses it).
+func TestParseResultPointer(t *testing.T) {
+	for _, verify := range []bool{false, true} {
+		a := &archiveRun{verify: verify}
+		for _, p := range []string{"", "/doc", `/a","message":"x`, `/\\/~0~1`, "/\x1b\u202e", "/\xff", `/"}}`} {
+			r := resultParts{line: 7, class: "duplicate-name", offset: 12, pointer: p, message: `duplicate "` + p + `"`}
+			line := a.appendResult(nil, &r)
+			got := resultParts{line: 7}
+			a.parseResult(line, &got)
+			if again := a.appendResult(nil, &got); !bytes.Equal(again, line) {
+				t.Errorf("verify %v, pointer %q: read back as %+v, which writes\n%s\nnot\n%s", verify, p, got, again, line)
+			}
+		}
+		ok := ""
+		if verify {
+			ok = `,"ok":false`
+		}
+		for _, line := range []string{
+			`{"line":7` + ok + `,"error":{"class":"syntax","offset":1,"message":"m"}}` + "\n",
+			`{"line":7` + ok + `,"error":{"class":"syntax","offset":1,"message":"m","pointer":""}}` + "\n",
+			`{"line":7` + ok + `,"error":{"class":"syntax","pointer":"","offset":1,"message":"m"}}` + "\n",
+		} {
+			got := resultParts{line: 7}
+			a.parseResult([]byte(line), &got)
+			if again := a.appendResult(nil, &got); string(again) == line {
+				t.Errorf("verify %v: %s read as a result line of this format", verify, line)
+			}
+		}
+	}
+}

@@ -291,9 +291,12 @@ Commands:
   rehash  digest each line: the SHA-256 of its canonical form,
             {"line":N,"digest":"sha256:<64 hex>"}
           or, when the line is rejected,
-            {"line":N,"error":{"class":"CLASS","offset":N,"message":"…"}}
-          with the class of 'bbdigest help' (Diagnostics) and the byte
-          offset in the line
+            {"line":N,"error":{"class":"CLASS","offset":N,"pointer":"P",
+             "message":"…"}}
+          with the class of 'bbdigest help' (Diagnostics), the byte
+          offset in the line and P the JSON pointer of the offending
+          value in it ("" for the whole line, and for a line longer
+          than --max-record), as digest --lines gives them
   verify  check each line, a record
             {"digest":"sha256:<64 lowercase hex>","doc":<any JSON>}
           (members in either order): whether digest is the digest of the
@@ -301,13 +304,15 @@ Commands:
             {"line":N,"ok":true,"digest":"sha256:…"}
             {"line":N,"ok":false,"digest":"sha256:…","claimed":"sha256:…"}
             {"line":N,"ok":false,"error":{"class":"CLASS","offset":N,
-             "message":"…"}}
+             "pointer":"P","message":"…"}}
           The last is a record that could not be checked: doc fails the
-          profile (canon's class, offset in the line), or the record is
-          not such an object, class "wrapper": not an object, a member
-          other than "digest" and "doc" or one of them twice or missing,
-          a member name written with escapes, or a digest that is not a
-          plain string "sha256:" and 64 lowercase hex digits
+          profile (canon's class, offset in the line, P "/doc" and the
+          pointer in doc), or the record is not such an object, class
+          "wrapper", P "" (the record, which is read without decoding
+          it; the offset says where the reading stopped): not an object,
+          a member other than "digest" and "doc" or one of them twice or
+          missing, a member name written with escapes, or a digest that
+          is not a plain string "sha256:" and 64 lowercase hex digits
   gen     write a generated archive of N lines to stdout, the same for
           the same flags: records an agent host logs, with varied text
           (accents, other scripts, emoji, escapes), each on one line,
