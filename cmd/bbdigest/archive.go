@@ -55,7 +55,9 @@ var archiveOutBufs = sync.Pool{New: func() any { return bufio.NewWriterSize(nil,
 // archiveRun is one run of rehash or verify.
 type archiveRun struct {
 	c       *cli
-	fsName  string // "archive rehash" or "archive verify"
+	fsName  string   // "archive rehash" or "archive verify"
+	args    []string // the command line after "archive rehash|verify"
+	ctx     context.Context
 	verify  bool
 	opts    batch.Options
 	inputs  []string // as given; "-" is stdin
@@ -135,6 +137,8 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	a := &archiveRun{
 		c:       c,
 		fsName:  fs.Name(),
+		args:    args,
+		ctx:     context.Background(),
 		verify:  sub == "verify",
 		opts:    batch.Options{Profile: p, Workers: int(*workers), MaxRecord: bound},
 		inputs:  operands,
@@ -158,6 +162,11 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		a.opts.Select = selectDoc
 	}
 	if a.outPath != "" {
+		// A run whose output --resume can continue stops on Ctrl-C with
+		// its output in order, and says how to go on (interrupted).
+		var stop context.CancelFunc
+		a.ctx, stop = interruptible()
+		defer stop()
 		if code := a.openOut(a.outPath, *resume); code >= 0 {
 			return code
 		}
@@ -202,13 +211,18 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		return code
 	}
 	a.sum.output = a.outH.summary()
-	a.sum.complete = code != exitUsage
+	a.sum.complete = code != exitUsage && code != exitInterrupted
 	a.writeSummary()
 	if a.summaryPath != "" {
 		if err := writeFileAtomic(a.summaryPath, a.sum.appendJSON(nil)); err != nil {
 			c.errorf("%s: %s", fileField(a.summaryPath), ioMessage(err))
 			code = exitUsage
 		}
+	}
+	if code == exitInterrupted {
+		// FILE and its sidecar are synced (or the run failed writing
+		// them, and the code says so): --resume goes on from here.
+		a.interrupted(fs)
 	}
 	return code
 }
@@ -235,7 +249,7 @@ func (a *archiveRun) runInput(j int, name string) int {
 		a.file = append(appendJSONString(append(a.file[:0], `"file":`...), name), ',')
 	}
 	in := a.sum.addInput(name)
-	ai, err := c.openArchive(name)
+	ai, err := c.openArchive(a.ctx, name)
 	if err != nil {
 		return a.ioFail(name, err)
 	}
@@ -245,7 +259,7 @@ func (a *archiveRun) runInput(j int, name string) int {
 	defer s.release() // after batch.Stream, which reads s, has returned
 	hi := int64(-1)
 	if sh := a.shard; sh.count > 0 {
-		size, err := c.streamSize(ai)
+		size, err := c.streamSize(a.ctx, ai)
 		if err != nil {
 			return a.ioFail(name, err)
 		}
@@ -280,7 +294,13 @@ func (a *archiveRun) runInput(j int, name string) int {
 	}
 	a.prog.begin(pi)
 	s.count = &a.prog.bytes
-	_, err = batch.Stream(context.Background(), s.reader(hi), a.opts, a.emit)
+	_, err = batch.Stream(a.ctx, s.reader(hi), a.opts, a.emit)
+	if err == nil && a.ctx.Err() != nil {
+		// Ctrl-C as the input ended, which may be its writer's end by the
+		// same Ctrl-C (a pipeline): no checkpoint at its end, whose last
+		// line may be one cut short.
+		err = a.ctx.Err()
+	}
 	a.prog.endInput()
 	in.end, in.endSHA256 = s.pos, s.sum()
 	in.lines += a.sum.records - before
@@ -294,7 +314,7 @@ func (a *archiveRun) runInput(j int, name string) int {
 		if we, ok := errors.AsType[writeError](err); ok {
 			return a.writeFailure(we.err)
 		}
-		return a.ioFail(name, err)
+		return a.ioFail(name, err) // ctx's error too: Ctrl-C
 	}
 	if s.ended() {
 		in.size = s.pos
@@ -302,9 +322,13 @@ func (a *archiveRun) runInput(j int, name string) int {
 	return exitOK
 }
 
-// ioFail reports that the input called name could not be read.
+// ioFail reports that the input called name could not be read, unless
+// it was Ctrl-C that stopped the reading.
 func (a *archiveRun) ioFail(name string, err error) int {
 	a.prog.end()
+	if a.ctx.Err() != nil {
+		return exitInterrupted
+	}
 	a.c.ioFailure(name, err)
 	return exitUsage
 }

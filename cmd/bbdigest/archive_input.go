@@ -10,6 +10,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -58,8 +59,10 @@ type archiveInput struct {
 }
 
 // openArchive opens the input called name ("-": stdin) and detects its
-// compression. The caller must call close.
-func (c *cli) openArchive(name string) (*archiveInput, error) {
+// compression. Once ctx is done, reading the input fails with ctx's
+// error (at the next read of the file or stdin: one that waits for input
+// goes on waiting). The caller must call close.
+func (c *cli) openArchive(ctx context.Context, name string) (*archiveInput, error) {
 	in := &archiveInput{name: name, compression: "none", rawSize: -1}
 	var raw io.Reader = c.stdin
 	if name != "-" {
@@ -80,7 +83,7 @@ func (c *cli) openArchive(name string) (*archiveInput, error) {
 		raw = f
 	}
 	br := archiveInBufs.Get().(*bufio.Reader)
-	br.Reset(&countingReader{r: raw, n: &in.rawRead})
+	br.Reset(&countingReader{r: ctxReader{ctx, raw}, n: &in.rawRead})
 	in.closers = append(in.closers, func() {
 		br.Reset(nil)
 		archiveInBufs.Put(br)

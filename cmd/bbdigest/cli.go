@@ -27,6 +27,11 @@ const (
 	exitRejected = 1 // some input rejected
 	exitUsage    = 2 // usage or I/O error
 	exitLedger   = 3 // the ledger could not be read or written (see ledgerFailure)
+
+	// exitInterrupted is the code of a run stopped by SIGINT (Ctrl-C) that
+	// put its output in order first (archive rehash|verify --out): 128 +
+	// SIGINT's number, as a shell reports a process that SIGINT killed.
+	exitInterrupted = 130
 )
 
 // run is the whole command: it parses args, reads the inputs and returns the

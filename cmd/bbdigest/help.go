@@ -113,8 +113,8 @@ Exit status:
   0  every input was accepted
   1  some input was rejected
   2  usage or I/O error
-  envelope emit, resolution verify, keygen and receipts have their own
-  tables (bbdigest help COMMAND).
+  envelope emit, resolution verify, keygen, receipts and archive have
+  their own tables (bbdigest help COMMAND).
 
 Examples:
   bbdigest digest envelope.json
@@ -382,7 +382,14 @@ Options:
                   outcomes of the lines kept in the summary, and goes on:
                   the finished FILE is the same, byte for byte, as the
                   output of a run never stopped. --resume of a completed
-                  FILE writes nothing and prints the same summary
+                  FILE writes nothing and prints the same summary.
+                  Ctrl-C (SIGINT) stops a run with --out in order: it
+                  stops reading (a read that waits for input first
+                  returns), flushes and fsyncs FILE, writes FILE.resume,
+                  prints the summary ("incomplete") and a hint with the
+                  command line that continues it, and exits 130; a
+                  second Ctrl-C kills it at once, and --resume goes on
+                  from the last FILE.resume written
   --shard I/N     answer only the I-th (from 0) of N byte ranges of FILE
                   (one FILE, not stdin): the lines that start in
                   [S*I/N, S*(I+1)/N), S the size of the JSON Lines (for a
@@ -446,6 +453,8 @@ Exit status:
      before the failure (join: a SUMMARY cannot be read, or is not one)
   3  join: the shards do not cover the input exactly once, in order, or
      one is incomplete (its run stopped on an error)
+  130  rehash, verify with --out: stopped by Ctrl-C (SIGINT), FILE and
+       FILE.resume in order for --resume (the hint says how)
 
 Examples:
   bbdigest archive rehash audit-2026.jsonl > digests.jsonl
