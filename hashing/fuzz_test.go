@@ -76,25 +76,40 @@ func FuzzSum224Impls(f *testing.F) {
 	})
 }
 
+// Bounds of FuzzSumManySplits, so that one call hashes at most a few
+// hundred KiB on each path whatever the input: data is cut at
+// splitsMaxData bytes, and the messages stop at splitsMaxMsgs or once
+// they hold splitsMaxTotal bytes. Lanes, tails and every block-count
+// boundary show well within them.
+const (
+	splitsMaxData  = 16 << 10
+	splitsMaxMsgs  = 2000
+	splitsMaxTotal = 128 << 10
+)
+
 // FuzzSumManySplits cuts data into messages at the points given by cuts
 // (two bytes each, taken as message lengths) and compares SumMany and
 // Batcher with crypto/sha256 on every available path. A length byte pair
 // with the high bit set repeats the message, so that long and short
-// messages share lanes.
+// messages share lanes. data, the number of messages and their total
+// length are bounded (splitsMaxData and the others).
 func FuzzSumManySplits(f *testing.F) {
 	f.Add(bytes.Repeat([]byte("abc"), 100), []byte{0, 0, 0, 1, 0, 55, 0, 56, 0, 64, 0, 65, 0, 119, 0, 120})
 	f.Add(make([]byte, 5000), []byte{0x13, 0x88, 0, 3, 0x80, 0x40})
 	f.Fuzz(func(t *testing.T, data, cuts []byte) {
+		data = data[:min(len(data), splitsMaxData)]
 		var msgs [][]byte
-		rest := data
-		for i := 0; i+1 < len(cuts) && len(msgs) < 2000; i += 2 {
+		rest, total := data, 0
+		for i := 0; i+1 < len(cuts) && len(msgs) < splitsMaxMsgs && total < splitsMaxTotal; i += 2 {
 			v := binary.BigEndian.Uint16(cuts[i:])
 			n := int(v&0x7fff) % (len(rest) + 1)
 			msgs = append(msgs, rest[:n])
+			total += n
 			if v&0x8000 != 0 {
 				for range 3 {
 					msgs = append(msgs, data)
 				}
+				total += 3 * len(data)
 			} else {
 				rest = rest[n:]
 			}

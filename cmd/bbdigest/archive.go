@@ -18,6 +18,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/batch"
@@ -28,10 +29,16 @@ import (
 // archiveOutBuf is the size of the output buffer of rehash and verify.
 const archiveOutBuf = 256 << 10
 
+// archiveOutBufs keeps the output buffers of the runs that are done, for
+// the next run in the process (see lineStreamBufs).
+var archiveOutBufs = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, archiveOutBuf) }}
+
 // archiveRun is one run of rehash or verify.
 type archiveRun struct {
 	c       *cli
-	fsName  string // "archive rehash" or "archive verify"
+	fsName  string   // "archive rehash" or "archive verify"
+	args    []string // the command line after "archive rehash|verify"
+	ctx     context.Context
 	verify  bool
 	opts    batch.Options
 	inputs  []string // as given; "-" is stdin
@@ -111,6 +118,8 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	a := &archiveRun{
 		c:       c,
 		fsName:  fs.Name(),
+		args:    args,
+		ctx:     context.Background(),
 		verify:  sub == "verify",
 		opts:    batch.Options{Profile: p, Workers: int(*workers), MaxRecord: bound},
 		inputs:  operands,
@@ -134,6 +143,11 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		a.opts.Select = selectDoc
 	}
 	if a.outPath != "" {
+		// A run whose output --resume can continue stops on Ctrl-C with
+		// its output in order, and says how to go on (interrupted).
+		var stop context.CancelFunc
+		a.ctx, stop = interruptible()
+		defer stop()
 		if code := a.openOut(a.outPath, *resume); code >= 0 {
 			return code
 		}
@@ -141,7 +155,12 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	} else {
 		a.outH = newOutputHash(stdoutWriter{c.stdout})
 	}
-	a.out = bufio.NewWriterSize(a.outH, archiveOutBuf)
+	a.out = archiveOutBufs.Get().(*bufio.Writer)
+	a.out.Reset(a.outH)
+	defer func() {
+		a.out.Reset(nil)
+		archiveOutBufs.Put(a.out)
+	}()
 	// Flush when the run waits for input: a slow input (a pipe, a
 	// network volume) then gets its answers written as they come, and a
 	// killed run loses little (--resume).
@@ -173,13 +192,18 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		return code
 	}
 	a.sum.output = a.outH.summary()
-	a.sum.complete = code != exitUsage
+	a.sum.complete = code != exitUsage && code != exitInterrupted
 	a.writeSummary()
 	if a.summaryPath != "" {
 		if err := writeFileAtomic(a.summaryPath, a.sum.appendJSON(nil)); err != nil {
 			c.errorf("%s: %s", fileField(a.summaryPath), ioMessage(err))
 			code = exitUsage
 		}
+	}
+	if code == exitInterrupted {
+		// FILE and its sidecar are synced (or the run failed writing
+		// them, and the code says so): --resume goes on from here.
+		a.interrupted(fs)
 	}
 	return code
 }
@@ -206,16 +230,17 @@ func (a *archiveRun) runInput(j int, name string) int {
 		a.file = append(appendJSONString(append(a.file[:0], `"file":`...), name), ',')
 	}
 	in := a.sum.addInput(name)
-	ai, err := c.openArchive(name)
+	ai, err := c.openArchive(a.ctx, name)
 	if err != nil {
 		return a.ioFail(name, err)
 	}
 	defer ai.close()
 	in.compression = ai.compression
 	s := newLineStream(ai.r, a.jsonSum || a.summaryPath != "" || a.outPath != "")
+	defer s.release() // after batch.Stream, which reads s, has returned
 	hi := int64(-1)
 	if sh := a.shard; sh.count > 0 {
-		size, err := c.streamSize(ai)
+		size, err := c.streamSize(a.ctx, ai)
 		if err != nil {
 			return a.ioFail(name, err)
 		}
@@ -250,7 +275,13 @@ func (a *archiveRun) runInput(j int, name string) int {
 	}
 	a.prog.begin(pi)
 	s.count = &a.prog.bytes
-	_, err = batch.Stream(context.Background(), s.reader(hi), a.opts, a.emit)
+	_, err = batch.Stream(a.ctx, s.reader(hi), a.opts, a.emit)
+	if err == nil && a.ctx.Err() != nil {
+		// Ctrl-C as the input ended, which may be its writer's end by the
+		// same Ctrl-C (a pipeline): no checkpoint at its end, whose last
+		// line may be one cut short.
+		err = a.ctx.Err()
+	}
 	a.prog.endInput()
 	in.end, in.endSHA256 = s.pos, s.sum()
 	in.lines += a.sum.records - before
@@ -264,7 +295,7 @@ func (a *archiveRun) runInput(j int, name string) int {
 		if we, ok := errors.AsType[writeError](err); ok {
 			return a.writeFailure(we.err)
 		}
-		return a.ioFail(name, err)
+		return a.ioFail(name, err) // ctx's error too: Ctrl-C
 	}
 	if s.ended() {
 		in.size = s.pos
@@ -272,9 +303,13 @@ func (a *archiveRun) runInput(j int, name string) int {
 	return exitOK
 }
 
-// ioFail reports that the input called name could not be read.
+// ioFail reports that the input called name could not be read, unless
+// it was Ctrl-C that stopped the reading.
 func (a *archiveRun) ioFail(name string, err error) int {
 	a.prog.end()
+	if a.ctx.Err() != nil {
+		return exitInterrupted
+	}
 	a.c.ioFailure(name, err)
 	return exitUsage
 }
@@ -290,13 +325,14 @@ func (a *archiveRun) writeFailure(err error) int {
 }
 
 // resultParts is what a result line says: the line number, and the
-// outcome: accepted (class ""), rejected with class, offset and message,
-// or for verify the digest and, when it is not the one claimed (class
-// mismatch), the claimed one.
+// outcome: accepted (class ""), rejected with class, offset, pointer and
+// message, or for verify the digest and, when it is not the one claimed
+// (class mismatch), the claimed one.
 type resultParts struct {
 	line            int64
 	class           string
 	offset          int64
+	pointer         string
 	message         string
 	digest, claimed hashing.Digest
 }
@@ -323,6 +359,8 @@ func (a *archiveRun) appendResult(b []byte, r *resultParts) []byte {
 		b = append(b, r.class...)
 		b = append(b, `","offset":`...)
 		b = strconv.AppendInt(b, r.offset, 10)
+		b = append(b, `,"pointer":`...)
+		b = appendJSONString(b, r.pointer)
 		b = append(b, `,"message":`...)
 		b = appendJSONString(b, r.message)
 		return append(b, "}}\n"...)
@@ -349,7 +387,7 @@ func (a *archiveRun) emit(res batch.Result) error {
 	r := resultParts{line: res.Line}
 	switch {
 	case res.Err != nil:
-		r.class, r.offset, r.message = errorParts(res.Err)
+		r.class, r.offset, r.pointer, r.message = errorParts(res.Err, a.verify && res.Part[1] > 0)
 	case !a.verify:
 		r.digest = res.Digest
 	default:
@@ -381,16 +419,28 @@ func (a *archiveRun) emit(res batch.Result) error {
 	return nil
 }
 
-// errorParts returns the class, offset and message of the error that
-// rejected a record: a *canon.Error, or a *wrapperError of verify.
-func errorParts(err error) (class string, off int64, msg string) {
+// errorParts returns the class, offset, JSON pointer and message of the
+// error that rejected a record: a *canon.Error, or a *wrapperError of
+// verify. The offset and the pointer are both in the line: inDoc says
+// that the error is canon's rejection of verify's doc, whose pointer,
+// from doc, gets doc's own, "/doc", in front (batch already counts its
+// offset from the line's start). A too-large line has the pointer "" (the
+// line, unread), and so has a wrapper error: it is the record itself
+// that is not {"digest":…,"doc":…}, read without decoding it (a member
+// name written with escapes is refused, not decoded), and the offset says
+// where the reading stopped.
+func errorParts(err error, inDoc bool) (class string, off int64, pointer, msg string) {
 	if e, ok := errors.AsType[*canon.Error](err); ok {
-		return e.Class.String(), e.Offset, e.Msg
+		pointer = e.Pointer
+		if inDoc {
+			pointer = docPointer + pointer
+		}
+		return e.Class.String(), e.Offset, pointer, e.Msg
 	}
 	if e, ok := errors.AsType[*wrapperError](err); ok {
-		return classWrapper, int64(e.offset), e.msg
+		return classWrapper, int64(e.offset), "", e.msg
 	}
-	return "internal", 0, err.Error() // batch never gives another error
+	return "internal", 0, "", err.Error() // batch never gives another error
 }
 
 // appendJSONString appends s as a JSON string escaped as every field

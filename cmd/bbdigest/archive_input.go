@@ -10,11 +10,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
@@ -41,6 +44,10 @@ const zstdMaxWindow = 32 << 20
 // block goes to the workers after every read.
 const archiveReadSize = 256 << 10
 
+// archiveInBufs keeps the read buffers of the inputs that are closed, for
+// the next input in the process (see lineStreamBufs).
+var archiveInBufs = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
 // archiveInput is one opened input.
 type archiveInput struct {
 	name        string
@@ -52,12 +59,20 @@ type archiveInput struct {
 }
 
 // openArchive opens the input called name ("-": stdin) and detects its
-// compression. The caller must call close.
-func (c *cli) openArchive(name string) (*archiveInput, error) {
+// compression. Once ctx is done, reading the input fails with ctx's
+// error (at the next read of the file or stdin: one that waits for input
+// goes on waiting). The caller must call close.
+func (c *cli) openArchive(ctx context.Context, name string) (*archiveInput, error) {
 	in := &archiveInput{name: name, compression: "none", rawSize: -1}
 	var raw io.Reader = c.stdin
 	if name != "-" {
-		f, err := os.Open(name)
+		var f fs.File
+		var err error
+		if c.files != nil {
+			f, err = c.files.Open(name)
+		} else {
+			f, err = os.Open(name)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +82,12 @@ func (c *cli) openArchive(name string) (*archiveInput, error) {
 		}
 		raw = f
 	}
-	br := bufio.NewReaderSize(&countingReader{r: raw, n: &in.rawRead}, 64<<10)
+	br := archiveInBufs.Get().(*bufio.Reader)
+	br.Reset(&countingReader{r: ctxReader{ctx, raw}, n: &in.rawRead})
+	in.closers = append(in.closers, func() {
+		br.Reset(nil)
+		archiveInBufs.Put(br)
+	})
 	magic, err := br.Peek(len(zstdMagic))
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		in.close()

@@ -423,17 +423,30 @@ func (a *archiveRun) parseResult(b []byte, r *resultParts) {
 	if !ok {
 		return
 	}
-	j = bytes.Index(s, []byte(`,"message":`))
+	j = bytes.Index(s, []byte(`,"pointer":`))
 	if j < 0 {
 		return
 	}
 	off, err := strconv.ParseInt(string(s[:j]), 10, 64)
-	msg := bytes.TrimSuffix(s[j+len(`,"message":`):], []byte("}}\n"))
-	var m string
-	if err != nil || json.Unmarshal(msg, &m) != nil {
+	if err != nil {
 		return
 	}
-	r.class, r.offset, r.message = class, off, m
+	s, ok = cut(s[j:], `,"pointer":`)
+	if !ok {
+		return
+	}
+	// pointer and message, each a JSON string, which holds no '"' that
+	// is not escaped: the first `,"message":` ends the pointer.
+	k := bytes.Index(s, []byte(`,"message":`))
+	if k < 0 {
+		return
+	}
+	msg := bytes.TrimSuffix(s[k+len(`,"message":`):], []byte("}}\n"))
+	var p, m string
+	if json.Unmarshal(s[:k], &p) != nil || json.Unmarshal(msg, &m) != nil {
+		return
+	}
+	r.class, r.offset, r.pointer, r.message = class, off, p, m
 }
 
 // skipAnswered skips, in the input of index j being positioned, the

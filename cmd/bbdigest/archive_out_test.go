@@ -6,11 +6,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -427,5 +429,71 @@ func TestArchiveResumeKill(t *testing.T) {
 	t.Logf("%d kills, %d of them in the middle of a line", kills, cut)
 	if kills < 2 {
 		t.Errorf("only %d runs were killed: the input is too small to test resuming", kills)
+	}
+}
+
+// TestParseResultPointer checks that parseResult reads back every part of
+// a rejection's result line, the pointer and message included, however
+// they are escaped (a pointer holding `","message":"`, backslashes, a
+// control, a bidi override, a byte that is not UTF-8), so that --resume
+// writes the kept line again byte for byte; and that a line in the format
+// before pointers, or with the members in another order, is not read as
+// one (so --resume refuses it).
+func TestParseResultPointer(t *testing.T) {
+	for _, verify := range []bool{false, true} {
+		a := &archiveRun{verify: verify}
+		for _, p := range []string{"", "/doc", `/a","message":"x`, `/\\/~0~1`, "/\x1b\u202e", "/\xff", `/"}}`} {
+			r := resultParts{line: 7, class: "duplicate-name", offset: 12, pointer: p, message: `duplicate "` + p + `"`}
+			line := a.appendResult(nil, &r)
+			got := resultParts{line: 7}
+			a.parseResult(line, &got)
+			if again := a.appendResult(nil, &got); !bytes.Equal(again, line) {
+				t.Errorf("verify %v, pointer %q: read back as %+v, which writes\n%s\nnot\n%s", verify, p, got, again, line)
+			}
+		}
+		ok := ""
+		if verify {
+			ok = `,"ok":false`
+		}
+		for _, line := range []string{
+			`{"line":7` + ok + `,"error":{"class":"syntax","offset":1,"message":"m"}}` + "\n",
+			`{"line":7` + ok + `,"error":{"class":"syntax","offset":1,"message":"m","pointer":""}}` + "\n",
+			`{"line":7` + ok + `,"error":{"class":"syntax","pointer":"","offset":1,"message":"m"}}` + "\n",
+		} {
+			got := resultParts{line: 7}
+			a.parseResult([]byte(line), &got)
+			if again := a.appendResult(nil, &got); string(again) == line {
+				t.Errorf("verify %v: %s read as a result line of this format", verify, line)
+			}
+		}
+	}
+}
+
+// TestWithoutFlag checks the command line of the hint: the resume flag
+// left out in every spelling, the other flags and their values kept as
+// given, a value that looks like a flag and the operands included.
+func TestWithoutFlag(t *testing.T) {
+	fs := flag.NewFlagSet("archive rehash", flag.ContinueOnError)
+	fs.String("out", "", "")
+	fs.Bool("resume", false, "")
+	fs.Bool("json", false, "")
+	fs.Var(new(workersFlag), "workers", "")
+	for _, tt := range []struct{ args, want []string }{
+		{[]string{"--out", "F", "a"}, []string{"--out", "F", "a"}},
+		{[]string{"--resume", "--out", "F", "a", "b"}, []string{"--out", "F", "a", "b"}},
+		{[]string{"-resume", "--json", "--out=F", "-resume=true", "a"}, []string{"--json", "--out=F", "a"}},
+		{[]string{"--out", "-resume", "--workers", "2", "a"}, []string{"--out", "-resume", "--workers", "2", "a"}},
+		{[]string{"--out", "F", "--resume=false", "--", "--resume", "-"}, []string{"--out", "F", "--", "--resume", "-"}},
+		{[]string{"--out", "F"}, []string{"--out", "F"}},
+		{[]string{"--out", "F", "-"}, []string{"--out", "F", "-"}},
+	} {
+		if got := withoutFlag(fs, tt.args, "resume"); !reflect.DeepEqual(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+			t.Errorf("%q: %q, want %q", tt.args, got, tt.want)
+		}
+	}
+	for in, want := range map[string]string{"a.jsonl": "a.jsonl", "--out": "--out", "a b": "'a b'", "it's": `'it'\''s'`, "": "''", "$x": "'$x'", "ü": "'ü'", "a\nb": "'a\nb'"} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
 	}
 }

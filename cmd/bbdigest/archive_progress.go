@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vbauerster/cupwriter"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 )
@@ -96,15 +97,44 @@ func (p *progress) begin(in *progressInput) {
 	p.stop, p.done = make(chan struct{}), make(chan struct{})
 	every := p.every
 	if p.mode == "bar" {
-		opts := []mpb.ContainerOption{mpb.WithOutput(p.w), mpb.WithRefreshRate(200 * time.Millisecond)}
-		if !isTerminal(p.w) {
+		opts := []mpb.ContainerOption{mpb.WithRefreshRate(200 * time.Millisecond)}
+		if cw := cupwriter.New(p.w, false); cw.IsTerminal() {
+			opts = append(opts, mpb.WithConsoleWriter(sizedTerminal{cw}))
+		} else {
 			// --progress bar elsewhere: a line per refresh.
-			opts = append(opts, mpb.WithAutoRefresh(), mpb.WithWidth(100))
+			opts = append(opts, mpb.WithOutput(p.w), mpb.WithAutoRefresh(), mpb.WithWidth(100))
 		}
 		p.p = mpb.New(opts...)
 		every = 200 * time.Millisecond
 	}
 	go p.run(every, p.stop, p.done)
+}
+
+// The size the bar is drawn for on a terminal that reports no size: 0
+// columns (a pseudo-terminal whose size was never set, as script(1) makes
+// when it is not run from a terminal itself, or a CI runner's), or a size
+// that cannot be read. mpb would draw nothing in 0 columns.
+const (
+	fallbackColumns = 80
+	fallbackRows    = 24
+)
+
+// sizedTerminal is the console writer of the bar on a terminal: mpb's own
+// (cupwriter), but for its size, which falls back to fallbackColumns and
+// fallbackRows where the terminal reports none.
+type sizedTerminal struct{ mpb.ConsoleWriter }
+
+// GetTermSize returns the terminal's size, or the fallback for what it
+// does not report; it never fails.
+func (t sizedTerminal) GetTermSize() (width, height int, err error) {
+	width, height, err = t.ConsoleWriter.GetTermSize()
+	if err != nil || width <= 0 {
+		width = fallbackColumns
+	}
+	if err != nil || height <= 0 {
+		height = fallbackRows
+	}
+	return width, height, nil
 }
 
 // run updates the display every period until stop is closed, then closes

@@ -16,6 +16,7 @@ package main
 // one unsharded run.
 
 import (
+	"context"
 	"io"
 	"math/bits"
 	"os"
@@ -85,15 +86,15 @@ func mulDiv(x, y, z int64) int64 {
 
 // streamSize returns the size of the JSON Lines of the input: the file's
 // size, or for a compressed file the size it decompresses to, measured by
-// decompressing it once.
-func (c *cli) streamSize(ai *archiveInput) (int64, error) {
+// decompressing it once (which stops, failing, once ctx is done).
+func (c *cli) streamSize(ctx context.Context, ai *archiveInput) (int64, error) {
 	if ai.compression == "none" {
 		if ai.rawSize < 0 {
 			return 0, errNotRegular
 		}
 		return ai.rawSize, nil
 	}
-	again, err := c.openArchive(ai.name)
+	again, err := c.openArchive(ctx, ai.name)
 	if err != nil {
 		return 0, err
 	}

@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"hash"
 	"io"
+	"sync"
 	"sync/atomic"
 
 	"github.com/bbdigest/bbdigest/hashing"
@@ -52,14 +53,27 @@ type lineStream struct {
 	mark func()
 }
 
+// lineStreamBufs keeps the buffers of the lineStreams that are done, for
+// the next run in the process (the tests and the fuzz target run the
+// command many times in one process, on small inputs, and would otherwise
+// spend most of each run clearing new buffers).
+var lineStreamBufs = sync.Pool{New: func() any { return new([lineStreamBuf]byte) }}
+
 // newLineStream returns a lineStream over r that hashes what it consumes
-// when hashed is set (see sum).
+// when hashed is set (see sum). The caller calls release when it is done
+// with it.
 func newLineStream(r io.Reader, hashed bool) *lineStream {
-	s := &lineStream{r: r, buf: make([]byte, lineStreamBuf), atLine: true}
+	s := &lineStream{r: r, buf: lineStreamBufs.Get().(*[lineStreamBuf]byte)[:], atLine: true}
 	if hashed {
 		s.h = hashing.New()
 	}
 	return s
+}
+
+// release gives s's buffer back to lineStreamBufs; s is not used after.
+func (s *lineStream) release() {
+	lineStreamBufs.Put((*[lineStreamBuf]byte)(s.buf))
+	s.buf, s.start, s.end = nil, 0, 0
 }
 
 // sum returns the SHA-256 of the bytes consumed so far, [0, pos), or the

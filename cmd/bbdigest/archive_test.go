@@ -82,14 +82,20 @@ type resultLine struct {
 	Digest  string  `json:"digest"`
 	Claimed string  `json:"claimed"`
 	Error   *struct {
-		Class   string `json:"class"`
-		Offset  int64  `json:"offset"`
-		Message string `json:"message"`
+		Class   string  `json:"class"`
+		Offset  int64   `json:"offset"`
+		Pointer *string `json:"pointer"`
+		Message string  `json:"message"`
 	} `json:"error"`
 }
 
+// errorMembers matches a result line with an error object whose members
+// are class, offset, pointer and message, in that order.
+var errorMembers = regexp.MustCompile(`,"error":\{"class":"[a-z0-9-]+","offset":[0-9]+,"pointer":"([^"\\]|\\.)*","message":"([^"\\]|\\.)*"\}\}$`)
+
 // decodeResults decodes the result lines of out, checking that each is
-// valid JSON with nothing a terminal interprets.
+// valid JSON with nothing a terminal interprets, and that an error object
+// has every member, in the order class, offset, pointer, message.
 func decodeResults(t *testing.T, out string) []resultLine {
 	t.Helper()
 	var res []resultLine
@@ -108,6 +114,9 @@ func decodeResults(t *testing.T, out string) []resultLine {
 		var r resultLine
 		if err := dec.Decode(&r); err != nil {
 			t.Fatalf("result line %d: %v: %q", i+1, err, l)
+		}
+		if r.Error != nil && (r.Error.Pointer == nil || !errorMembers.MatchString(l)) {
+			t.Fatalf("result line %d: an error object without its members in order: %q", i+1, l)
 		}
 		res = append(res, r)
 	}
@@ -156,8 +165,8 @@ func TestArchiveRehashLines(t *testing.T) {
 }
 
 // TestArchiveRehashSameAsLines checks that rehash gives, line for line,
-// the digests and error classes and offsets of digest --lines, on a
-// generated archive with bad lines among the records.
+// the digests and error classes, offsets and pointers of digest --lines,
+// on a generated archive with bad lines among the records.
 func TestArchiveRehashSameAsLines(t *testing.T) {
 	in := badArchiveInput() + "\n" + strings.Repeat(`{"z":[1,2,{"y":"\u00e9"}],"a":"x"}`+"\n", 50)
 	lines, _, _ := archiveCall(t, 150, strings.NewReader(in), "digest", "--lines")
@@ -171,6 +180,9 @@ func TestArchiveRehashSameAsLines(t *testing.T) {
 		got := r.Digest
 		if r.Error != nil {
 			got = fmt.Sprintf("error %s %d ", r.Error.Class, r.Error.Offset)
+			if within := " within " + quote(*r.Error.Pointer); !strings.HasSuffix(want[i], within) {
+				t.Errorf("line %d: pointer %q, --lines: %q", i+1, *r.Error.Pointer, want[i])
+			}
 		}
 		if !strings.HasPrefix(want[i], got) {
 			t.Errorf("line %d: %q, --lines: %q", i+1, got, want[i])
@@ -200,7 +212,7 @@ func TestArchiveFiles(t *testing.T) {
 	want := `{"file":"a.jsonl","line":1,"digest":"` + shaHex("[1]") + `"}` + "\n" +
 		`{"file":"a.jsonl","line":2,"digest":"` + shaHex("[2]") + `"}` + "\n" +
 		`{"file":` + escaped + `,"line":1,"digest":"` + shaHex("[3]") + `"}` + "\n" +
-		`{"file":` + escaped + `,"line":2,"error":{"class":"syntax","offset":1,"message":"unexpected end of input, want a value"}}` + "\n" +
+		`{"file":` + escaped + `,"line":2,"error":{"class":"syntax","offset":1,"pointer":"/0","message":"unexpected end of input, want a value"}}` + "\n" +
 		`{"file":` + escaped + `,"line":3,"digest":"` + shaHex("[4]") + `"}` + "\n"
 	if stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
@@ -220,27 +232,31 @@ func TestArchiveFiles(t *testing.T) {
 	}
 }
 
-// TestArchiveMessageEscaped checks that a message quoting the input (a
-// duplicate name holding an escape and a bidi override) stays inert in
-// the result line, which stays valid JSON.
+// TestArchiveMessageEscaped checks that a message and a pointer quoting
+// the input (a duplicate name holding an escape and a bidi override)
+// stay inert in the result line, which stays valid JSON: the pointer is
+// the name itself, as JSON holds it.
 func TestArchiveMessageEscaped(t *testing.T) {
 	stdout, _, _ := archiveCall(t, 0, strings.NewReader(`{"\u001b\u202e":1,"\u001b\u202e":2}`), "archive", "rehash")
 	res := decodeResults(t, stdout)
-	if len(res) != 1 || res[0].Error == nil || res[0].Error.Class != "duplicate-name" || res[0].Error.Message != `duplicate object member name "\x1b\u202e"` {
+	if len(res) != 1 || res[0].Error == nil || res[0].Error.Class != "duplicate-name" || res[0].Error.Message != `duplicate object member name "\x1b\u202e"` ||
+		*res[0].Error.Pointer != "/\x1b\u202e" {
 		t.Errorf("%q: %+v", stdout, res)
 	}
 }
 
 // verifyCases are records of verify with their answers: ok, the class of
 // a record that does not verify (mismatch, wrapper, or canon's), and for
-// a wrapper or doc error its offset in the line.
+// a wrapper or doc error its offset and pointer in the line: "/doc" and
+// the pointer in doc for a doc error, "" (the record) for a wrapper.
 var verifyDoc = `{"b": [1, "\u00e9"], "a": {"y": null, "x": true}}`
 var verifyCanon = `{"a":{"x":true,"y":null},"b":[1,"é"]}`
 var verifyCases = []struct {
-	line   string
-	class  string // "" verified
-	offset int
-	at     string // when set, the offset is where at starts in line; "$": the line's end
+	line    string
+	class   string // "" verified
+	offset  int
+	at      string // when set, the offset is where at starts in line; "$": the line's end
+	pointer string
 }{
 	{line: `{"digest":"` + shaHex(verifyCanon) + `","doc":` + verifyDoc + `}`},
 	{line: ` { "doc" : ` + verifyDoc + ` ,` + "\t" + `"digest" : "` + shaHex(verifyCanon) + `" } ` + "\r"},
@@ -263,17 +279,18 @@ var verifyCases = []struct {
 	{line: `{"doc":{"a":[1,2]`, class: "wrapper", at: "$"},
 	{line: `{"doc":{"a":"]}`, class: "wrapper", at: "$"},
 	{line: `{"doc":`, class: "wrapper", offset: 7},
-	{line: `{"doc":[1.5],"digest":"` + shaHex("1") + `"}`, class: "non-integer", offset: 8},
-	{line: `{"doc":{"a":1,"a":2},"digest":"` + shaHex("1") + `"}`, class: "duplicate-name", offset: 14},
-	{line: `{"doc":[1,],"digest":"` + shaHex("1") + `"}`, class: "syntax", offset: 10},
-	{line: "{\"doc\":\"\xff\",\"digest\":\"" + shaHex("1") + `"}`, class: "invalid-utf8", offset: 8},
-	{line: `{"doc":` + strings.Repeat("[", 65) + strings.Repeat("]", 65) + `,"digest":"` + shaHex("1") + `"}`, class: "depth", offset: 71},
+	{line: `{"doc":[1.5],"digest":"` + shaHex("1") + `"}`, class: "non-integer", offset: 8, pointer: "/doc/0"},
+	{line: `{"doc":{"a":1,"a":2},"digest":"` + shaHex("1") + `"}`, class: "duplicate-name", offset: 14, pointer: "/doc/a"},
+	{line: `{"doc":[1,],"digest":"` + shaHex("1") + `"}`, class: "syntax", offset: 10, pointer: "/doc/1"},
+	{line: "{\"doc\":\"\xff\",\"digest\":\"" + shaHex("1") + `"}`, class: "invalid-utf8", offset: 8, pointer: "/doc"},
+	{line: `{"doc":` + strings.Repeat("[", 65) + strings.Repeat("]", 65) + `,"digest":"` + shaHex("1") + `"}`, class: "depth", offset: 71, pointer: "/doc" + strings.Repeat("/0", 64)},
 	{line: `{"doc":` + strings.Repeat("[", 64) + strings.Repeat("]", 64) + `,"digest":"` + shaHex(strings.Repeat("[", 64)+strings.Repeat("]", 64)) + `"}`},
 }
 
 // TestArchiveVerify checks each verify case: one result per line, ok or
 // not, the computed digest beside the claimed one for a mismatch, the
-// class and offset in the line of a record that cannot be checked.
+// class, and the offset and pointer in the line, of a record that cannot
+// be checked.
 func TestArchiveVerify(t *testing.T) {
 	var in strings.Builder
 	for _, vc := range verifyCases {
@@ -314,8 +331,8 @@ func TestArchiveVerify(t *testing.T) {
 				case vc.at != "":
 					off = strings.Index(vc.line, vc.at)
 				}
-				if *r.OK || r.Error == nil || r.Error.Class != vc.class || r.Error.Offset != int64(off) || r.Digest != "" {
-					t.Errorf("line %d %q: %+v, want class %s at offset %d", i+1, vc.line, r, vc.class, off)
+				if *r.OK || r.Error == nil || r.Error.Class != vc.class || r.Error.Offset != int64(off) || *r.Error.Pointer != vc.pointer || r.Digest != "" {
+					t.Errorf("line %d %q: %+v, want class %s at offset %d, pointer %q", i+1, vc.line, r, vc.class, off, vc.pointer)
 				}
 				counts[vc.class]++
 			}
@@ -386,8 +403,8 @@ func TestArchiveMaxRecord(t *testing.T) {
 	in := "[" + strings.Repeat(" ", 8) + "]\n" + "[" + strings.Repeat(" ", 9) + "]\n" + "[" + strings.Repeat(" ", 8) + "]\r\n"
 	out, _, _ := archiveCall(t, 0, strings.NewReader(in), "archive", "rehash", "--max-record", "10")
 	want := `{"line":1,"digest":"` + shaHex("[]") + `"}` + "\n" +
-		`{"line":2,"error":{"class":"too-large","offset":10,"message":"line longer than the 10-byte bound"}}` + "\n" +
-		`{"line":3,"error":{"class":"too-large","offset":10,"message":"line longer than the 10-byte bound"}}` + "\n"
+		`{"line":2,"error":{"class":"too-large","offset":10,"pointer":"","message":"line longer than the 10-byte bound"}}` + "\n" +
+		`{"line":3,"error":{"class":"too-large","offset":10,"pointer":"","message":"line longer than the 10-byte bound"}}` + "\n"
 	if out != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
 	}

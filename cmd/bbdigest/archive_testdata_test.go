@@ -33,12 +33,15 @@ type expectedLine struct {
 	byName  map[string]*expectedAnswer
 }
 
-// expectedAnswer is what rehash or verify must answer for a line.
+// expectedAnswer is what rehash or verify must answer for a line. Pointer
+// is nil where the answer states none (an accepted line, a record cut
+// short).
 type expectedAnswer struct {
-	OK      *bool  `json:"ok"`
-	Digest  string `json:"digest"`
-	Claimed string `json:"claimed"`
-	Class   string `json:"class"`
+	OK      *bool   `json:"ok"`
+	Digest  string  `json:"digest"`
+	Claimed string  `json:"claimed"`
+	Class   string  `json:"class"`
+	Pointer *string `json:"pointer"`
 }
 
 // readExpected reads testdata/archive/NAME.expected.jsonl.
@@ -60,14 +63,15 @@ func readExpected(t *testing.T, name string) []expectedLine {
 }
 
 // want returns the answer expected under profile, with the size bound
-// bound (0: the profile's).
+// bound (0: the profile's): a line longer is too-large, at the pointer ""
+// (the line, unread).
 func (e expectedLine) want(profile string, bound int, verify bool) expectedAnswer {
 	a := e.Strict
 	if profile == "rfc8785" {
 		a = e.RFC8785
 	}
 	if bound > 0 && e.Bytes > bound {
-		a = expectedAnswer{Class: "too-large"}
+		a = expectedAnswer{Class: "too-large", Pointer: new(string)}
 		if verify {
 			a.OK = new(bool)
 		}
@@ -88,9 +92,14 @@ func checkAgainst(t *testing.T, label, out string, exp []expectedLine, profile s
 		got := expectedAnswer{OK: r.OK, Digest: r.Digest, Claimed: r.Claimed}
 		if r.Error != nil {
 			got.Class = r.Error.Class
+			if w.Pointer != nil {
+				got.Pointer = r.Error.Pointer
+			}
 		}
-		if r.Line != exp[i].Line || deref(got.OK) != deref(w.OK) || got.Digest != w.Digest || got.Claimed != w.Claimed || got.Class != w.Class {
-			t.Errorf("%s: line %d: got %+v (ok %v), want %+v (ok %v)", label, i+1, got, deref(got.OK), w, deref(w.OK))
+		if r.Line != exp[i].Line || deref(got.OK) != deref(w.OK) || got.Digest != w.Digest || got.Claimed != w.Claimed || got.Class != w.Class ||
+			derefString(got.Pointer) != derefString(w.Pointer) {
+			t.Errorf("%s: line %d: got %+v (ok %v, pointer %v), want %+v (ok %v, pointer %v)",
+				label, i+1, got, deref(got.OK), derefString(got.Pointer), w, deref(w.OK), derefString(w.Pointer))
 		}
 	}
 }
@@ -102,10 +111,18 @@ func deref(b *bool) any {
 	return *b
 }
 
+func derefString(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
+}
+
 // TestTestdataArchives runs rehash and verify over the archives of
 // testdata/archive, plain and compressed, under both profiles, with the
 // default bound and a lowered one, and checks every result line against
-// the answers computed with Node, one result per input line (blank
+// the answers computed with Node (class and pointer of each rejection
+// stated by construction), one result per input line (blank
 // lines, CRLF, invalid UTF-8, duplicate names, big numbers, too deep,
 // too large, a missing final newline and a truncated last line among
 // them), and that the compressed archives give the output of the plain

@@ -23,6 +23,9 @@ import (
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
+// docPointer is the JSON pointer of doc in a record of verify.
+const docPointer = "/doc"
+
 // The classes that verify adds to canon's.
 const (
 	classWrapper  = "wrapper"  // the record is not {"digest":…,"doc":…}

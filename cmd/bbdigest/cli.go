@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -27,6 +28,11 @@ const (
 	exitRejected = 1 // some input rejected
 	exitUsage    = 2 // usage or I/O error
 	exitLedger   = 3 // the ledger could not be read or written (see ledgerFailure)
+
+	// exitInterrupted is the code of a run stopped by SIGINT (Ctrl-C) that
+	// put its output in order first (archive rehash|verify --out): 128 +
+	// SIGINT's number, as a shell reports a process that SIGINT killed.
+	exitInterrupted = 130
 )
 
 // run is the whole command: it parses args, reads the inputs and returns the
@@ -44,6 +50,10 @@ type cli struct {
 	// maxSize, when positive, lowers the size bound of every input
 	// (tests).
 	maxSize int
+
+	// files, when not nil, is where archive rehash and verify open their
+	// FILEs (tests: in memory); nil, the operating system's files.
+	files fs.FS
 
 	in []byte // the current input, kept for its memory
 

@@ -330,9 +330,6 @@ func zshArguments(b *strings.Builder, in string, n compNode) {
 // end of a name.
 func zshEscape(s string) string { return strings.ReplaceAll(s, ":", `\:`) }
 
-// shellQuote returns s in single quotes for bash and zsh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // fishQuote returns s in single quotes for fish, which escapes a quote
 // and a backslash in them with a backslash.
 func fishQuote(s string) string {

@@ -79,11 +79,14 @@ digest of the canonical bytes as sha256:<64 lowercase hex>.
   too-large.
 `
 
-	overviewExit = `  0  every input was accepted
-  1  some input was rejected
-  2  usage or I/O error
-  3  the ledger could not be read or written (envelope emit, resolution
-     verify, gate, ledger init), or archive join's shards do not cover the input
+	overviewExit = `  0    every input was accepted
+  1    some input was rejected
+  2    usage or I/O error
+  3    the ledger could not be read or written (envelope emit, resolution
+       verify, gate, ledger init), or archive join's shards do not cover
+       the input
+  130  stopped by Ctrl-C (archive rehash|verify --out): the output is
+       ready for --resume
   Each command's help has its own table (bbdigest help COMMAND).
 `
 
@@ -355,9 +358,12 @@ Commands:
   rehash  digest each line: the SHA-256 of its canonical form,
             {"line":N,"digest":"sha256:<64 hex>"}
           or, when the line is rejected,
-            {"line":N,"error":{"class":"CLASS","offset":N,"message":"…"}}
-          with the class of 'bbdigest help' (Diagnostics) and the byte
-          offset in the line
+            {"line":N,"error":{"class":"CLASS","offset":N,"pointer":"P",
+             "message":"…"}}
+          with the class of 'bbdigest help' (Diagnostics), the byte
+          offset in the line and P the JSON pointer of the offending
+          value in it ("" for the whole line, and for a line longer
+          than --max-record), as digest --lines gives them
   verify  check each line, a record
             {"digest":"sha256:<64 lowercase hex>","doc":<any JSON>}
           (members in either order): whether digest is the digest of the
@@ -365,13 +371,15 @@ Commands:
             {"line":N,"ok":true,"digest":"sha256:…"}
             {"line":N,"ok":false,"digest":"sha256:…","claimed":"sha256:…"}
             {"line":N,"ok":false,"error":{"class":"CLASS","offset":N,
-             "message":"…"}}
+             "pointer":"P","message":"…"}}
           The last is a record that could not be checked: doc fails the
-          profile (canon's class, offset in the line), or the record is
-          not such an object, class "wrapper": not an object, a member
-          other than "digest" and "doc" or one of them twice or missing,
-          a member name written with escapes, or a digest that is not a
-          plain string "sha256:" and 64 lowercase hex digits
+          profile (canon's class, offset in the line, P "/doc" and the
+          pointer in doc), or the record is not such an object, class
+          "wrapper", P "" (the record, which is read without decoding
+          it; the offset says where the reading stopped): not an object,
+          a member other than "digest" and "doc" or one of them twice or
+          missing, a member name written with escapes, or a digest that
+          is not a plain string "sha256:" and 64 lowercase hex digits
   gen     write a generated archive of N lines to stdout, the same for
           the same flags: records an agent host logs, with varied text
           (accents, other scripts, emoji, escapes), each on one line,
@@ -441,7 +449,14 @@ Options:
                   outcomes of the lines kept in the summary, and goes on:
                   the finished FILE is the same, byte for byte, as the
                   output of a run never stopped. --resume of a completed
-                  FILE writes nothing and prints the same summary
+                  FILE writes nothing and prints the same summary.
+                  Ctrl-C (SIGINT) stops a run with --out in order: it
+                  stops reading (a read that waits for input first
+                  returns), flushes and fsyncs FILE, writes FILE.resume,
+                  prints the summary ("incomplete") and a hint with the
+                  command line that continues it, and exits 130; a
+                  second Ctrl-C kills it at once, and --resume goes on
+                  from the last FILE.resume written
   --shard I/N     answer only the I-th (from 0) of N byte ranges of FILE
                   (one FILE, not stdin): the lines that start in
                   [S*I/N, S*(I+1)/N), S the size of the JSON Lines (for a
@@ -460,8 +475,9 @@ Options:
                   progress on stderr: auto (the default) is a live bar on
                   a terminal (bytes done, records/s, MB/s of JSON Lines,
                   time left) and nothing elsewhere; bar draws it anyway
-                  (off a terminal, a line per refresh); json writes one
-                  line a second,
+                  (off a terminal, a line per refresh; on a terminal that
+                  reports 0 columns or no size, 80 columns wide); json
+                  writes one line a second,
                     {"progress":{"input":"…","elapsed_s":3.0,
                      "records":N,"bytes":N,"records_per_s":N,
                      "bytes_per_s":N,"fraction":0.42,"eta_s":4.1}}
@@ -504,6 +520,8 @@ Exit status:
      before the failure (join: a SUMMARY cannot be read, or is not one)
   3  join: the shards do not cover the input exactly once, in order, or
      one is incomplete (its run stopped on an error)
+  130  rehash, verify with --out: stopped by Ctrl-C (SIGINT), FILE and
+       FILE.resume in order for --resume (the hint says how)
 
 Examples:
   bbdigest archive rehash audit-2026.jsonl > digests.jsonl

@@ -2,7 +2,8 @@
 // must give for them, independently of bbdigest: for a record that is
 // accepted, the SHA-256 (node:crypto) of its canonical form as JSON.parse
 // and the npm package canonicalize (RFC 8785) write it; for one that is
-// rejected, the class it has by construction, stated here beside it.
+// rejected, the class it has by construction, and the JSON pointer of
+// where the problem is, stated here beside it.
 //
 //   node gen.mjs BASE.jsonl OUTDIR
 //
@@ -21,11 +22,18 @@
 //   *.expected.jsonl  one line per input line:
 //     {"line":N,"bytes":B,"strict":ANSWER,"rfc8785":ANSWER}
 //   B the line's length without its "\n" ("\r" included), ANSWER
-//     {"digest":"sha256:…"} or {"class":"…"} for rehash,
+//     {"digest":"sha256:…"} or {"class":"…","pointer":"…"} for rehash,
 //     {"ok":true,"digest":D}, {"ok":false,"digest":D,"claimed":C} or
-//     {"ok":false,"class":"…"} for verify.
-// A line longer than a lowered bound (--max-record) is too-large instead:
-// the tests apply that rule themselves from B.
+//     {"ok":false,"class":"…","pointer":"…"} for verify.
+// The pointer (RFC 6901) is that of the value the problem is in: the
+// string with a bad byte or escape, the number outside the profile, the
+// first container past the depth bound, the duplicate member; for a
+// syntax error the value being read where the text stops being JSON (""
+// at the top level). For verify, a doc's problem is at "/doc" and its
+// pointer in doc; a wrapper's is "" (the record itself). The pointer of a
+// record cut short is not stated (it depends on where the cut falls).
+// A line longer than a lowered bound (--max-record) is too-large instead,
+// with the pointer "": the tests apply that rule themselves from B.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -62,43 +70,51 @@ for (const [i, l] of baseLines.entries()) {
 
 // accept answers a record both profiles accept.
 const accept = { strict: 'accept', rfc8785: 'accept' };
-// both answers a record both profiles reject with class.
-const both = (cls) => ({ strict: cls, rfc8785: cls });
+// rej is a rejection with its class and pointer (see the top).
+const rej = (cls, pointer) => ({ class: cls, pointer });
+// both answers a record both profiles reject with class at pointer.
+const both = (cls, pointer) => ({ strict: rej(cls, pointer), rfc8785: rej(cls, pointer) });
 const nest = (n) => '['.repeat(n) + ']'.repeat(n);
+// past(bound) is the pointer of the first container of nest(n) past the
+// depth bound, n > bound: the outermost is "", each inner one element 0
+// of the one around it.
+const past = (bound) => '/0'.repeat(bound);
+const strictDepth = 64;
+const rfc8785Depth = 1000;
 
 // The bad lines, each with its answers: 'accept' (the digest is computed)
-// or the class by construction.
+// or the class and pointer by construction.
 const bad = [
-  { text: '', ...both('syntax') }, // a blank line
-  { text: ' \t ', ...both('syntax') }, // whitespace only
-  { text: '\r', ...both('syntax') }, // a CRLF blank line
+  { text: '', ...both('syntax', '') }, // a blank line
+  { text: ' \t ', ...both('syntax', '') }, // whitespace only
+  { text: '\r', ...both('syntax', '') }, // a CRLF blank line
   { text: '{"tool": "read_file", "input": {"path": "/etc/hosts"}}\r', ...accept }, // CRLF
-  { text: Buffer.from('{"note": "caf\xe9"}', 'latin1'), ...both('invalid-utf8') }, // Latin-1, not UTF-8
-  { text: Buffer.from([0x22, 0xc0, 0xaf, 0x22]), ...both('invalid-utf8') }, // an overlong encoding
-  { text: Buffer.from([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d]), ...both('invalid-utf8') }, // an encoded surrogate
-  { text: '{"text": "\\ud800 alone"}', ...both('unpaired-surrogate') },
-  { text: '["\\udc00\\ud800"]', ...both('unpaired-surrogate') }, // a pair the wrong way round
-  { text: '{"a": 1, "a": 2}', ...both('duplicate-name') },
-  { text: '{"a": 1, "\\u0061": 2}', ...both('duplicate-name') }, // equal once unescaped
+  { text: Buffer.from('{"note": "caf\xe9"}', 'latin1'), ...both('invalid-utf8', '/note') }, // Latin-1, not UTF-8
+  { text: Buffer.from([0x22, 0xc0, 0xaf, 0x22]), ...both('invalid-utf8', '') }, // an overlong encoding
+  { text: Buffer.from([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d]), ...both('invalid-utf8', '/0') }, // an encoded surrogate
+  { text: '{"text": "\\ud800 alone"}', ...both('unpaired-surrogate', '/text') },
+  { text: '["\\udc00\\ud800"]', ...both('unpaired-surrogate', '/0') }, // a pair the wrong way round
+  { text: '{"a": 1, "a": 2}', ...both('duplicate-name', '/a') },
+  { text: '{"a": 1, "\\u0061": 2}', ...both('duplicate-name', '/a') }, // equal once unescaped
   {
     text: '{"synopsis": "Renew.", "offer": "Ask.", "findings": [], "recommendations": [], "offer": "Ask twice.", "question": {}}',
-    ...both('duplicate-name'),
+    ...both('duplicate-name', '/offer'),
   },
-  { text: '{"amount_cents": 9007199254740993}', strict: 'unsafe-integer', rfc8785: 'accept' }, // 2^53+1
-  { text: '[123456789012345678901234567890, 1e21]', strict: 'unsafe-integer', rfc8785: 'accept' },
-  { text: '{"price": 120.5, "tax": 0.1, "small": 1e-7}', strict: 'non-integer', rfc8785: 'accept' },
+  { text: '{"amount_cents": 9007199254740993}', strict: rej('unsafe-integer', '/amount_cents'), rfc8785: 'accept' }, // 2^53+1
+  { text: '[123456789012345678901234567890, 1e21]', strict: rej('unsafe-integer', '/0'), rfc8785: 'accept' },
+  { text: '{"price": 120.5, "tax": 0.1, "small": 1e-7}', strict: rej('non-integer', '/price'), rfc8785: 'accept' },
   { text: '[1.0, 2.5E4, -0, 1E2]', ...accept }, // integral values, any notation
-  { text: '[1e400]', strict: 'unsafe-integer', rfc8785: 'number-range' },
+  { text: '[1e400]', strict: rej('unsafe-integer', '/0'), rfc8785: rej('number-range', '/0') },
   { text: nest(64), ...accept },
-  { text: nest(65), strict: 'depth', rfc8785: 'accept' },
-  { text: nest(1001), ...both('depth') },
-  { text: '{"a": [1, 2,]}', ...both('syntax') }, // a trailing comma
-  { text: '{} {}', ...both('syntax') }, // two texts
-  { text: "{'a': 1}", ...both('syntax') },
-  { text: '[01]', ...both('syntax') },
-  { text: '[NaN]', ...both('syntax') },
-  { text: Buffer.from('\xef\xbb\xbf{}', 'latin1'), ...both('syntax') }, // a byte-order mark
-  { text: Buffer.from('["tab\there"]', 'latin1'), ...both('syntax') }, // a raw control character
+  { text: nest(65), strict: rej('depth', past(strictDepth)), rfc8785: 'accept' },
+  { text: nest(1001), strict: rej('depth', past(strictDepth)), rfc8785: rej('depth', past(rfc8785Depth)) },
+  { text: '{"a": [1, 2,]}', ...both('syntax', '/a/2') }, // a trailing comma: element 2 of "a" is wanted
+  { text: '{} {}', ...both('syntax', '') }, // two texts
+  { text: "{'a': 1}", ...both('syntax', '') }, // the object wants a member name
+  { text: '[01]', ...both('syntax', '/0') },
+  { text: '[NaN]', ...both('syntax', '/0') },
+  { text: Buffer.from('\xef\xbb\xbf{}', 'latin1'), ...both('syntax', '') }, // a byte-order mark
+  { text: Buffer.from('["tab\there"]', 'latin1'), ...both('syntax', '/0') }, // a raw control character
   { text: '"\\u00e9\\/\\u20ac"', ...accept }, // escapes that canonicalize away
 ];
 
@@ -111,10 +127,10 @@ function longRecord() {
 }
 
 // answer returns the expected answer of one line under one profile: how
-// is 'accept', a class, or (for claims) the answer itself.
+// is 'accept', or the answer itself (a rejection, or for claims a verify
+// answer).
 function answer(buf, how) {
-  if (typeof how === 'object') return how;
-  return how === 'accept' ? { digest: digestOf(buf) } : { class: how };
+  return how === 'accept' ? { digest: digestOf(buf) } : how;
 }
 
 // build returns the archive of the lines (each a Buffer, with its answers)
@@ -153,16 +169,17 @@ const [records, recordsExpected] = build(recLines, true);
 writeFileSync(join(outdir, 'records.jsonl'), records);
 writeFileSync(join(outdir, 'records.expected.jsonl'), recordsExpected);
 
-// truncated.jsonl: the first 30 lines, then a record cut in the middle.
+// truncated.jsonl: the first 30 lines, then a record cut in the middle
+// (its pointer not stated).
 const cut = baseLines[0].slice(0, Math.floor(baseLines[0].length / 2));
-const [truncated, truncatedExpected] = build([...recLines.slice(0, 30), { buf: asBuf(cut), ...both('syntax') }], true);
+const [truncated, truncatedExpected] = build([...recLines.slice(0, 30), { buf: asBuf(cut), ...both('syntax', undefined) }], true);
 writeFileSync(join(outdir, 'truncated.jsonl'), truncated);
 writeFileSync(join(outdir, 'truncated.expected.jsonl'), truncatedExpected);
 
 // claims.jsonl: records of archive verify.
 const claimLines = [];
 const verifyAnswer = (docBuf, claimed, how) => {
-  if (how !== 'accept') return { ok: false, class: how };
+  if (how !== 'accept') return { ok: false, class: how.class, pointer: '/doc' + how.pointer };
   const d = digestOf(docBuf);
   return d === claimed ? { ok: true, digest: d } : { ok: false, digest: d, claimed };
 };
@@ -181,20 +198,21 @@ function claim(doc, answers = accept, claimed, layout = claimLines.length % 4) {
   claimLines.push({ buf, strict: verifyAnswer(docBuf, claimed, answers.strict), rfc8785: verifyAnswer(docBuf, claimed, answers.rfc8785) });
 }
 // wrapper adds a line that is not a verify record.
-const wrapper = (text) => claimLines.push({ buf: asBuf(text), strict: { ok: false, class: 'wrapper' }, rfc8785: { ok: false, class: 'wrapper' } });
+const wrapper = (text) =>
+  claimLines.push({ buf: asBuf(text), strict: { ok: false, class: 'wrapper', pointer: '' }, rfc8785: { ok: false, class: 'wrapper', pointer: '' } });
 
 const d0 = digestOf(asBuf(baseLines[0]));
 baseLines.slice(0, 40).forEach((l, i) => {
   if (i % 8 === 5) claim(l, accept, digestOf(asBuf(baseLines[i + 1]))); // the claim of another record
   else claim(l);
 });
-claim('{"price": 120.5}', { strict: 'non-integer', rfc8785: 'accept' });
-claim('{"n": 9007199254740993}', { strict: 'unsafe-integer', rfc8785: 'accept' });
-claim(nest(65), { strict: 'depth', rfc8785: 'accept' });
+claim('{"price": 120.5}', { strict: rej('non-integer', '/price'), rfc8785: 'accept' });
+claim('{"n": 9007199254740993}', { strict: rej('unsafe-integer', '/n'), rfc8785: 'accept' });
+claim(nest(65), { strict: rej('depth', past(strictDepth)), rfc8785: 'accept' });
 claim(nest(64));
-claim('{"a": 1, "a": 2}', both('duplicate-name'), d0);
-claim(Buffer.from('"caf\xe9"', 'latin1'), both('invalid-utf8'), d0);
-claim('[1,]', both('syntax'), d0);
+claim('{"a": 1, "a": 2}', both('duplicate-name', '/a'), d0);
+claim(Buffer.from('"caf\xe9"', 'latin1'), both('invalid-utf8', ''), d0);
+claim('[1,]', both('syntax', '/1'), d0);
 claim('"\\u00e9"');
 claim('0');
 wrapper('');
