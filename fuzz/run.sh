@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# run.sh: run the native Go fuzz targets of the repository, one after
-# another, each for a while.
+# run.sh: run the native Go fuzz targets of the repository, JOBS at a
+# time (default one after another), each for a while.
 #
-#   fuzz/run.sh [-t DURATION] [-m MINTIME] [-f FLOOR] [REGEX]
+#   fuzz/run.sh [-t DURATION] [-m MINTIME] [-f FLOOR] [-j JOBS] [REGEX]
 #
 # Finds every target (func FuzzXxx(f *testing.F) in a _test.go file) in
 # every module of the repository (the root module, fuzz/, bench/, ...; a
@@ -10,7 +10,9 @@
 # runs each whose DIR/Name matches the extended regular expression REGEX
 # (default: all; e.g. 'canon/', 'FuzzStream$', 'cmd/bbdigest/FuzzArchive')
 # for DURATION (go test's -fuzztime: 30s by default, or 5000x for a count of
-# calls), with -parallel 1: one fuzzing process at a time, on one core.
+# calls), with -parallel 1: one fuzzing worker per target, so JOBS targets
+# at once keep JOBS cores busy (CI passes -j 2 on its 2 cores; a target's
+# calls per second then are those of one core, as with -j 1).
 # Every target's seed corpus and committed inputs run first, as in go test.
 #
 # MINTIME is go test's -fuzzminimizetime (default 60s; 0 turns minimizing
@@ -38,8 +40,10 @@
 #   WARNING: DIR/Name: N calls in Ds (R/s), under the floor of FLOOR: ...
 #
 # (a warning, not a failure), so that a target that barely fuzzes shows in
-# the log of CI. It stops at the first target that fails, prints the end
-# of its output and where go test wrote the input that fails:
+# the log of CI. After the first target that fails it starts no other
+# (those running finish), and it prints the lines in the order of the
+# targets once all have ended, then, for each that failed, the end of its
+# output and where go test wrote the input that fails:
 # DIR/testdata/fuzz/Name/HASH, Go's corpus format. Commit that file with
 # the fix: go test then runs it as a test case every time. The log of
 # every target stays in $TMPDIR (the summary says where).
@@ -47,24 +51,27 @@
 # Examples:
 #
 #   fuzz/run.sh                      # every target, 30 s each
-#   fuzz/run.sh -t 5s -m 0           # the smoke run of .ci/run
+#   fuzz/run.sh -t 5s -m 0 -j 2      # the smoke run of .ci/run
 #   fuzz/run.sh -t 10m 'canon/FuzzTranscode$'
 set -euo pipefail
-usage="usage: fuzz/run.sh [-t DURATION] [-m MINTIME] [-f FLOOR] [REGEX]"
+usage="usage: fuzz/run.sh [-t DURATION] [-m MINTIME] [-f FLOOR] [-j JOBS] [REGEX]"
 dur=30s
 mintime=60s
 floor=200
-while getopts t:m:f:h opt; do
+jobs=1
+while getopts t:m:f:j:h opt; do
 	case $opt in
 	t) dur=$OPTARG ;;
 	m) mintime=$OPTARG ;;
 	f) floor=$OPTARG ;;
+	j) jobs=$OPTARG ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -le 1 ] || { echo "$usage" >&2; exit 2; }
 [[ $floor =~ ^[0-9]+$ ]] || { echo "fuzz/run.sh: -f takes a number of calls, not $floor" >&2; exit 2; }
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz/run.sh: -j takes a number of targets at once, not $jobs" >&2; exit 2; }
 re=${1:-.}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -77,19 +84,19 @@ targets=$(git ls-files --cached --others --exclude-standard -- '*_test.go' |
 	xargs grep -HoE '^func Fuzz[A-Za-z0-9_]*\(f \*testing\.F\)' |
 	sed -E 's|^(.*)/[^/]*_test\.go:func (Fuzz[A-Za-z0-9_]*)\(.*$|\1\t\2|; s|^[^/\t]*_test\.go:func (Fuzz[A-Za-z0-9_]*)\(.*$|.\t\1|' |
 	sort -u)
-n=0 total=0 slow=0
-start_all=$SECONDS
-while IFS=$'\t' read -r dir name; do
-	[ -n "$name" ] || continue
-	grep -qE -- "$re" <<<"$dir/$name" || continue
-	n=$((n + 1))
-	log="$logs/$(tr / _ <<<"$dir")_$name.log"
-	start=$SECONDS
-	set +e
-	(cd "$dir" && go test -run '^$' -fuzz "^$name\$" -fuzztime "$dur" -fuzzminimizetime "$mintime" -parallel 1 .) >"$log" 2>&1
-	rc=$?
-	set -e
-	took=$((SECONDS - start))
+# fuzz_one DIR NAME LOG: fuzz one target, its output into LOG, and write
+# "RC TOOK" into LOG.res when it ends.
+fuzz_one() {
+	local dir=$1 name=$2 log=$3 start=$SECONDS rc=0
+	(cd "$dir" && go test -run '^$' -fuzz "^$name\$" -fuzztime "$dur" -fuzzminimizetime "$mintime" -parallel 1 .) >"$log" 2>&1 || rc=$?
+	echo "$rc $((SECONDS - start))" >"$log.res"
+}
+
+# report DIR NAME LOG: print the line of one finished target, and what
+# failed; returns 1 when it failed.
+report() {
+	local dir=$1 name=$2 log=$3 rc took last execs secs rate note
+	read -r rc took <"$log.res"
 	total=$((total + took))
 	# The fuzzer's last report, "fuzz: elapsed: 5s, execs: 12345 (2469/sec), ...",
 	# its elapsed time a Go duration rounded to the second ("1m5s").
@@ -107,33 +114,75 @@ while IFS=$'\t' read -r dir name; do
 	# bare "context deadline exceeded" when -fuzztime ends while a worker is
 	# busy (minimizing, say): golang/go#75804, fixed in Go 1.27. Such a
 	# run wrote no failing input and failed no seed: it counts as done.
-	if [ $rc -ne 0 ] && ! grep -q 'Failing input written' "$log" && ! grep -q -- "--- FAIL: $name/" "$log" &&
+	if [ "$rc" -ne 0 ] && ! grep -q 'Failing input written' "$log" && ! grep -q -- "--- FAIL: $name/" "$log" &&
 		grep -qx '    context deadline exceeded' "$log"; then
 		note="    (go.dev/issue/75804: stopped with \"context deadline exceeded\" at -fuzztime, no failing input; not a failure)"
 		rc=0
 	fi
 	printf '%-45s %4ds  execs %8s  %6s/s\n' "$dir/$name" "$took" "${execs:-?}" "$rate"
 	[ -z "$note" ] || echo "$note"
-	if [ $rc -eq 0 ] && [ "${execs:-0}" -lt "$floor" ]; then
+	if [ "$rc" -eq 0 ] && [ "${execs:-0}" -lt "$floor" ]; then
 		slow=$((slow + 1))
 		echo "WARNING: $dir/$name: ${execs:-no} calls in ${secs:-?}s (${rate}/s), under the floor of $floor: it barely fuzzes (a slow call, or a minimization cut short: see fuzz/run.sh; log $log)"
 	fi
-	if [ $rc -ne 0 ]; then
+	if [ "$rc" -ne 0 ]; then
 		echo "--- $dir/$name failed; the end of its output ($log):"
 		tail -n 40 "$log"
+		local input
 		input=$(grep -oE 'testdata/fuzz/[^ ]+' "$log" | tail -1 || true)
 		if [ -n "$input" ]; then
 			echo "--- the minimized input is $dir/$input: commit it with the fix"
 			echo "    re-run: (cd $dir && go test -run '$name/$(basename "$input")' .)"
 		fi
-		exit 1
+		return 1
 	fi
+}
+
+# failed_yet: whether a finished target failed (then no more start).
+failed_yet() {
+	local f rc took
+	for f in "$logs"/*.res; do
+		[ -e "$f" ] || continue
+		read -r rc took <"$f"
+		[ "$rc" -eq 0 ] || return 0
+	done
+	return 1
+}
+
+n=0 total=0 slow=0 running=0
+start_all=$SECONDS
+selected=()
+while IFS=$'\t' read -r dir name; do
+	[ -n "$name" ] || continue
+	grep -qE -- "$re" <<<"$dir/$name" || continue
+	selected+=("$dir"$'\t'"$name")
 done <<<"$targets"
-if [ $n -eq 0 ]; then
+if [ ${#selected[@]} -eq 0 ]; then
 	echo "fuzz/run.sh: no target matches $re" >&2
 	exit 2
 fi
-echo "fuzz/run.sh: $n targets, $dur each, ${total}s of $((SECONDS - start_all))s; logs in $logs"
+# Up to JOBS targets at once, each fuzzing with one worker.
+for t in "${selected[@]}"; do
+	IFS=$'\t' read -r dir name <<<"$t"
+	if [ $running -ge "$jobs" ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
+	failed_yet && break
+	fuzz_one "$dir" "$name" "$logs/$(tr / _ <<<"$dir")_$name.log" &
+	running=$((running + 1))
+done
+wait
+failed=0
+for t in "${selected[@]}"; do
+	IFS=$'\t' read -r dir name <<<"$t"
+	log="$logs/$(tr / _ <<<"$dir")_$name.log"
+	[ -e "$log.res" ] || continue # not started: an earlier target failed
+	n=$((n + 1))
+	report "$dir" "$name" "$log" || failed=$((failed + 1))
+done
+echo "fuzz/run.sh: $n of ${#selected[@]} targets, $dur each, $jobs at a time, ${total}s in $((SECONDS - start_all))s; logs in $logs"
 if [ $slow -gt 0 ]; then
 	echo "WARNING: $slow of $n targets under the floor of $floor calls (see above)"
 fi
+[ $failed -eq 0 ] || exit 1
