@@ -16,8 +16,12 @@
 //	client := mcp.NewClient(impl, nil)
 //	client.AddSendingMiddleware(mcpgate.Client(g, nil))
 //
-// There the arguments are the Go value the host passes to CallTool,
-// encoded as the SDK will send them (encoding/json).
+// There the arguments are the Go value the host passes to CallTool: Client
+// encodes it once (encoding/json), gates those bytes, and sends those bytes,
+// as a json.RawMessage in a copy of the params (the host's params are left
+// as they were), so the server receives the act the gate decided, even from
+// a value that encodes differently each time, a stateful json.Marshaler or a
+// map another goroutine changes (TestClientSendsGatedBytes).
 //
 // A denied call is answered with a tool error (CallToolResult with IsError
 // set), whose text content gives the decision's reason and its receipt's
@@ -84,33 +88,43 @@ func Server(g *gate.Gate, o *Options) mcp.Middleware {
 				call.Tool, call.Arguments = p.Name, p.Arguments
 				authorize(ctx, o, p.Name, p.Meta, &call)
 			}
-			return decide(ctx, g, o, call, func() (mcp.Result, error) { return next(ctx, method, req) })
+			if deny := decide(ctx, g, o, call); deny != nil {
+				return deny, nil
+			}
+			return next(ctx, method, req)
 		}
 	}
 }
 
 // Client returns a sending middleware that gates the tools/call requests a
-// client sends. o may be nil.
+// client sends: it encodes the arguments once, gates those bytes and sends
+// those bytes. o may be nil.
 func Client(g *gate.Gate, o *Options) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method != "tools/call" {
 				return next(ctx, method, req)
 			}
-			var call gate.Call
 			p, ok := params[*mcp.CallToolParams](req)
-			switch {
-			case !ok:
-				call.Src = []byte("null")
-			default:
-				args, err := json.Marshal(p.Arguments)
-				if err != nil || p.Arguments == nil {
-					args = []byte("null") // unencodable: the gate denies it
-				}
-				call.Tool, call.Arguments = p.Name, args
-				authorize(ctx, o, p.Name, p.Meta, &call)
+			cs, _ := req.GetSession().(*mcp.ClientSession)
+			if !ok || cs == nil {
+				return decide(ctx, g, o, gate.Call{Src: []byte("null")}), nil
 			}
-			return decide(ctx, g, o, call, func() (mcp.Result, error) { return next(ctx, method, req) })
+			args, err := json.Marshal(p.Arguments)
+			if err != nil || p.Arguments == nil {
+				args = []byte("null") // unencodable: the gate denies it
+			}
+			call := gate.Call{Tool: p.Name, Arguments: args}
+			authorize(ctx, o, p.Name, p.Meta, &call)
+			if deny := decide(ctx, g, o, call); deny != nil {
+				return deny, nil
+			}
+			// Send the bytes the gate read, in a copy of the params:
+			// the host's are its own, and the SDK would encode its
+			// Arguments again, perhaps into another act.
+			sent := *p
+			sent.Arguments = json.RawMessage(args)
+			return next(ctx, method, &mcp.ClientRequest[mcp.Params]{Session: cs, Params: &sent})
 		}
 	}
 }
@@ -152,16 +166,17 @@ func authorize(ctx context.Context, o *Options, name string, meta mcp.Meta, call
 	call.AuthorityJSON = raw
 }
 
-// decide runs the gate and either proceeds or answers with the deny.
-func decide(ctx context.Context, g *gate.Gate, o *Options, call gate.Call, proceed func() (mcp.Result, error)) (mcp.Result, error) {
+// decide runs the gate on call and returns nil on an allow, else the deny's
+// tool error.
+func decide(ctx context.Context, g *gate.Gate, o *Options, call gate.Call) *mcp.CallToolResult {
 	d := g.Authorize(ctx, call)
 	if o != nil && o.Decided != nil {
 		o.Decided(ctx, &d)
 	}
 	if d.Allow {
-		return proceed()
+		return nil
 	}
-	return DenyResult(&d), nil
+	return DenyResult(&d)
 }
 
 // DenyResult is the tool error that answers a denied call: its text is the
