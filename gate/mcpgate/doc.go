@@ -72,6 +72,21 @@
 // value that encodes differently each time, a stateful json.Marshaler or a
 // map another goroutine changes (TestClientSendsGatedBytes).
 //
+// From protocol 2026-07-28 on, the client SDK answers a tool's request for
+// more input itself: its multi-round-trip middleware, which NewClient
+// installs inside every sending middleware, would call the host's
+// elicitation, sampling or roots handlers and send the call again, past
+// the gate. Client's params are of a type that middleware does not copy,
+// so it cannot: the call fails there, and Client answers it with a tool
+// error "bbdigest gate: refused: the server asks for more input ...". A
+// host that serves such tools sets ClientOptions.MultiRoundTrip.Disabled,
+// gets the input request back from CallTool (CallToolResult.NeedsInput),
+// and calls again with the answers, a call the gate decides anew, with an
+// authority of its own (TestClientMultiRoundTrip). Before 2026-07-28 the
+// server asks the client's handlers through requests of its own, and the
+// client sends nothing again; what a server does with an answer is its own
+// gate's to decide.
+//
 // # Denials
 //
 // A denied call is answered with a tool error (CallToolResult with IsError

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -147,10 +148,26 @@ func Client(g *gate.Gate, o *Options) mcp.Middleware {
 			// Arguments again, perhaps into another act.
 			sent := *p
 			sent.Arguments = json.RawMessage(args)
-			return next(ctx, method, &mcp.ClientRequest[mcp.Params]{Session: cs, Params: &sent})
+			res, err := next(ctx, method, &mcp.ClientRequest[mcp.Params]{Session: cs, Params: gatedParams{&sent}})
+			// The SDK says so only in its error's text. Should that
+			// text change, its error still reaches the host, and
+			// nothing is sent again either way.
+			if err != nil && strings.Contains(err.Error(), fmt.Sprintf("unsupported params type %T", gatedParams{})) {
+				return refusal("the server asks for more input (or to call again), and the SDK would send this call again past the gate; set ClientOptions.MultiRoundTrip.Disabled, and call again with the answers (CallToolParams.InputResponses), with an authority of its own"), nil
+			}
+			return res, err
 		}
 	}
 }
+
+// gatedParams are the params Client sends: they encode as the
+// *mcp.CallToolParams they hold, but their type is not one the SDK's
+// multi-round-trip middleware, which NewClient installs inside every sending
+// middleware, can copy into a retry (go-sdk v1.8.0, mcp/mrtr.go,
+// setMultiRoundTripRetryParams). So a call the gate allowed is sent once:
+// an input request from the server fails that retry, and Client answers it
+// with a refusal, where the SDK would have sent the call again ungated.
+type gatedParams struct{ *mcp.CallToolParams }
 
 // params returns req's params as a P, if they are one and not nil. The SDK
 // makes a server's tools/call request a *mcp.CallToolRequest and a client's

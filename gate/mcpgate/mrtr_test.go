@@ -2,6 +2,7 @@ package mcpgate_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -119,4 +120,55 @@ func TestServerUnknownProtocol(t *testing.T) {
 	if n := len(h.decided()); n != 0 {
 		t.Errorf("%d decisions, want none", n)
 	}
+}
+
+// TestClientMultiRoundTrip: on 2026-07-28 the client SDK's multi-round-trip
+// middleware, which NewClient installs inside every sending middleware,
+// would answer a tool's input request and send the call again, past
+// mcpgate.Client. Client refuses that second send (the server's handler
+// runs once, pays nothing); with the automatic retry off, the host answers
+// and calls again, and that call is a decision of its own: the first
+// authority is consumed, a second one lets it run.
+func TestClientMultiRoundTrip(t *testing.T) {
+	args := map[string]any{"amount_cents": 1999, "to": "acct-7"}
+	const bound = `{"amount_cents":1999,"to":"acct-7"}`
+	t.Run("automatic", func(t *testing.T) {
+		var paid []string
+		h := newHarnessWith(t, setup{gate: "client", elicit: answerEvil, pay: askToPay(func(to string) { paid = append(paid, to) })})
+		r := h.call("pay", args, h.authority(bound))
+		if !r.IsError || !strings.Contains(text(r), "refused: the server asks for more input") || !strings.Contains(text(r), "MultiRoundTrip.Disabled") {
+			t.Fatalf("result %q (isError %v), want the refusal of the retry", text(r), r.IsError)
+		}
+		if runs, n := h.entered["pay"].Load(), len(h.decided()); runs != 1 || n != 1 || len(paid) != 0 {
+			t.Errorf("%d runs, %d decisions, paid %q; want 1, 1 and nothing", runs, n, paid)
+		}
+	})
+	t.Run("manual", func(t *testing.T) {
+		var paid []string
+		h := newHarnessWith(t, setup{gate: "client", manual: true, pay: askToPay(func(to string) { paid = append(paid, to) })})
+		auth := h.authority(bound)
+		first := h.call("pay", args, auth)
+		if !first.NeedsInput() || first.InputRequests["account"] == nil {
+			t.Fatalf("first round %q, want the input request", text(first))
+		}
+		again := func(auth []byte) *mcp.CallToolResult {
+			t.Helper()
+			res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{
+				Name: "pay", Arguments: args, Meta: mcp.Meta{gate.MetaKey: json.RawMessage(auth)},
+				InputResponses: mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"to": "acct-7"}}},
+				RequestState:   first.RequestState,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		h.denied(again(auth), gate.ReasonConsumed)
+		if r := again(h.authority(bound)); r.IsError || text(r) != "paid acct-7" {
+			t.Fatalf("second round with its own authority: %q", text(r))
+		}
+		if runs, n := h.entered["pay"].Load(), len(h.decided()); runs != 2 || n != 3 || len(paid) != 1 {
+			t.Errorf("%d runs, %d decisions, paid %q; want 2, 3 and one payment", runs, n, paid)
+		}
+	})
 }
