@@ -32,7 +32,7 @@
 // decided. The middleware cannot see that run. So on such a session, and on
 // a session whose protocol version it cannot read (not initialized yet, or
 // no session), Server refuses every tools/call before the gate, with a tool
-// error "bbdigest gate: refused: ..." that names the version and Tool:
+// error "bbdigest gate: refused: ..." that says why and names Tool:
 // nothing is decided, nothing receipted, no authority consumed, and the
 // tool is not called (TestServerMultiRoundTrip, TestServerUnknownProtocol).
 // Use Tool there. Use Server or Tool, not both: a run under both is refused
@@ -41,18 +41,18 @@
 //
 // # Tools that ask for more input
 //
-// Each run is its own decision and consumes its own authority. A tool that
-// asks for more input (a result with InputRequests) runs again with the
-// answer, and that run needs an authority of its own: the first run
-// consumed the one in _meta. Before 2026-07-28 the server SDK makes the
+// Each run is its own decision, with its own receipt, and consumes its own
+// authority (a tool below the policy's threshold needs none: each run is
+// allowed on policy). A tool that asks for more input (a result with
+// InputRequests) runs again with the answer, and that run needs an
+// authority of its own: the first run consumed the one in _meta. Before 2026-07-28 the server SDK makes the
 // second run's request from the first's params, _meta and all; from
 // 2026-07-28 the client calls again, and the go-sdk client's automatic
 // retry copies the params as well. Either way the second run presents the
 // consumed authority, is denied as consumed (gate.ReasonConsumed), and the
 // tool does not complete. A client that calls again with another authority
 // in _meta, or Options.Authority, gives each run its own
-// (TestToolMultiRoundTrip).
-// The act binds the tool's name and its arguments, never the answer
+// (TestToolMultiRoundTrip). The act binds the tool's name and its arguments, never the answer
 // (InputResponses) or the request state: an authority for the act allows a
 // run whatever they say, so give a later round its authority only where the
 // answer can change nothing the principal approved.
