@@ -1,12 +1,15 @@
 package mcpgate_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,18 +26,54 @@ import (
 
 const server = "mcp://pay.example"
 
+// setup says how a harness is built.
+type setup struct {
+	// gate is where the gate sits: "server" (mcpgate.Server, a receiving
+	// middleware), "client" (mcpgate.Client, a sending middleware), or ""
+	// when wrap gates the tools.
+	gate string
+	// wrap, if not nil, wraps each tool's handler, the harness's count
+	// included (mcpgate.Tool).
+	wrap func(g *gate.Gate, o *mcpgate.Options, h mcp.ToolHandler) mcp.ToolHandler
+	// protocol is the version the client asks for; "" for the SDK's latest.
+	protocol string
+	// opts are the gate's options; the harness records every decision
+	// before calling opts.Decided.
+	opts *mcpgate.Options
+	// pay answers pay once the harness has counted the run; nil answers
+	// "done pay".
+	pay mcp.ToolHandler
+	// elicit is the client's elicitation handler, if not nil.
+	elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	// manual turns the client SDK's automatic multi-round-trip retry off
+	// (ClientOptions.MultiRoundTrip), so a result that asks for input
+	// comes back to the caller.
+	manual bool
+}
+
 type harness struct {
 	t       *testing.T
 	g       *gate.Gate
 	ledger  *ledger.Memory
 	entered map[string]*atomic.Int32
 	session *mcp.ClientSession
+	emitted int // envelopes authority emitted
+
+	mu        sync.Mutex
+	decisions []gate.Decision // every decision, in order
+	received  [][]byte        // the arguments pay's handler got, in order
 }
 
 // newHarness connects a real SDK client and server over the SDK's in-memory
-// transport, with tools "search" (READ_ONLY) and "pay" (FINANCIAL), and the
-// gate on the server (receiving) or on the client (sending).
+// transport, with tools "search" (READ_ONLY), "pay" (FINANCIAL) and
+// "refund" (not in the policy), and the gate on the server (receiving) or
+// on the client (sending).
 func newHarness(t *testing.T, onServer bool) *harness {
+	t.Helper()
+	return newHarnessWith(t, setup{gate: map[bool]string{true: "server", false: "client"}[onServer]})
+}
+
+func newHarnessWith(t *testing.T, s setup) *harness {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
@@ -54,22 +93,51 @@ func newHarness(t *testing.T, onServer bool) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var o mcpgate.Options
+	if s.opts != nil {
+		o = *s.opts
+	}
+	decided := o.Decided
+	o.Decided = func(ctx context.Context, d *gate.Decision) {
+		h.mu.Lock()
+		h.decisions = append(h.decisions, *d)
+		h.mu.Unlock()
+		if decided != nil {
+			decided(ctx, d)
+		}
+	}
 	ctx := context.Background()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "pay-server", Version: "v1"}, nil)
-	for _, name := range []string{"search", "pay"} {
+	for _, name := range []string{"search", "pay", "refund"} {
 		n := new(atomic.Int32)
 		h.entered[name] = n
-		srv.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
-			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				n.Add(1)
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done " + req.Params.Name}}}, nil
-			})
+		var handler mcp.ToolHandler = func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n.Add(1)
+			if name == "pay" {
+				h.mu.Lock()
+				h.received = append(h.received, bytes.Clone(req.Params.Arguments))
+				h.mu.Unlock()
+				if s.pay != nil {
+					return s.pay(ctx, req)
+				}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done " + req.Params.Name}}}, nil
+		}
+		if s.wrap != nil {
+			handler = s.wrap(h.g, &o, handler)
+		}
+		srv.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, handler)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, nil)
-	if onServer {
-		srv.AddReceivingMiddleware(mcpgate.Server(h.g, nil))
-	} else {
-		client.AddSendingMiddleware(mcpgate.Client(h.g, nil))
+	copts := &mcp.ClientOptions{ElicitationHandler: s.elicit}
+	if s.manual {
+		copts.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, copts)
+	switch s.gate {
+	case "server":
+		srv.AddReceivingMiddleware(mcpgate.Server(h.g, &o))
+	case "client":
+		client.AddSendingMiddleware(mcpgate.Client(h.g, &o))
 	}
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -77,23 +145,44 @@ func newHarness(t *testing.T, onServer bool) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	h.session, err = client.Connect(ctx, ct, nil)
+	h.session, err = client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: s.protocol})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.session.Close() })
+	if want := s.protocol; want != "" {
+		if got := h.session.InitializeResult().ProtocolVersion; got != want {
+			t.Fatalf("the session speaks %s, want %s", got, want)
+		}
+	}
 	return h
 }
 
+// args returns a copy of the arguments pay's handler got so far.
+func (h *harness) args() [][]byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.received)
+}
+
+// decided returns a copy of the decisions so far.
+func (h *harness) decided() []gate.Decision {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.decisions)
+}
+
 // authority emits an envelope whose first option is the act of calling pay
-// with args, and returns the authority selecting it, in its JSON form.
+// with args, and returns the authority selecting it, in its JSON form. Each
+// call emits another envelope.
 func (h *harness) authority(args string) json.RawMessage {
 	h.t.Helper()
 	a, err := act.New(server, "pay", []byte(args))
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	b := &envelope.Builder{Synopsis: "Pay the invoice.", Offer: "Ask.", Stem: "Pay the invoice?", Hatches: envelope.Hatches{FreeText: true}}
+	h.emitted++
+	b := &envelope.Builder{Synopsis: fmt.Sprintf("Pay the invoice (%d).", h.emitted), Offer: "Ask.", Stem: "Pay the invoice?", Hatches: envelope.Hatches{FreeText: true}}
 	b.AddOption("Pay", "It is due.", a.Canonical)
 	b.AddOption("Do not pay", "It is disputed.", []byte(`{"act":"noop"}`))
 	env, err := b.Build()
@@ -108,7 +197,9 @@ func (h *harness) authority(args string) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"envelope":%s,"resolution":%s,"expires":%q}`, env.Canonical(), res, exp))
 }
 
-func (h *harness) call(name string, args map[string]any, auth json.RawMessage) *mcp.CallToolResult {
+// call calls the tool name with args (any value CallTool takes) and the
+// authority auth in _meta, if not nil.
+func (h *harness) call(name string, args any, auth json.RawMessage) *mcp.CallToolResult {
 	h.t.Helper()
 	p := &mcp.CallToolParams{Name: name, Arguments: args}
 	if auth != nil {
@@ -148,79 +239,83 @@ func (h *harness) denied(r *mcp.CallToolResult, reason gate.Reason) {
 }
 
 func TestMiddleware(t *testing.T) {
-	for _, onServer := range []bool{true, false} {
-		t.Run(map[bool]string{true: "server", false: "client"}[onServer], func(t *testing.T) {
-			h := newHarness(t, onServer)
-			args := map[string]any{"amount_cents": 1999, "to": "acct-7"}
+	for _, c := range []struct {
+		name string
+		s    setup
+	}{
+		{"server", setup{gate: "server"}},
+		{"client", setup{gate: "client"}},
+		{"client/2025-06-18", setup{gate: "client", protocol: "2025-06-18"}},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkGated(t, newHarnessWith(t, c.s)) })
+	}
+}
 
-			if r := h.call("search", map[string]any{"q": "x"}, nil); r.IsError || text(r) != "done search" {
-				t.Fatalf("search: %q", text(r))
-			}
-			h.denied(h.call("pay", args, nil), gate.ReasonNoAuthority)
-			h.denied(h.call("refund", args, nil), gate.ReasonUnconfiguredTool)
+// checkGated runs the calls every placement of the gate must answer alike.
+func checkGated(t *testing.T, h *harness) {
+	t.Helper()
+	args := map[string]any{"amount_cents": 1999, "to": "acct-7"}
 
-			auth := h.authority(`{"to":"acct-7","amount_cents":1999}`)
-			h.denied(h.call("pay", map[string]any{"amount_cents": 2000, "to": "acct-7"}, auth), gate.ReasonNotActBound)
-			if r := h.call("pay", args, auth); r.IsError || text(r) != "done pay" {
-				t.Fatalf("pay with authority: %q", text(r))
-			}
-			h.denied(h.call("pay", args, auth), gate.ReasonConsumed)
-			h.denied(h.call("pay", map[string]any{"amount": 19.99}, nil), gate.ReasonMalformedCall)
+	if r := h.call("search", map[string]any{"q": "x"}, nil); r.IsError || text(r) != "done search" {
+		t.Fatalf("search: %q", text(r))
+	}
+	h.denied(h.call("pay", args, nil), gate.ReasonNoAuthority)
+	h.denied(h.call("refund", args, nil), gate.ReasonUnconfiguredTool)
 
-			if got := h.entered["pay"].Load(); got != 1 {
-				t.Errorf("pay's handler entered %d times, want 1", got)
-			}
-			if got := h.entered["search"].Load(); got != 1 {
-				t.Errorf("search's handler entered %d times, want 1", got)
-			}
-		})
+	auth := h.authority(`{"to":"acct-7","amount_cents":1999}`)
+	h.denied(h.call("pay", map[string]any{"amount_cents": 2000, "to": "acct-7"}, auth), gate.ReasonNotActBound)
+	if r := h.call("pay", args, auth); r.IsError || text(r) != "done pay" {
+		t.Fatalf("pay with authority: %q", text(r))
+	}
+	h.denied(h.call("pay", args, auth), gate.ReasonConsumed)
+	h.denied(h.call("pay", map[string]any{"amount": 19.99}, nil), gate.ReasonMalformedCall)
+
+	for name, want := range map[string]int32{"search": 1, "pay": 1, "refund": 0} {
+		if got := h.entered[name].Load(); got != want {
+			t.Errorf("%s's handler entered %d times, want %d", name, got, want)
+		}
+	}
+	if got := len(h.decided()); got != 7 {
+		t.Errorf("%d decisions, want 7 (one per call)", got)
 	}
 }
 
 // TestAuthorityOption: Options.Authority replaces _meta, and its error
 // denies the call.
 func TestAuthorityOption(t *testing.T) {
-	_, priv, _ := ed25519.GenerateKey(nil)
-	log, err := receipt.Open(filepath.Join(t.TempDir(), "r"), receipt.NewSigner(priv), receipt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
-	g, err := gate.New(gate.Config{Policy: &gate.Policy{Version: "v", Tools: map[string]gate.Class{"pay": gate.Financial}}, Ledger: ledger.NewMemory(), Receipts: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var decided []gate.Reason
-	mw := mcpgate.Server(g, &mcpgate.Options{
+	h := newHarnessWith(t, setup{gate: "server", opts: &mcpgate.Options{
 		Authority: func(context.Context, string, mcp.Meta) (*gate.Authority, error) {
 			return nil, fmt.Errorf("vault unreachable")
 		},
-		Decided: func(_ context.Context, d *gate.Decision) { decided = append(decided, d.Reason) },
-	})
-	entered := false
-	next := func(context.Context, string, mcp.Request) (mcp.Result, error) {
-		entered = true
-		return &mcp.CallToolResult{}, nil
+	}})
+	r := h.call("pay", map[string]any{"a": 1}, h.authority(`{"a":1}`))
+	h.denied(r, gate.ReasonNoAuthority)
+	if !strings.Contains(text(r), "vault unreachable") || h.entered["pay"].Load() != 0 {
+		t.Fatalf("entered %d, result %q", h.entered["pay"].Load(), text(r))
 	}
-	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "pay", Arguments: json.RawMessage(`{"a":1}`)}}
-	res, err := mw(next)(context.Background(), "tools/call", req)
-	if err != nil {
-		t.Fatal(err)
+	if d := h.decided(); len(d) != 1 || d[0].Reason != gate.ReasonNoAuthority {
+		t.Fatalf("Decided saw %v", d)
 	}
-	if r := res.(*mcp.CallToolResult); entered || !r.IsError || !strings.Contains(text(r), "vault unreachable") {
-		t.Fatalf("entered %v, result %q", entered, text(r))
-	}
-	if len(decided) != 1 || decided[0] != gate.ReasonNoAuthority {
-		t.Fatalf("Decided saw %v", decided)
-	}
-	// Other methods pass untouched, and a tools/call the SDK did not make
-	// is denied.
-	if _, err := mw(next)(context.Background(), "tools/list", &mcp.ListToolsRequest{}); err != nil || !entered {
-		t.Fatalf("tools/list: %v, entered %v", err, entered)
-	}
-	entered = false
-	res, _ = mw(next)(context.Background(), "tools/call", &mcp.ListToolsRequest{})
-	if r := res.(*mcp.CallToolResult); entered || !r.IsError {
-		t.Fatalf("a foreign request passed: entered %v", entered)
+}
+
+// TestOtherRequests: other methods pass a middleware untouched, and a
+// tools/call the SDK did not make is denied.
+func TestOtherRequests(t *testing.T) {
+	h := newHarness(t, true)
+	for _, mw := range []mcp.Middleware{mcpgate.Server(h.g, nil), mcpgate.Client(h.g, nil)} {
+		entered := false
+		next := func(context.Context, string, mcp.Request) (mcp.Result, error) {
+			entered = true
+			return &mcp.CallToolResult{}, nil
+		}
+		if _, err := mw(next)(context.Background(), "tools/list", &mcp.ListToolsRequest{}); err != nil || !entered {
+			t.Fatalf("tools/list: %v, entered %v", err, entered)
+		}
+		entered = false
+		res, _ := mw(next)(context.Background(), "tools/call", &mcp.ListToolsRequest{})
+		if r := res.(*mcp.CallToolResult); entered || !r.IsError {
+			t.Fatalf("a foreign request passed: entered %v", entered)
+		}
+		h.denied(res.(*mcp.CallToolResult), gate.ReasonMalformedCall)
 	}
 }
