@@ -8,8 +8,16 @@ package act
 // between the forms without a wrapper, and must be "function" beside
 // function; and nothing may offer a second name or arguments beside the
 // ones read (an ambiguous wrapper could hide a second call).
+//
+// Member names are compared as the canonical document writes them: decoded
+// but for the escapes of '"', '\' and the controls, which no name read
+// holds and which fold to no letter (package jsonname).
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/bbdigest/bbdigest/internal/jsonname"
+)
 
 // members holds the spans of the members that matter in one object.
 type members struct {
@@ -62,57 +70,36 @@ type topLevel struct {
 	text   []byte // the decoded text of the last arguments string read
 	textAt int    // where that string starts in the document
 
-	// variant is the first member whose name differs only in case from
-	// one the walk reads (Name beside name, PARAMS), with the wrapper it
-	// is in ("" at the top level).
-	variant, variantIn string
+	// variant is the first member whose name is a spelling of one the
+	// walk reads (Name beside name, PARAMS, paramſ, tool-calls), with the
+	// wrapper it is in ("" at the top level) and the name it spells.
+	variant, variantIn, variantOf string
 
 	// msg holds the top-level members a message is read from
 	// (message.go): tool_calls, content, output, choices and the like.
 	msg msgMembers
 }
 
-// readNames are the member names the walk reads. A member whose name
-// differs from one of them only in ASCII case is refused: a reader that
+// readNames are the member names the walk reads. A member whose name is none
+// of them but folds equal to one (jsonname.EqualFold: case, ſ for s, the
+// Kelvin sign for k, and '_' and '-', ignored) is refused: a reader that
 // matches names case-insensitively, as encoding/json does for struct
-// fields, would take it for that member and execute another call than
-// the one bound. "Params" (docker/mcp-gateway's marshalled request) is a
-// name of its own.
+// fields, would take it for that member and execute another call than the
+// one bound. "Params" (docker/mcp-gateway's marshalled request) is a name
+// of its own: two of params and Params are ambiguous wrappers.
 var readNames = [...]string{"name", "arguments", "input", "type", "function", "params", "Params", "method", "jsonrpc"}
 
-// noteVariant records name in t if it differs only in case from a name
-// the walk reads, and is none of them.
+var readSet = jsonname.NewSet(readNames[:]...)
+
+// noteVariant records name in t if it folds equal to a name the walk
+// reads, and is none of them.
 func (t *topLevel) noteVariant(name []byte, in string) {
-	if t.variant != "" || len(name) < 4 || len(name) > 9 {
+	if t.variant != "" {
 		return
 	}
-	for _, r := range readNames {
-		if len(r) == len(name) && string(name) != r && sameLetters(name, r) {
-			if string(name) == "Params" || string(name) == "params" {
-				return // both are read names; two of them are ambiguous wrappers
-			}
-			t.variant, t.variantIn = string(name), in
-			return
-		}
+	if k := readSet.Match(name); k >= 0 && !readSet.Has(name) {
+		t.variant, t.variantIn, t.variantOf = string(name), in, readNames[k]
 	}
-}
-
-// sameLetters reports whether b and s are equal under ASCII case
-// folding (the names compared are ASCII).
-func sameLetters(b []byte, s string) bool {
-	for i := range len(b) {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // located is where a call's tool name and arguments are in its canonical
@@ -205,11 +192,7 @@ func locate(doc []byte, s Shape, loc *located, t *topLevel) *problem {
 // input's top level, or (nested) an item of a message (message.go).
 func locateTop(doc []byte, s Shape, loc *located, t *topLevel, nested bool) *problem {
 	if t.variant != "" {
-		path, ptr := []string{t.variant}, "/"+t.variant
-		if t.variantIn != "" {
-			path, ptr = []string{t.variantIn, t.variant}, "/"+t.variantIn+"/"+t.variant
-		}
-		return &problem{path, ptr, "ambiguous: a member " + t.variant + " differs only in case from one the call is read from"}
+		return variantProblem(t)
 	}
 	if p, isMessage := messageInCall(t, nested); p != nil {
 		loc.message = isMessage
