@@ -100,7 +100,7 @@
 // order:
 //
 //   - The input is a JSON object. Two of function, params and Params, or
-//     one of them beside a top-level name, arguments or input, is
+//     one of them beside a top-level name, arguments, input or args, is
 //     ambiguous and refused.
 //   - With function: type, if present, is "function"; the call is
 //     OpenAI. With params: method, if present, is "tools/call"; the call
@@ -115,12 +115,19 @@
 //     params, whose arguments, when present, must be an object.
 //   - The tool name is the call object's name member, a non-empty string
 //     of at most MaxToolName (256) bytes.
+//   - The call object carries its arguments in one member: input
+//     (Anthropic) or arguments (OpenAI, MCP). Beside it, the other one, and
+//     args (Gemini's functionCall and LangChain's tool calls carry their
+//     arguments there), are refused, in the top level and in function,
+//     params and Params alike: no vendor's decoder of the form reads them,
+//     but a host that reads several vendors' calls through one struct
+//     ({Name, Input, Arguments}) would run those arguments, not the ones
+//     bound. OpenAI arguments are required; Anthropic input and MCP
+//     arguments may be absent ({}).
 //   - No member of the call object or its wrapper may have a name that is
 //     a spelling of one of the names read (# Member names): Name beside
 //     name, ARGUMENTS, Function, paramſ, tool-calls. docker/mcp-gateway's
 //     Params is a wrapper of its own, and refused beside params.
-//     OpenAI arguments are required; Anthropic input and MCP arguments may
-//     be absent ({}).
 //
 // Any other member of the input, at any depth, is read only to check it
 // (below) and never bound. An object that is none of these forms is
@@ -184,7 +191,7 @@
 // tool_calls (or function_call), a content array holding a call-like item
 // and choices are ambiguous, and so are tool_calls and function_call
 // together; so is a member a call is read from (name, arguments, input,
-// function, params, Params, method, jsonrpc) beside them, and a
+// args, function, params, Params, method, jsonrpc) beside them, and a
 // member whose name is a spelling (# Member names) of one a message or a
 // call is read from (Tool_Calls, Content, a block's Type, tool_callſ), in
 // the message, a choice, its message and every item. A content block
@@ -209,8 +216,8 @@
 // at its level but folds equal to one under the union of those rules
 // (internal/jsonname: '_' and '-' dropped, ASCII letters without case,
 // every other rune the smallest of its case-fold orbit). The names of a
-// call (name, arguments, input, type, function, params, Params, method,
-// jsonrpc) are checked in every object act reads members of: a
+// call (name, arguments, input, args, type, function, params, Params,
+// method, jsonrpc) are checked in every object act reads members of: a
 // call's top level and its function, params or Params object, and the
 // objects of a message (the message, a choice and its message, each
 // item); the names of a message (choices, tool_calls, function_call,

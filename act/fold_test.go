@@ -10,8 +10,9 @@ import (
 
 // foldErrCases are the calls refused because a member's name is a spelling
 // of one the call is read from (jsonname's fold: case, ſ, the Kelvin sign,
-// '_' and '-'), written raw and with \u escapes, at every level. errCases
-// runs them with the others.
+// '_' and '-'), written raw and with \u escapes, at every level; and
+// because a member carries arguments the call's form does not read
+// (input, arguments, args). errCases runs them with the others.
 func foldErrCases() []errCase {
 	const pay = `{"name":"pay","arguments":{"amount_cents":99999999,"to":"attacker"}}`
 	return []errCase{
@@ -45,9 +46,25 @@ func foldErrCases() []errCase {
 		ec(errCase{src: `{"name":"search","arguments":{},"argumentſ":{"to":"attacker"}}`, class: "shape", ptr: "/argumentſ", at: `{"to"`}),
 		ec(errCase{src: `{"name":"search","arguments":{},"argument\u017f":{"to":"attacker"}}`, class: "shape", ptr: "/argumentſ", at: `{"to"`}),
 		ec(errCase{src: `{"type":"function_call","name":"search","arguments":"{}","argumentſ":"{}"}`, class: "shape", ptr: "/argumentſ", at: `"{}"}`}),
+		ec(errCase{src: `{"type":"tool_use","name":"search","input":{},"argſ":{"to":"attacker"}}`, class: "shape", ptr: "/argſ", at: `{"to"`}),
 		ec(errCase{src: `{"type":"tool_use","name":"search","input":{},"In-Put":{"to":"attacker"}}`, class: "shape", ptr: "/In-Put", at: `{"to"`}),
 		ec(errCase{src: `{"type":"tool_use","name":"search","input":{},"tool_callſ":[]}`, class: "shape", ptr: "/tool_callſ", at: `[]`}),
 		ec(errCase{src: `{"type":"tool_use","name":"search","input":{},"toolCalls":[]}`, class: "shape", ptr: "/toolCalls", at: `[]`}),
+
+		// A second set of arguments: input in params, function and Params,
+		// args at every level.
+		ec(errCase{src: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"},"input":{"to":"attacker"}}}`,
+			class: "shape", ptr: "/params/input", at: `{"to"`}),
+		ec(errCase{src: `{"method":"tools/call","params":{"name":"search","input":{"to":"attacker"}}}`, class: "shape", ptr: "/params/input", at: `{"to"`}),
+		ec(errCase{src: `{"type":"function","function":{"name":"search","arguments":"{}","input":{"to":"attacker"}}}`,
+			class: "shape", ptr: "/function/input", at: `{"to"`}),
+		ec(errCase{src: `{"Params":{"name":"search","arguments":{},"input":{"to":"attacker"}}}`, class: "shape", ptr: "/Params/input", at: `{"to"`}),
+		ec(errCase{src: `{"method":"tools/call","params":{"name":"search","arguments":{},"args":{"to":"attacker"}}}`, class: "shape", ptr: "/params/args", at: `{"to"`}),
+		ec(errCase{src: `{"function":{"name":"search","arguments":"{}","args":"{}"}}`, class: "shape", ptr: "/function/args", at: `"{}"}}`}),
+		ec(errCase{src: `{"name":"search","arguments":{},"args":{"to":"attacker"}}`, class: "shape", ptr: "/args", at: `{"to"`}),
+		ec(errCase{src: `{"type":"tool_use","name":"search","input":{},"args":{"to":"attacker"}}`, class: "shape", ptr: "/args", at: `{"to"`}),
+		ec(errCase{src: `{"type":"function_call","name":"search","arguments":"{}","args":"{}"}`, class: "shape", ptr: "/args", at: `"{}"}`}),
+		ec(errCase{src: `{"params":{"name":"search"},"args":{"to":"attacker"}}`, class: "shape", ptr: "/args", at: `{"to"`}),
 	}
 }
 
@@ -83,12 +100,24 @@ func foldMessageErrCases() []errCase {
 			class: "shape", ptr: "/function_call/argumentſ", at: `"{}"}}`}),
 		ec(errCase{src: `{"output":[{"type":"function_call","name":"search","arguments":"{}","argumentſ":"{}"}]}`,
 			class: "shape", ptr: "/output/0/argumentſ", at: `"{}"}]}`}),
+		ec(errCase{src: `{"content":[{"type":"tool_use","name":"search","input":{},"argſ":{"to":"attacker"}}]}`,
+			class: "shape", ptr: "/content/0/argſ", at: `{"to"`}),
 		ec(errCase{src: `[` + use + `,{"type":"tool_use","name":"search","input":{},"INPUT_":{"to":"attacker"}}]`,
 			class: "shape", ptr: "/1/INPUT_", at: `{"to"`}),
 		// A block whose type is a spelling of a call's is refused, not
 		// skipped as text.
 		ec(errCase{src: `{"content":[` + use + `,{"type":"tool_uſe","name":"pay","input":{}}]}`, class: "shape", ptr: "/content/1/type", at: `"tool_uſe"`}),
 		ec(errCase{src: `{"content":[` + use + `,{"type":"tool-use","name":"pay","input":{}}]}`, class: "shape", ptr: "/content/1/type", at: `"tool-use"`}),
+		// A second set of arguments.
+		ec(errCase{src: `{"tool_calls":[{"type":"function","function":{"name":"search","arguments":"{}","input":{"to":"attacker"}}}]}`,
+			class: "shape", ptr: "/tool_calls/0/function/input", at: `{"to"`}),
+		ec(errCase{src: `{"content":[{"type":"tool_use","name":"search","input":{},"args":{"to":"attacker"}}]}`,
+			class: "shape", ptr: "/content/0/args", at: `{"to"`}),
+		ec(errCase{src: `{"output":[{"type":"function_call","name":"search","arguments":"{}","args":"{}"}]}`,
+			class: "shape", ptr: "/output/0/args", at: `"{}"}]}`}),
+		ec(errCase{src: `{"role":"assistant","function_call":{"name":"search","arguments":"{}","args":{"to":"attacker"}}}`,
+			class: "shape", ptr: "/function_call/args", at: `{"to"`}),
+		ec(errCase{src: `{"role":"assistant","tool_calls":[` + ok + `],"args":{"to":"attacker"}}`, class: "shape", ptr: "/args", at: `{"to"`}),
 	}
 }
 

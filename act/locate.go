@@ -21,7 +21,7 @@ import (
 
 // members holds the spans of the members that matter in one object.
 type members struct {
-	name, arguments, input, typ span
+	name, arguments, input, args, typ span
 }
 
 // record notes the current member of o in m, if it is one that matters,
@@ -40,6 +40,8 @@ func (m *members) record(o *obj, t *topLevel) bool {
 		}
 	case "input":
 		s = &m.input
+	case "args":
+		s = &m.args
 	case "type":
 		s = &m.typ
 	default:
@@ -80,14 +82,15 @@ type topLevel struct {
 	msg msgMembers
 }
 
-// readNames are the member names the walk reads. A member whose name is none
+// readNames are the member names the walk reads (args, Gemini's and
+// LangChain's arguments, only to refuse it). A member whose name is none
 // of them but folds equal to one (jsonname.EqualFold: case, ſ for s, the
 // Kelvin sign for k, and '_' and '-', ignored) is refused: a reader that
 // matches names case-insensitively, as encoding/json does for struct
 // fields, would take it for that member and execute another call than the
 // one bound. "Params" (docker/mcp-gateway's marshalled request) is a name
 // of its own: two of params and Params are ambiguous wrappers.
-var readNames = [...]string{"name", "arguments", "input", "type", "function", "params", "Params", "method", "jsonrpc"}
+var readNames = [...]string{"name", "arguments", "input", "args", "type", "function", "params", "Params", "method", "jsonrpc"}
 
 var readSet = jsonname.NewSet(readNames[:]...)
 
@@ -214,6 +217,9 @@ func locateTop(doc []byte, s Shape, loc *located, t *topLevel, nested bool) *pro
 		}
 	}
 	loc.form = f
+	if p := otherArguments(fi, m); p != nil {
+		return p
+	}
 	// The tool name: a non-empty string.
 	switch {
 	case !m.name.found():
@@ -258,6 +264,8 @@ func decide(doc []byte, t *topLevel, s Shape) (form, *problem) {
 			beside, besideName = t.flat.arguments, "arguments"
 		case t.flat.input.found():
 			beside, besideName = t.flat.input, "input"
+		case t.flat.args.found():
+			beside, besideName = t.flat.args, "args"
 		}
 		wrapper := wrapperNames[t.wrapper]
 		if beside.found() {
@@ -315,6 +323,31 @@ func decide(doc []byte, t *topLevel, s Shape) (form, *problem) {
 		return 0, &problem{pathTop, "", "neither a tool call nor an assistant message: " + memberList(doc)}
 	}
 	return formParams, nil
+}
+
+// otherArguments reports a member of the call object m of form fi that
+// carries arguments other than the ones the form reads: input (Anthropic's
+// arguments) beside an OpenAI or MCP call, arguments (OpenAI's and MCP's)
+// beside an Anthropic one, and args (Gemini's functionCall, LangChain's
+// tool_calls) beside any, at the top level or in function, params or
+// Params. No vendor's decoder of the form reads them, but a host that
+// reads several vendors' calls through one struct (Name, Input, Arguments)
+// may, and would run other arguments than the ones bound. (The top level's
+// own cases are reported by decide first, in its words.)
+func otherArguments(fi *formInfo, m *members) *problem {
+	var name string
+	switch {
+	case fi.argsName != "input" && m.input.found():
+		name = "input"
+	case fi.argsName != "arguments" && m.arguments.found():
+		name = "arguments"
+	case m.args.found():
+		name = "args"
+	default:
+		return nil
+	}
+	return &problem{append(fi.container[:len(fi.container):len(fi.container)], name), fi.ptr + "/" + name,
+		"ambiguous: a member " + name + " in " + fi.what + ", which carries its arguments in " + fi.argsName}
 }
 
 // jsonRPCMembers reports a method or jsonrpc member in a call that is not

@@ -21,8 +21,8 @@ package act
 //      input for errors.
 //
 // The message's own members follow the rules of a call's wrapper: a
-// member a call is read from (name, arguments, input, function, params,
-// ...)
+// member a call is read from (name, arguments, input, args, function,
+// params, ...)
 // beside the members a message is read from is ambiguous, two lists that
 // carry calls are ambiguous, and so is a member whose name folds equal to
 // one read (package jsonname) without being it.
@@ -124,6 +124,8 @@ func callMember(t *topLevel) string {
 		return "arguments"
 	case t.flat.input.found():
 		return "input"
+	case t.flat.args.found():
+		return "args"
 	case t.wrapper != 0:
 		return wrapperNames[t.wrapper]
 	case t.method.found():

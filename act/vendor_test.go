@@ -375,6 +375,7 @@ func FuzzActVsEncodingJSON(f *testing.F) {
 		`{"method":"tools/call","params":{"name":"search","arguments":{"q":"x"},"argumentſ":{"to":"attacker"}}}`,
 		`{"type":"function","function":{"name":"search","arguments":"{}","argument\u017f":"{\"to\":\"attacker\"}"}}`,
 		`{"type":"tool_use","name":"search","input":{},"\u212Aind":1}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"},"input":{"to":"attacker"}}}`,
 	} {
 		f.Add([]byte(s))
 	}
