@@ -14,6 +14,7 @@ package act
 // holds and which fold to no letter (package jsonname).
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/bbdigest/bbdigest/internal/jsonname"
@@ -92,16 +93,28 @@ type topLevel struct {
 // of its own: two of params and Params are ambiguous wrappers.
 var readNames = [...]string{"name", "arguments", "input", "args", "type", "function", "params", "Params", "method", "jsonrpc"}
 
-var readSet = jsonname.NewSet(readNames[:]...)
+// nameSet holds the names a call is read from (readNames, first) and
+// those a message is read from (msgNames), so that each member name is
+// folded once.
+var nameSet = jsonname.NewSet(slices.Concat(readNames[:], msgNames[:])...)
 
-// noteVariant records name in t if it folds equal to a name the walk
-// reads, and is none of them.
+// noteVariant records in t the member called name, of the object the walk
+// reads at its top level (in == "") or in the wrapper in, if it folds
+// equal to a name read there without being one: a name of a call in
+// t.variant, a name of a message (read at the top level only) in
+// t.msg.variant. Only the first of each is kept.
 func (t *topLevel) noteVariant(name []byte, in string) {
-	if t.variant != "" {
-		return
-	}
-	if k := readSet.Match(name); k >= 0 && !readSet.Has(name) {
-		t.variant, t.variantIn, t.variantOf = string(name), in, readNames[k]
+	k := nameSet.Match(name)
+	switch {
+	case k < 0:
+	case k < len(readNames):
+		if t.variant == "" && !nameSet.Has(name) {
+			t.variant, t.variantIn, t.variantOf = string(name), in, readNames[k]
+		}
+	case in == "":
+		if t.msg.variant == "" && !nameSet.Has(name) {
+			t.msg.variant, t.msg.variantOf = string(name), msgNames[k-len(readNames)]
+		}
 	}
 }
 

@@ -49,11 +49,9 @@ type msgMembers struct {
 // msgNames are the member names a message is read from.
 var msgNames = [...]string{"choices", "tool_calls", "function_call", "content", "output", "role", "object", "message"}
 
-var msgSet = jsonname.NewSet(msgNames[:]...)
-
 // record notes the current member of o in m, if it is one a message is
-// read from, and reports whether it was. Otherwise it notes a name that
-// folds equal to one of those.
+// read from, and reports whether it was. (A name that folds equal to one
+// of those is noted by topLevel.noteVariant, in locate.go.)
 func (m *msgMembers) record(o *obj) bool {
 	var s *span
 	switch string(o.name()) {
@@ -74,22 +72,10 @@ func (m *msgMembers) record(o *obj) bool {
 	case "message":
 		s = &m.message
 	default:
-		if m.variant == "" {
-			m.noteVariant(o.name())
-		}
 		return false
 	}
 	*s = o.value()
 	return true
-}
-
-// noteVariant records name if it folds equal to one of msgNames without
-// being it. It compares as noteVariant does for the names of a call
-// (locate.go), with jsonname's one fold rule.
-func (m *msgMembers) noteVariant(name []byte) {
-	if k := msgSet.Match(name); k >= 0 && !msgSet.Has(name) {
-		m.variant, m.variantOf = string(name), msgNames[k]
-	}
 }
 
 // marker returns the name of the first member that makes an object a

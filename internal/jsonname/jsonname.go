@@ -111,49 +111,88 @@ func EqualFold(a, b string) bool {
 type Set struct {
 	names []string
 	folds []string // Fold of each name
-	max   int      // the longest fold, in bytes
+	// byFirst lists, for each ASCII rune, the indexes of the names whose
+	// folds start with it, in order; other the rest.
+	byFirst [utf8.RuneSelf][]int8
+	other   []int8
 }
 
-// maxSetFold bounds the folds of a Set's names, so that Match folds into
-// an array on its stack.
-const maxSetFold = 64
-
-// NewSet returns the Set of names. Each name's folded form must be at most
-// 64 bytes long, and not empty; NewSet panics otherwise, since the names
-// are the caller's constants.
+// NewSet returns the Set of names: at most 127 of them, none folding to
+// nothing. It panics otherwise, since the names are the caller's
+// constants.
 func NewSet(names ...string) *Set {
+	if len(names) > 127 {
+		panic("BUG: jsonname: NewSet: more than 127 names")
+	}
 	s := &Set{names: names, folds: make([]string, len(names))}
 	for i, n := range names {
 		f := Fold(n)
-		if f == "" || len(f) > maxSetFold {
-			panic("BUG: jsonname: NewSet: the name " + n + " folds to nothing or to more than 64 bytes")
+		switch {
+		case f == "":
+			panic("BUG: jsonname: NewSet: the name " + n + " folds to nothing")
+		case f[0] < utf8.RuneSelf:
+			s.byFirst[f[0]] = append(s.byFirst[f[0]], int8(i))
+		default:
+			s.other = append(s.other, int8(i))
 		}
-		s.folds[i], s.max = f, max(s.max, len(f))
+		s.folds[i] = f
 	}
 	return s
 }
 
 // Match returns the index of the first name of s that name folds equal
-// to, or -1 if there is none. It does not allocate.
+// to, or -1 if there is none. It does not allocate, and compares name
+// only with the names whose folds start as its own does.
 func (s *Set) Match(name []byte) int {
-	var buf [maxSetFold + utf8.UTFMax]byte
-	n := 0
-	for i := 0; ; {
-		r, j := next(name, i)
-		if r < 0 {
-			break
-		}
-		if n += utf8.EncodeRune(buf[n:], r); n > s.max {
-			return -1 // longer than every name of s
-		}
-		i = j
+	r, i := next(name, 0)
+	var cands []int8
+	switch {
+	case r < 0:
+		return -1
+	case r < utf8.RuneSelf:
+		cands = s.byFirst[r]
+	default:
+		cands = s.other
 	}
-	for k, f := range s.folds {
-		if f == string(buf[:n]) {
-			return k
+	for _, k := range cands {
+		f := s.folds[k]
+		_, n := utf8.DecodeRuneInString(f)
+		if foldsTo(name, i, f[n:]) {
+			return int(k)
 		}
 	}
 	return -1
+}
+
+// foldsTo reports whether name[i:] folds to f, a folded form. It is next
+// and a comparison in one loop, with ASCII bytes read inline.
+func foldsTo(name []byte, i int, f string) bool {
+	j := 0
+	for i < len(name) {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, i = next(name, i)
+			fr, n := utf8.DecodeRuneInString(f[j:])
+			if j == len(f) || r != fr {
+				return false
+			}
+			j += n
+			continue
+		}
+		i++
+		switch {
+		case c == '_' || c == '-':
+			continue
+		case 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		if j == len(f) || f[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(f)
 }
 
 // Has reports whether name is one of the names of s, as it is written.

@@ -126,20 +126,27 @@ func TestSet(t *testing.T) {
 	}
 }
 
-// TestNewSetBounds: a name that folds to nothing or to more than 64 bytes
+// TestNewSetBounds: a name that folds to nothing, or more than 127 names,
 // is a bug of the caller, reported by a panic.
 func TestNewSetBounds(t *testing.T) {
-	for _, n := range []string{"", "_-", strings.Repeat("x", 65)} {
+	many := make([]string, 128)
+	for i := range many {
+		many[i] = "n" + strings.Repeat("x", i)
+	}
+	for _, names := range [][]string{{""}, {"name", "_-"}, many} {
 		func() {
 			defer func() {
 				if r := recover(); r == nil || !strings.HasPrefix(r.(string), "BUG: ") {
-					t.Errorf("NewSet(%q): recovered %v", n, r)
+					t.Errorf("NewSet(%q): recovered %v", names, r)
 				}
 			}()
-			jsonname.NewSet(n)
+			jsonname.NewSet(names...)
 		}()
 	}
-	jsonname.NewSet(strings.Repeat("x", 64) + "__") // 64 bytes once folded
+	s := jsonname.NewSet(many[:127]...)
+	if k := s.Match([]byte("N-" + strings.Repeat("X", 126))); k != 126 {
+		t.Errorf("Match of the 127th name: %d", k)
+	}
 }
 
 // FuzzEqualFold holds EqualFold, Fold and Set.Match to strings.EqualFold
