@@ -122,8 +122,10 @@
 //     params and Params alike: no vendor's decoder of the form reads them,
 //     but a host that reads several vendors' calls through one struct
 //     ({Name, Input, Arguments}) would run those arguments, not the ones
-//     bound. OpenAI arguments are required; Anthropic input and MCP
-//     arguments may be absent ({}).
+//     bound (foldErrCases and foldMessageErrCases, in TestErrors and
+//     TestMessageErrors, hold each refusal to its pointer and offset).
+//     OpenAI arguments are required; Anthropic input and MCP arguments
+//     may be absent ({}).
 //   - No member of the call object or its wrapper may have a name that is
 //     a spelling of one of the names read (# Member names): Name beside
 //     name, ARGUMENTS, Function, paramſ, tool-calls. docker/mcp-gateway's
@@ -196,9 +198,9 @@
 // call is read from (Tool_Calls, Content, a block's Type, tool_callſ), in
 // the message, a choice, its message and every item. A content block
 // whose type is a spelling of a call's type (Tool_Use, tool_uſe) is
-// refused, not skipped. A message without a call is
-// refused with what it holds ("an Anthropic message with no tool_use
-// block"); one call given on its own is refused (Parse reads it).
+// refused, not skipped. A message without a call is refused with what it
+// holds ("an Anthropic message with no tool_use block"); one call given
+// on its own is refused (Parse reads it).
 // Everything else, at any depth, is read only to check it, under the
 // rfc8785 profile, whose 1000 levels of nesting the message's own levels
 // count toward.
@@ -224,9 +226,9 @@
 // content, output, role, object, message) in the same objects but a
 // call's function, params or Params, where no decoder looks for them. The
 // folding is stricter than encoding/json v1 only where v2 is (the
-// delimiters). The refusal names the member's pointer and
-// the offset of its value. No name act reads holds a k, so the Kelvin
-// sign spells none of them: a member "Kind" is accepted and not bound.
+// delimiters). The refusal names the member's pointer and the offset of
+// its value. No name act reads holds a k, so the Kelvin sign spells none
+// of them: a member "\u212Aind" (Kind) is accepted, and not bound.
 //
 // Tests hold the promise. TestFoldVariants adds a member at each level
 // where names are read, spelled in every way jsonnametest.Variants makes
