@@ -176,7 +176,10 @@ func TestFoldVariants(t *testing.T) {
 	for _, n := range readMsg {
 		exact[n] = true
 	}
-	refused, accepted := 0, 0
+	refused, accepted, step, least := 0, 0, 1, 10000
+	if testing.Short() {
+		step, least = 7, 10000/7
+	}
 	v1Cache := map[[2]any]string{} // the name encoding/json takes a member for, by its spelling and the level's names
 	for _, lv := range foldLevels {
 		base := strings.Replace(lv.src, "@", "", 1)
@@ -186,7 +189,10 @@ func TestFoldVariants(t *testing.T) {
 			names = readMsg
 		}
 		for _, name := range jsonnametest.Names {
-			for _, v := range jsonnametest.Variants(name) {
+			for i, v := range jsonnametest.Variants(name) {
+				if testing.Short() && i%step != 0 {
+					continue // under emulation (CI's 32-bit ARM step), a sample
+				}
 				if exact[v] || strings.Contains(lv.src, `"`+v+`"`) {
 					continue // a name read, whose own rules other tests hold
 				}
@@ -233,7 +239,7 @@ func TestFoldVariants(t *testing.T) {
 			}
 		}
 	}
-	if refused < 10000 || accepted < 10000 {
+	if refused < least || accepted < least {
 		t.Fatalf("%d spellings refused, %d accepted: too few of one", refused, accepted)
 	}
 	t.Logf("%d spellings refused, %d accepted", refused, accepted)
