@@ -156,8 +156,7 @@ func (s *Set) Match(name []byte) int {
 	}
 	for _, k := range cands {
 		f := s.folds[k]
-		_, n := utf8.DecodeRuneInString(f)
-		if foldsTo(name, i, f[n:]) {
+		if fr, n := utf8.DecodeRuneInString(f); fr == r && foldsTo(name, i, f[n:]) {
 			return int(k)
 		}
 	}

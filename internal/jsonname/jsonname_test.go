@@ -115,6 +115,16 @@ func TestSet(t *testing.T) {
 			}
 		}
 	}
+	// Names whose folds start outside ASCII: é and ë are not one letter.
+	u := jsonname.NewSet("éa", "Ωmega", "ſ_x")
+	for _, tc := range []struct {
+		name string
+		want int
+	}{{"ÉA", 0}, {"_é-a", 0}, {"ëa", -1}, {"ea", -1}, {"ωMEGA", 1}, {"ΩMEGAX", -1}, {"sx", 2}, {"S\u212A", -1}, {"é", -1}} {
+		if got := u.Match([]byte(tc.name)); got != tc.want {
+			t.Errorf("Match(%q) = %d, want %d", tc.name, got, tc.want)
+		}
+	}
 	long := []byte("_" + strings.Repeat("-", 300) + "tool_calls" + strings.Repeat("ſ", 40))
 	for _, b := range [][]byte{[]byte("paramſ"), []byte("Tool_Calls"), []byte("unrelated_member"), long} {
 		if n := testing.AllocsPerRun(100, func() { s.Match(b); s.Has(b) }); n != 0 {
@@ -150,9 +160,10 @@ func TestNewSetBounds(t *testing.T) {
 }
 
 // FuzzEqualFold holds EqualFold, Fold and Set.Match to strings.EqualFold
-// without delimiters for any two strings, and to encoding/json: whenever
-// encoding/json takes the member a for a field named b (b among Names,
-// whose names are valid tags), EqualFold(a, b).
+// without delimiters for any two strings (Match over Names, and over b
+// and names whose folds start outside ASCII), and to encoding/json:
+// whenever encoding/json takes the member a for a field named n (n among
+// Names, whose names are valid tags), EqualFold(a, n).
 func FuzzEqualFold(f *testing.F) {
 	for _, n := range jsonnametest.Names {
 		f.Add(n, n)
@@ -179,6 +190,22 @@ func FuzzEqualFold(f *testing.F) {
 		}
 		if k := set.Match([]byte(a)); k != first {
 			t.Fatalf("Match(%q) = %d, want %d", a, k, first)
+		}
+		// A Set of names whose folds start outside ASCII, and b.
+		others := []string{"éa", "Ωmega", "ſ_x", b}
+		if jsonname.Fold(b) == "" {
+			others = others[:3]
+		}
+		oset := jsonname.NewSet(others...)
+		first = -1
+		for i, n := range others {
+			if jsonname.EqualFold(a, n) {
+				first = i
+				break
+			}
+		}
+		if k := oset.Match([]byte(a)); k != first {
+			t.Fatalf("Match(%q) over %q = %d, want %d", a, others, k, first)
 		}
 	})
 }
