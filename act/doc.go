@@ -100,7 +100,7 @@
 // order:
 //
 //   - The input is a JSON object. Two of function, params and Params, or
-//     one of them beside a top-level name, arguments or input, is
+//     one of them beside a top-level name, arguments, input or args, is
 //     ambiguous and refused.
 //   - With function: type, if present, is "function"; the call is
 //     OpenAI. With params: method, if present, is "tools/call"; the call
@@ -115,14 +115,21 @@
 //     params, whose arguments, when present, must be an object.
 //   - The tool name is the call object's name member, a non-empty string
 //     of at most MaxToolName (256) bytes.
-//   - No member of the call object or its wrapper may have a name that
-//     differs only in case from one of the names read (Name beside name,
-//     ARGUMENTS, Function): a reader that matches names case-insensitively,
-//     as encoding/json does for struct fields, would take it for the member
-//     read and run another call than the one bound. docker/mcp-gateway's
+//   - The call object carries its arguments in one member: input
+//     (Anthropic) or arguments (OpenAI, MCP). Beside it, the other one, and
+//     args (Gemini's functionCall and LangChain's tool calls carry their
+//     arguments there), are refused, in the top level and in function,
+//     params and Params alike: no vendor's decoder of the form reads them,
+//     but a host that reads several vendors' calls through one struct
+//     ({Name, Input, Arguments}) would run those arguments, not the ones
+//     bound (foldErrCases and foldMessageErrCases, in TestErrors and
+//     TestMessageErrors, hold each refusal to its pointer and offset).
+//     OpenAI arguments are required; Anthropic input and MCP arguments
+//     may be absent ({}).
+//   - No member of the call object or its wrapper may have a name that is
+//     a spelling of one of the names read (# Member names): Name beside
+//     name, ARGUMENTS, Function, paramſ, tool-calls. docker/mcp-gateway's
 //     Params is a wrapper of its own, and refused beside params.
-//     OpenAI arguments are required; Anthropic input and MCP arguments may
-//     be absent ({}).
 //
 // Any other member of the input, at any depth, is read only to check it
 // (below) and never bound. An object that is none of these forms is
@@ -171,8 +178,9 @@
 //     "message". Its tool_use blocks are the calls. Every other block is
 //     text, thinking, or a call Anthropic runs itself (server_tool_use,
 //     mcp_tool_use) or its result, and is skipped, since every call the
-//     host runs is a tool_use block; but a block whose type differs only
-//     in case from a call's, or is another vendor's call, is refused.
+//     host runs is a tool_use block; but a block whose type is a spelling
+//     of a call's (# Member names: Tool_Use, tool_uſe), or is another
+//     vendor's call, is refused.
 //   - role, if present, is "assistant".
 //   - A bare JSON array is the list of one of those: its first item that
 //     is a call (a tool_use block, a function_call or other Responses call
@@ -185,14 +193,60 @@
 // tool_calls (or function_call), a content array holding a call-like item
 // and choices are ambiguous, and so are tool_calls and function_call
 // together; so is a member a call is read from (name, arguments, input,
-// function, params, Params, method, jsonrpc) beside them, and a member
-// whose name differs only in case from one a message or a call is read
-// from (Tool_Calls, Content, a block's Type). A message without a call is
-// refused with what it holds ("an Anthropic message with no tool_use
-// block"); one call given on its own is refused (Parse reads it).
+// args, function, params, Params, method, jsonrpc) beside them, and a
+// member whose name is a spelling (# Member names) of one a message or a
+// call is read from (Tool_Calls, Content, a block's Type, tool_callſ), in
+// the message, a choice, its message and every item. A content block
+// whose type is a spelling of a call's type (Tool_Use, tool_uſe) is
+// refused, not skipped. A message without a call is refused with what it
+// holds ("an Anthropic message with no tool_use block"); one call given
+// on its own is refused (Parse reads it).
 // Everything else, at any depth, is read only to check it, under the
 // rfc8785 profile, whose 1000 levels of nesting the message's own levels
 // count toward.
+//
+// # Member names
+//
+// encoding/json matches a member to a struct field by its exact name, and
+// failing that without case, by Unicode simple folding: ſ (U+017F) is an
+// s and the Kelvin sign (U+212A) a k to it, so a host that decodes
+// {"params":{…search…},"paramſ":{…pay…}} into a struct tagged params runs
+// pay. encoding/json/v2 and go-json-experiment/json, told to match names
+// without case, also ignore '_' and '-' (toolCalls and tool-calls are
+// tool_calls to them). A member is therefore refused, with ErrShape, when
+// its name, after its JSON escapes are decoded, is not one that act reads
+// at its level but folds equal to one under the union of those rules
+// (internal/jsonname: '_' and '-' dropped, ASCII letters without case,
+// every other rune the smallest of its case-fold orbit). The names of a
+// call (name, arguments, input, args, type, function, params, Params,
+// method, jsonrpc) are checked in every object act reads members of: a
+// call's top level and its function, params or Params object, and the
+// objects of a message (the message, a choice and its message, each
+// item); the names of a message (choices, tool_calls, function_call,
+// content, output, role, object, message) in the same objects but a
+// call's function, params or Params, where no decoder looks for them. The
+// folding is stricter than encoding/json v1 only where v2 is (the
+// delimiters). The refusal names the member's pointer and the offset of
+// its value. No name act reads holds a k, so the Kelvin sign spells none
+// of them: a member "\u212Aind" (Kind) is accepted, and not bound.
+//
+// Tests hold the promise. TestFoldVariants adds a member at each level
+// where names are read, spelled in every way jsonnametest.Variants makes
+// of each name (case, ſ, the Kelvin sign, '_' and '-', look-alikes),
+// raw and \u-escaped: a member encoding/json takes for a name read is
+// refused, and exactly the spellings of names read are; the other members
+// leave the act as it was. FuzzActVsEncodingJSON decodes the input with
+// encoding/json into the vendors' structs (MCP request, params and
+// docker/mcp-gateway request; Anthropic tool_use block and message; OpenAI
+// tool_calls entry, function, Responses function_call item; Chat
+// Completions message and response, Responses response, and the bare
+// lists) and requires, whenever act accepts, the same tool names and
+// canonical arguments. TestErrors and TestMessageErrors hold each refusal
+// to its class, pointer and offset (foldErrCases, foldMessageErrCases).
+// internal/jsonname's TestFoldVsEncodingJSON holds the rule to
+// encoding/json v1 (and, under GOEXPERIMENT=jsonv2, to encoding/json/v2),
+// and the fuzz module's TestFoldVsJSONExperiment and
+// FuzzFoldVsJSONExperiment to go-json-experiment/json.
 //
 // # The wrapper
 //

@@ -37,7 +37,7 @@ func ec(c errCase) errCase {
 
 func errCases() []errCase {
 	dup := `{"a":1,"a":2}`
-	return []errCase{
+	return append([]errCase{
 		// The canon gate, anywhere in the input.
 		ec(errCase{src: `{"name":"t","arguments":{"a":}}`, class: "syntax", ptr: "/arguments/a", at: `}}`}),
 		ec(errCase{src: `{"name":"t","arguments":{}} x`, class: "syntax", ptr: "", at: `x`}),
@@ -158,7 +158,7 @@ func errCases() []errCase {
 		ec(errCase{src: `{"function":{"name":"t","arguments":"{}"}}`, shape: ShapeMCP, class: "shape", ptr: "", at: `{`}),
 		ec(errCase{src: `{"params":{"name":"t"}}`, shape: ShapeAnthropic, class: "shape", ptr: "", at: `{`}),
 		ec(errCase{src: `{"Params":{"name":"t"}}`, shape: ShapeOpenAI, class: "shape", ptr: "", at: `{`}),
-	}
+	}, foldErrCases()...)
 }
 
 // TestErrors checks every rejection: its class, the sentinel it wraps, its

@@ -8,12 +8,21 @@ package act
 // between the forms without a wrapper, and must be "function" beside
 // function; and nothing may offer a second name or arguments beside the
 // ones read (an ambiguous wrapper could hide a second call).
+//
+// Member names are compared as the canonical document writes them: decoded
+// but for the escapes of '"', '\' and the controls, which no name read
+// holds and which fold to no letter (package jsonname).
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+
+	"github.com/bbdigest/bbdigest/internal/jsonname"
+)
 
 // members holds the spans of the members that matter in one object.
 type members struct {
-	name, arguments, input, typ span
+	name, arguments, input, args, typ span
 }
 
 // record notes the current member of o in m, if it is one that matters,
@@ -32,6 +41,8 @@ func (m *members) record(o *obj, t *topLevel) bool {
 		}
 	case "input":
 		s = &m.input
+	case "args":
+		s = &m.args
 	case "type":
 		s = &m.typ
 	default:
@@ -62,57 +73,49 @@ type topLevel struct {
 	text   []byte // the decoded text of the last arguments string read
 	textAt int    // where that string starts in the document
 
-	// variant is the first member whose name differs only in case from
-	// one the walk reads (Name beside name, PARAMS), with the wrapper it
-	// is in ("" at the top level).
-	variant, variantIn string
+	// variant is the first member whose name is a spelling of one the
+	// walk reads (Name beside name, PARAMS, paramſ, tool-calls), with the
+	// wrapper it is in ("" at the top level) and the name it spells.
+	variant, variantIn, variantOf string
 
 	// msg holds the top-level members a message is read from
 	// (message.go): tool_calls, content, output, choices and the like.
 	msg msgMembers
 }
 
-// readNames are the member names the walk reads. A member whose name
-// differs from one of them only in ASCII case is refused: a reader that
+// readNames are the member names the walk reads (args, Gemini's and
+// LangChain's arguments, only to refuse it). A member whose name is none
+// of them but folds equal to one (jsonname.EqualFold: case, ſ for s, the
+// Kelvin sign for k, and '_' and '-', ignored) is refused: a reader that
 // matches names case-insensitively, as encoding/json does for struct
-// fields, would take it for that member and execute another call than
-// the one bound. "Params" (docker/mcp-gateway's marshalled request) is a
-// name of its own.
-var readNames = [...]string{"name", "arguments", "input", "type", "function", "params", "Params", "method", "jsonrpc"}
+// fields, would take it for that member and execute another call than the
+// one bound. "Params" (docker/mcp-gateway's marshalled request) is a name
+// of its own: two of params and Params are ambiguous wrappers.
+var readNames = [...]string{"name", "arguments", "input", "args", "type", "function", "params", "Params", "method", "jsonrpc"}
 
-// noteVariant records name in t if it differs only in case from a name
-// the walk reads, and is none of them.
+// nameSet holds the names a call is read from (readNames, first) and
+// those a message is read from (msgNames), so that each member name is
+// folded once.
+var nameSet = jsonname.NewSet(slices.Concat(readNames[:], msgNames[:])...)
+
+// noteVariant records in t the member called name, of the object the walk
+// reads at its top level (in == "") or in the wrapper in, if it folds
+// equal to a name read there without being one: a name of a call in
+// t.variant, a name of a message (read at the top level only) in
+// t.msg.variant. Only the first of each is kept.
 func (t *topLevel) noteVariant(name []byte, in string) {
-	if t.variant != "" || len(name) < 4 || len(name) > 9 {
-		return
-	}
-	for _, r := range readNames {
-		if len(r) == len(name) && string(name) != r && sameLetters(name, r) {
-			if string(name) == "Params" || string(name) == "params" {
-				return // both are read names; two of them are ambiguous wrappers
-			}
-			t.variant, t.variantIn = string(name), in
-			return
+	k := nameSet.Match(name)
+	switch {
+	case k < 0:
+	case k < len(readNames):
+		if t.variant == "" && !nameSet.Has(name) {
+			t.variant, t.variantIn, t.variantOf = string(name), in, readNames[k]
+		}
+	case in == "":
+		if t.msg.variant == "" && !nameSet.Has(name) {
+			t.msg.variant, t.msg.variantOf = string(name), msgNames[k-len(readNames)]
 		}
 	}
-}
-
-// sameLetters reports whether b and s are equal under ASCII case
-// folding (the names compared are ASCII).
-func sameLetters(b []byte, s string) bool {
-	for i := range len(b) {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // located is where a call's tool name and arguments are in its canonical
@@ -205,11 +208,7 @@ func locate(doc []byte, s Shape, loc *located, t *topLevel) *problem {
 // input's top level, or (nested) an item of a message (message.go).
 func locateTop(doc []byte, s Shape, loc *located, t *topLevel, nested bool) *problem {
 	if t.variant != "" {
-		path, ptr := []string{t.variant}, "/"+t.variant
-		if t.variantIn != "" {
-			path, ptr = []string{t.variantIn, t.variant}, "/"+t.variantIn+"/"+t.variant
-		}
-		return &problem{path, ptr, "ambiguous: a member " + t.variant + " differs only in case from one the call is read from"}
+		return variantProblem(t)
 	}
 	if p, isMessage := messageInCall(t, nested); p != nil {
 		loc.message = isMessage
@@ -231,6 +230,9 @@ func locateTop(doc []byte, s Shape, loc *located, t *topLevel, nested bool) *pro
 		}
 	}
 	loc.form = f
+	if p := otherArguments(fi, m); p != nil {
+		return p
+	}
 	// The tool name: a non-empty string.
 	switch {
 	case !m.name.found():
@@ -275,6 +277,8 @@ func decide(doc []byte, t *topLevel, s Shape) (form, *problem) {
 			beside, besideName = t.flat.arguments, "arguments"
 		case t.flat.input.found():
 			beside, besideName = t.flat.input, "input"
+		case t.flat.args.found():
+			beside, besideName = t.flat.args, "args"
 		}
 		wrapper := wrapperNames[t.wrapper]
 		if beside.found() {
@@ -332,6 +336,31 @@ func decide(doc []byte, t *topLevel, s Shape) (form, *problem) {
 		return 0, &problem{pathTop, "", "neither a tool call nor an assistant message: " + memberList(doc)}
 	}
 	return formParams, nil
+}
+
+// otherArguments reports a member of the call object m of form fi that
+// carries arguments other than the ones the form reads: input (Anthropic's
+// arguments) beside an OpenAI or MCP call, arguments (OpenAI's and MCP's)
+// beside an Anthropic one, and args (Gemini's functionCall, LangChain's
+// tool_calls) beside any, at the top level or in function, params or
+// Params. No vendor's decoder of the form reads them, but a host that
+// reads several vendors' calls through one struct (Name, Input, Arguments)
+// may, and would run other arguments than the ones bound. (The top level's
+// own cases are reported by decide first, in its words.)
+func otherArguments(fi *formInfo, m *members) *problem {
+	var name string
+	switch {
+	case fi.argsName != "input" && m.input.found():
+		name = "input"
+	case fi.argsName != "arguments" && m.arguments.found():
+		name = "arguments"
+	case m.args.found():
+		name = "args"
+	default:
+		return nil
+	}
+	return &problem{append(fi.container[:len(fi.container):len(fi.container)], name), fi.ptr + "/" + name,
+		"ambiguous: a member " + name + " in " + fi.what + ", which carries its arguments in " + fi.argsName}
 }
 
 // jsonRPCMembers reports a method or jsonrpc member in a call that is not

@@ -21,14 +21,18 @@ package act
 //      input for errors.
 //
 // The message's own members follow the rules of a call's wrapper: a
-// member a call is read from (name, arguments, function, params, ...)
+// member a call is read from (name, arguments, input, args, function,
+// params, ...)
 // beside the members a message is read from is ambiguous, two lists that
-// carry calls are ambiguous, and so is a member whose name differs only in
-// case from one read.
+// carry calls are ambiguous, and so is a member whose name folds equal to
+// one read (package jsonname) without being it.
 
 import (
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/bbdigest/bbdigest/internal/jsonname"
 )
 
 // msgMembers holds the spans of the members a message is read from, in one
@@ -37,17 +41,17 @@ type msgMembers struct {
 	choices, toolCalls, functionCall, content, output, role, object span
 	message                                                         span // a choice's message
 
-	// variant is the first member whose name differs only in case from
-	// one of msgNames.
-	variant string
+	// variant is the first member whose name folds equal to one of
+	// msgNames without being it, and variantOf that name.
+	variant, variantOf string
 }
 
 // msgNames are the member names a message is read from.
 var msgNames = [...]string{"choices", "tool_calls", "function_call", "content", "output", "role", "object", "message"}
 
 // record notes the current member of o in m, if it is one a message is
-// read from, and reports whether it was. Otherwise it notes a name that
-// differs only in case from one of those.
+// read from, and reports whether it was. (A name that folds equal to one
+// of those is noted by topLevel.noteVariant, in locate.go.)
 func (m *msgMembers) record(o *obj) bool {
 	var s *span
 	switch string(o.name()) {
@@ -68,25 +72,10 @@ func (m *msgMembers) record(o *obj) bool {
 	case "message":
 		s = &m.message
 	default:
-		if m.variant == "" {
-			m.noteVariant(o.name())
-		}
 		return false
 	}
 	*s = o.value()
 	return true
-}
-
-// noteVariant records name if it differs only in case from one of
-// msgNames. It compares as noteVariant does for the names of a call
-// (locate.go): a change to how names fold belongs in both.
-func (m *msgMembers) noteVariant(name []byte) {
-	for _, r := range msgNames {
-		if len(r) == len(name) && string(name) != r && sameLetters(name, r) {
-			m.variant = string(name)
-			return
-		}
-	}
 }
 
 // marker returns the name of the first member that makes an object a
@@ -121,6 +110,8 @@ func callMember(t *topLevel) string {
 		return "arguments"
 	case t.flat.input.found():
 		return "input"
+	case t.flat.args.found():
+		return "args"
 	case t.wrapper != 0:
 		return wrapperNames[t.wrapper]
 	case t.method.found():
@@ -132,8 +123,8 @@ func callMember(t *topLevel) string {
 }
 
 // messageInCall is locateTop's check that the object t walked is a call
-// and not a message: a member whose name differs only in case from one a
-// message is read from, or such a member beside one a call is read from
+// and not a message: a member whose name folds equal to one a message is
+// read from, or such a member beside one a call is read from
 // (or, nested, in a message's item), is ambiguous; an object with such
 // members only is a message, reported with isMessage set.
 func messageInCall(t *topLevel, nested bool) (pr *problem, isMessage bool) {
@@ -159,19 +150,32 @@ func ambiguousBeside(mk, c string) *problem {
 }
 
 // variantProblem reports a member of the object t walked whose name
-// differs only in case from one a call or a message is read from.
+// folds equal to one a call or a message is read from without being it.
+// Such a name is printable and holds no '/' or '~' (it folds equal to a
+// name without them), so it is written as it is, and is its own JSON
+// Pointer token.
 func variantProblem(t *topLevel) *problem {
 	if t.variant != "" {
 		path, ptr := []string{t.variant}, "/"+t.variant
 		if t.variantIn != "" {
 			path, ptr = []string{t.variantIn, t.variant}, "/"+t.variantIn+"/"+t.variant
 		}
-		return &problem{path, ptr, "ambiguous: a member " + t.variant + " differs only in case from one the call is read from"}
+		return &problem{path, ptr, variantMsg(t.variant, t.variantOf, "the call")}
 	}
 	if v := t.msg.variant; v != "" {
-		return &problem{[]string{v}, "/" + v, "ambiguous: a member " + v + " differs only in case from one a message is read from"}
+		return &problem{[]string{v}, "/" + v, variantMsg(v, t.msg.variantOf, "a message")}
 	}
 	return nil
+}
+
+// variantMsg is the message of a member v, a spelling of the name of that
+// what is read from.
+func variantMsg(v, of, what string) string {
+	if strings.EqualFold(v, of) { // case, ſ and the Kelvin sign: encoding/json v1 matches it
+		return "ambiguous: a member " + v + " differs only in case from one " + what + " is read from: a decoder that ignores case (encoding/json) takes it for " + of
+	}
+	return "ambiguous: a member " + v + " differs only in case, '_' and '-' from one " + what +
+		" is read from: a decoder that ignores them (encoding/json/v2 ignoring case) takes it for " + of
 }
 
 // memberList describes the canonical object doc by its member names, for
@@ -238,8 +242,9 @@ var msgShapeWhat = [...]string{
 }
 
 // Item types. callTypes are the types of items that are calls a host or a
-// vendor runs, in any family: a type that is one of them, or differs from
-// one only in case, is never skipped as text. Of OpenAI Responses output
+// vendor runs, in any family: a type that is one of them, or folds equal
+// to one (callTypeSet: case, ſ, the Kelvin sign, '_' and '-' ignored, as
+// for member names), is never skipped as text. Of OpenAI Responses output
 // items, function_call is the call an act binds, responsesHostCalls are
 // the other calls the host runs (none of which an act binds), and
 // responsesSkip the items the host does not run (OpenAI runs the tool
@@ -247,6 +252,7 @@ var msgShapeWhat = [...]string{
 // host runs.
 var (
 	callTypes          = []string{"tool_use", "function", "custom", "function_call", "custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call"}
+	callTypeSet        = jsonname.NewSet(callTypes...)
 	chatTypes          = []string{"function", "custom"}
 	responsesHostCalls = []string{"custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call"}
 	responsesSkip      = []string{"message", "reasoning", "web_search_call", "file_search_call", "code_interpreter_call",
@@ -263,16 +269,9 @@ func typeIn(v []byte, set []string) bool {
 	return false
 }
 
-// typeFolds reports whether the type v equals one of set, or differs from
-// one only in case.
-func typeFolds(v []byte, set []string) bool {
-	for _, s := range set {
-		if len(s) == len(v) && sameLetters(v, s) {
-			return true
-		}
-	}
-	return false
-}
+// callType reports whether the type v (a string's body) is a call's type,
+// or folds equal to one.
+func callType(v []byte) bool { return callTypeSet.Match(v) >= 0 }
 
 // at places an object of a message in the input, for errors: the value at
 // path (JSON Pointer ptr), or, indexed, its item idx.
@@ -532,8 +531,8 @@ func objectList(obj []byte, pl *places, m *msgLoc, t *topLevel, mm *msgMembers) 
 
 // carries reports whether the array at a in obj (a Chat Completions
 // message's content) holds an item a reader could take for a call: one
-// whose type is a call's (in any case), or one with a member whose name
-// differs only in case from one a call or message is read from.
+// whose type is a call's (or folds equal to one), or one with a member
+// whose name folds equal to one a call or message is read from.
 func carries(obj []byte, a span, t *topLevel) bool {
 	for it := openArr(obj, a.start); it.next(); {
 		el := obj[it.vs:it.ve]
@@ -544,7 +543,7 @@ func carries(obj []byte, a span, t *topLevel) bool {
 		if t.variant != "" || t.msg.variant != "" {
 			return true
 		}
-		if typ := t.flat.typ; typ.found() && el[typ.start] == '"' && typeFolds(el[typ.start+1:typ.end-1], callTypes) {
+		if typ := t.flat.typ; typ.found() && el[typ.start] == '"' && callType(el[typ.start+1:typ.end-1]) {
 			return true
 		}
 	}
@@ -637,7 +636,7 @@ func item(el []byte, fam family, s Shape, loc *located, t *topLevel) (call bool,
 		case !typ.found():
 			return false, &problem{pathTop, "", "a content block with no type member"}
 		case string(v) == "tool_use":
-		case typeFolds(v, callTypes):
+		case callType(v):
 			return false, &problem{[]string{"type"}, "/type", "type is " + quoted(el, typ) + `: a call's type, but not "tool_use"`}
 		default:
 			return false, nil // text, thinking, and the calls Anthropic runs itself

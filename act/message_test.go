@@ -348,7 +348,7 @@ func messageErrCases() []errCase {
 	ok := tc("ok", `{}`)
 	use := `{"type":"tool_use","id":"t","name":"u","input":{}}`
 	fc := `{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}`
-	return []errCase{
+	return append([]errCase{
 		// A call's own problems, at its place in the message.
 		ec(errCase{src: `{"role":"assistant","tool_calls":[` + ok + `,` + ok + `,` + tc("t", `{\"a\":1,\"a\":2}`) + `]}`,
 			class: "duplicate-name", ptr: "/tool_calls/2/function/arguments", inString: true, off: 7, inner: "/a"}),
@@ -455,7 +455,7 @@ func messageErrCases() []errCase {
 		ec(errCase{src: `{"tool_calls":[` + ok + `]}`, shape: ShapeAnthropic, class: "shape", ptr: "", at: `{`}),
 		ec(errCase{src: `{"choices":[{"message":{"tool_calls":[` + ok + `]}}]}`, shape: ShapeMCP, class: "shape", ptr: "", at: `{`}),
 		ec(errCase{src: `[` + fc + `]`, shape: ShapeAnthropic, class: "shape", ptr: "", at: `[`}),
-	}
+	}, foldMessageErrCases()...)
 }
 
 // TestMessageErrors checks every refusal of a message: class, pointer,
