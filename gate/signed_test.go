@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -311,21 +312,33 @@ func TestSignatureBindsEnvelope(t *testing.T) {
 // algorithm name.
 func TestSignatureRespelt(t *testing.T) {
 	f := newFixtureWith(t, nil, principalPolicy(t, ""))
-	auth, _ := f.signedAuthority(payCall, 0, aliceKey)
-	var doc struct {
-		Signature struct{ Value string } `json:"signature"`
+	unsigned := f.authority(payCall, 0)
+	emitted := f.emitted(unsigned.Envelope)
+	f.now = emitted.Add(time.Second)
+	// Sign at successive milliseconds until the signature has a character
+	// that the standard alphabet spells otherwise (each does with
+	// probability 1-(62/64)^86, about 0.93).
+	var auth *gate.Authority
+	var value, std string
+	for ms := range 1000 {
+		auth = sign(t, unsigned, aliceKey, emitted.Add(time.Duration(ms)*time.Millisecond))
+		var doc struct {
+			Signature struct{ Value string } `json:"signature"`
+		}
+		if err := json.Unmarshal(auth.Resolution, &doc); err != nil {
+			t.Fatal(err)
+		}
+		value = doc.Signature.Value
+		raw, err := base64.RawURLEncoding.DecodeString(value)
+		if err != nil || len(raw) != ed25519.SignatureSize {
+			t.Fatalf("signature %q: %v", value, err)
+		}
+		if std = base64.RawStdEncoding.EncodeToString(raw); std != value {
+			break
+		}
 	}
-	if err := json.Unmarshal(auth.Resolution, &doc); err != nil {
-		t.Fatal(err)
-	}
-	value := doc.Signature.Value
-	raw, err := base64.RawURLEncoding.DecodeString(value)
-	if err != nil || len(raw) != ed25519.SignatureSize {
-		t.Fatalf("signature %q: %v", value, err)
-	}
-	std := base64.RawStdEncoding.EncodeToString(raw)
 	if std == value {
-		t.Fatal("the signature has no character that differs between alphabets; pick another seed")
+		t.Fatal("1000 signatures without '-' or '_'")
 	}
 	// The last of 86 characters carries 4 bits: setting one of the 2
 	// unused bits decodes to the same bytes with a lax decoder.
@@ -565,4 +578,39 @@ func exampleEnvelope(t testing.TB) *envelope.Envelope {
 		t.Fatal(err)
 	}
 	return env
+}
+
+// TestSignedAuthorityManyCallers: 32 goroutines present one signed
+// authority at once; exactly one is allowed, the others find it consumed.
+func TestSignedAuthorityManyCallers(t *testing.T) {
+	f := newFixtureWith(t, nil, principalPolicy(t, ""))
+	auth, _ := f.signedAuthority(payCall, 0, aliceKey)
+	const n = 32
+	decisions := make([]gate.Decision, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			decisions[i] = f.authorize(payCall, auth)
+		})
+	}
+	close(start)
+	wg.Wait()
+	allowed := 0
+	for _, d := range decisions {
+		switch {
+		case d.Allow && d.Reason == gate.ReasonAuthority:
+			allowed++
+		case !d.Allow && d.Reason == gate.ReasonConsumed:
+		default:
+			t.Errorf("decision %v %s: %s", d.Allow, d.Reason, d.Detail)
+		}
+	}
+	if allowed != 1 {
+		t.Fatalf("%d calls allowed on one signed authority, want 1", allowed)
+	}
+	if got := f.verify(); got != n {
+		t.Fatalf("%d receipts, want %d", got, n)
+	}
 }
