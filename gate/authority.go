@@ -24,7 +24,10 @@ const MetaKey = "dev.bbdigest/authority"
 type Authority struct {
 	// Envelope is the binding-moment envelope the host emitted.
 	Envelope *envelope.Envelope
-	// Resolution is the principal's resolution as received (a JSON text).
+	// Resolution is the principal's resolution as received (a JSON text):
+	// a resolution of §7.3, or a signed resolution document
+	// (SignResolution, ParseSignedResolution), which a gate whose policy
+	// names principals requires.
 	Resolution []byte
 	// Expires is the instant from which the authority is no longer
 	// current. The gate refuses an authority without one.
@@ -37,8 +40,8 @@ type Authority struct {
 //
 // The text must be one JSON object with exactly these three members and no
 // duplicate member name at any level; envelope must pass envelope.Parse (as a
-// bare binding_moment value) and resolution is kept as given, for the gate to
-// check.
+// bare binding_moment value) and resolution (a resolution of §7.3, or a
+// signed resolution document) is kept as given, for the gate to check.
 func ParseAuthority(src []byte) (*Authority, error) {
 	if err := canon.Validate(src, canon.RFC8785); err != nil {
 		return nil, fmt.Errorf("gate: authority: %w", err)

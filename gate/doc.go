@@ -43,12 +43,85 @@
 // the decision would have been: a missing receipt is itself a reason to
 // deny. With a *receipt.Log, concurrent decisions share one fsync.
 //
+// # Authority: a bearer token, or a principal's signature
+//
+// The envelope draft defines no signature over a resolution (§12.6: the
+// binding "is therefore only as strong as whatever protects the resolution
+// in transit and at rest"). So a gate whose Policy names no Principals
+// accepts an authority from whoever presents it: anything that can write
+// the call's params._meta and has seen the envelope (the agent does, in the
+// deny that asks for it) can approve its own call, with an expiry it
+// chooses. That mode stays, for hosts whose path from the principal to the
+// gate is protected otherwise; Gate.Authenticated reports it, and bbdigest
+// gate says so on stderr at every run (TestUnauthenticatedAsBefore).
+//
+// A policy that names its principals (their Ed25519 public keys, in the form
+// bbdigest keygen writes) accepts only a signed resolution document
+// (SignedResolution, "bbdigest-signed-resolution/v1"; SignResolution makes
+// one, and bbdigest resolution sign calls it) as an authority's
+// resolution:
+//
+//   - an unsigned resolution is refused (ReasonUnsigned), and consumes
+//     nothing (TestSelfApprovalRefused);
+//   - one signed by a key the policy does not name is refused
+//     (ReasonUnknownPrincipal), and one whose signature does not verify under
+//     the key its key_id names, or whose document breaks the format, or
+//     whose signature value is spelt in any but its one way (padding, line
+//     breaks, another alphabet, non-zero unused bits), is refused
+//     (ReasonBadSignature; TestUnknownPrincipal, TestSignatureRespelt,
+//     TestParseSignedResolution, FuzzParseSignedResolution);
+//   - the signature covers the envelope digest and the act digest: replayed
+//     with another envelope it is refused (ReasonConsumed,
+//     TestSignatureBindsEnvelope), and presented with another act, or with
+//     its act digest rewritten, it is refused (ReasonNotActBound or
+//     ReasonBadSignature, TestSignatureBindsAct);
+//   - it is current only for the policy's MaxAuthorityAge (default
+//     DefaultMaxAuthorityAge) from the time the ledger recorded the
+//     envelope's emission (ledger.Entry.EmittedAt), which only the host
+//     writes; the authority's Expires may end it sooner, never later
+//     (ReasonExpired, TestMaxAuthorityAge). An envelope whose emission time
+//     the ledger does not hold (a ledger file of an earlier bbdigest) is
+//     refused (TestNoEmissionTime), and so is a signature made more than
+//     ClockSkew before the emission: it was made for an earlier emission of
+//     the same envelope (TestSignedBeforeEmission);
+//   - the allow names the principal: Decision.PrincipalKeyID and
+//     PrincipalName, and the receipt's detail, which starts with the key id
+//     (TestSignedAuthorityAllows);
+//   - the document's JSON may be re-spelt in transit (whitespace, member
+//     order, escapes): its canonical form is what was signed and what is
+//     verified (TestSignedAuthorityJSON);
+//   - a receipt and a signed resolution are never each other, even under
+//     one key: the type tag is inside the bytes signed
+//     (TestSignedResolutionDomainSeparation).
+//
+// What a signature does not protect: a principal's private key that is not
+// kept from the agent; a principal who signs a misleading envelope (§12.1:
+// the briefing is the agent's own account); whoever can write the policy or
+// the ledger (the emission time); and the window itself: within
+// MaxAuthorityAge, the first presenter of a signed document is the one
+// allowed, once (the ledger's single use).
+//
+// The authority's JSON form is ParseAuthority's; its resolution is either
+// a resolution of §7.3 or a signed resolution document. A gate without
+// principals reads a signed document's resolution, and checks that the
+// document names the envelope presented and the call's act, but it has no
+// key to check the signature with (TestSignedResolutionUnauthenticated).
+//
 // # Expiry
 //
 // The envelope grammar has no expiry, so the host states one: an
-// Authority's Expires. An authority without one is refused. Hosts that
-// carry authority inside an MCP call put it in params._meta under MetaKey in
-// the JSON form ParseAuthority reads; the act digest never covers _meta.
+// Authority's Expires. An authority without one is refused. Under a policy
+// with principals the policy bounds it too (above). Hosts that carry
+// authority inside an MCP call put it in params._meta under MetaKey in the
+// JSON form ParseAuthority reads; the act digest never covers _meta.
+//
+// # Policy
+//
+// ParsePolicy reads the policy strictly: exactly its members, each of its
+// type (policy_version is a string, and null is not one), no duplicate
+// names, every principal's key in its one spelling; a refusal is a
+// *PolicyError naming the member by its JSON Pointer (TestParsePolicy,
+// TestParsePolicyPrincipals, FuzzParsePolicy).
 //
 // # Non-integer arguments
 //

@@ -141,5 +141,5 @@ func ExampleParsePolicy() {
 	fmt.Println(err)
 	// Output:
 	// 2026-12-01 READ_ONLY FINANCIAL
-	// gate: policy: "treshold": unknown member (want policy_version, server, threshold, tools)
+	// gate: policy: "/treshold": unknown member (want policy_version, server, threshold, tools, principals, max_authority_age)
 }

@@ -1,10 +1,10 @@
 package gate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -40,18 +40,35 @@ const (
 	// ReasonNoAuthority: the tool's class needs authority, and the call
 	// carries none (or an incomplete one).
 	ReasonNoAuthority Reason = "no_authority"
-	// ReasonExpired: the authority's expiry has passed, or it has none.
+	// ReasonExpired: the authority's expiry has passed, or it has none;
+	// or, under a policy with principals, the policy's MaxAuthorityAge
+	// from the envelope's emission (as the ledger recorded it) has passed,
+	// the ledger holds no emission time for it, or the principal signed
+	// before the ledger recorded the emission (more than ClockSkew before).
 	ReasonExpired Reason = "expired"
 	// ReasonNotActBound: the resolution selects an option whose
 	// action_digest is not this call's act digest (a record, §7.3).
 	ReasonNotActBound Reason = "not_act_bound"
 	// ReasonConsumed: the resolution names an envelope that the ledger does
 	// not hold as pending: already resolved (consumed), never emitted, or a
-	// different envelope from the one presented.
+	// different envelope from the one presented (a signed resolution of
+	// another envelope among them).
 	ReasonConsumed Reason = "consumed"
 	// ReasonNotAuthority: the resolution is not a selection of an option
 	// (a decline, an answer, a question) or is malformed.
 	ReasonNotAuthority Reason = "not_authority"
+	// ReasonUnsigned: the policy names principals, and the authority's
+	// resolution is not a signed resolution document (an unsigned
+	// resolution of §7.3, say): anyone who has seen the envelope could
+	// have written it.
+	ReasonUnsigned Reason = "unsigned"
+	// ReasonUnknownPrincipal: the resolution is signed with a key that the
+	// policy does not name among its principals.
+	ReasonUnknownPrincipal Reason = "unknown_principal"
+	// ReasonBadSignature: the resolution is a signed resolution document
+	// that is malformed (ParseSignedResolution refuses it), or whose
+	// signature does not verify under the principal's key.
+	ReasonBadSignature Reason = "bad_signature"
 	// ReasonLedgerError: the ledger failed, so single use cannot be proved.
 	ReasonLedgerError Reason = "ledger_error"
 	// ReasonCanceled: the context ended before the decision, or before an
@@ -80,18 +97,32 @@ type Config struct {
 	// Receipts receives one receipt per decision.
 	Receipts Receipts
 	// Now returns the time that authority expiry is checked against and
-	// receipts carry; nil means time.Now.
+	// receipts carry; nil means time.Now. Under a policy with principals
+	// an authority's age is Now minus the emission time the ledger
+	// recorded, on the ledger's clock (time.Now): Now must keep that
+	// clock's time.
 	Now func() time.Time
 }
 
+// ClockSkew is how far before the ledger recorded an envelope's emission a
+// principal's signing time (signed_at_ms, by the principal's clock) may lie
+// and still be accepted, for clocks that disagree a little. A signature
+// older than that was not made for this emission of the envelope (it
+// predates it: a ledger that was reset and the envelope emitted again, say),
+// and is refused.
+const ClockSkew = time.Minute
+
 // Gate decides tool calls. It is safe for concurrent use.
 type Gate struct {
-	policy    Policy
-	threshold Class
-	resolver  *envelope.Resolver
-	receipts  Receipts
-	now       func() time.Time
-	parsers   sync.Pool // *act.Parser with Server set
+	policy     Policy
+	threshold  Class
+	principals map[string]Principal // by key id; nil without principals
+	maxAge     time.Duration        // with principals
+	ledger     ledger.Ledger
+	resolver   *envelope.Resolver
+	receipts   Receipts
+	now        func() time.Time
+	parsers    sync.Pool // *act.Parser with Server set
 }
 
 // New returns a Gate for c, or an error if c lacks a part or its policy is
@@ -107,13 +138,20 @@ func New(c Config) (*Gate, error) {
 		return nil, errors.New("gate: no receipts log: every decision needs its receipt")
 	}
 	g := &Gate{
-		policy:    *c.Policy,
+		policy:    c.Policy.clone(),
 		threshold: c.Policy.threshold(),
+		ledger:    c.Ledger,
 		resolver:  envelope.NewResolver(c.Ledger),
 		receipts:  c.Receipts,
 		now:       c.Now,
 	}
-	g.policy.Tools = maps.Clone(c.Policy.Tools)
+	if len(g.policy.Principals) > 0 {
+		g.principals = make(map[string]Principal, len(g.policy.Principals))
+		for _, p := range g.policy.Principals {
+			g.principals[p.KeyID()] = p
+		}
+		g.maxAge = g.policy.maxAuthorityAge()
+	}
 	if g.now == nil {
 		g.now = time.Now
 	}
@@ -123,11 +161,15 @@ func New(c Config) (*Gate, error) {
 }
 
 // Policy returns a copy of the gate's policy.
-func (g *Gate) Policy() Policy {
-	p := g.policy
-	p.Tools = maps.Clone(p.Tools)
-	return p
-}
+func (g *Gate) Policy() Policy { return g.policy.clone() }
+
+// Authenticated reports whether the gate authenticates authority: true when
+// its policy names principals, so that only a resolution signed by one of
+// them, within the policy's MaxAuthorityAge of the envelope's emission, is
+// authority. When false, an authority is a bearer token: anything that can
+// present one (write params._meta, say) and has seen the envelope can
+// approve a call. Hosts should log it at start.
+func (g *Gate) Authenticated() bool { return g.principals != nil }
 
 // Call is a tool call presented to the gate, in one of three forms (the
 // first that is set is used): an act already read (Act); the call as the
@@ -185,6 +227,10 @@ type Decision struct {
 	// Outcome is the resolution's outcome when an authority was checked
 	// against the ledger, else zero.
 	Outcome envelope.Outcome
+	// PrincipalKeyID is the key id of the principal whose signature on the
+	// resolution verified (a gate whose policy names principals), and
+	// PrincipalName the principal's name in the policy; both "" otherwise.
+	PrincipalKeyID, PrincipalName string
 	// Receipt is the decision's durable receipt; nil when none could be
 	// written (and then Allow is false).
 	Receipt *receipt.Receipt
@@ -216,11 +262,18 @@ func (d *Decision) Message() string {
 //     the future) and whose resolution, checked by envelope.Resolver against
 //     the presented envelope and this call's act, is OutcomeAuthority: the
 //     selected option's action_digest is this act's digest, and this call is
-//     the one that consumed the envelope in the ledger (ReasonAuthority), and
+//     the one that consumed the envelope in the ledger (ReasonAuthority);
+//     under a policy with principals, that resolution must moreover be a
+//     signed resolution document that verifies under a principal's key,
+//     names this envelope and this act, and is younger than the policy's
+//     MaxAuthorityAge counted from the ledger's emission time (see the
+//     package documentation, Authority), and
 //   - the receipt of that decision is durable.
 //
 // Every other path denies: an unreadable call, an unconfigured tool without
-// authority, no authority, an expired one, a resolution bound to another act,
+// authority, no authority, an expired one, an unsigned one or one signed by
+// no principal or with a bad signature (under principals), a resolution
+// bound to another act,
 // an envelope already consumed or never emitted, a resolution that selects no
 // option, a ledger error, a canceled ctx. Each deny is receipted too, where
 // the log can take it; a decision whose receipt cannot be written is a deny
@@ -309,7 +362,18 @@ func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 		d.deny(ReasonExpired, nil, "the authority expired at %s", auth.Expires.UTC().Format(time.RFC3339Nano))
 		return
 	}
-	res, err := g.resolver.Resolve(ctx, auth.Envelope, auth.Resolution, a.Canonical)
+	resolution := auth.Resolution
+	signed, ok := g.checkSigned(a, auth, d)
+	if !ok {
+		return
+	}
+	if signed != nil {
+		resolution = signed.inner
+		if g.Authenticated() && !g.current(ctx, now, signed, d) {
+			return
+		}
+	}
+	res, err := g.resolver.Resolve(ctx, auth.Envelope, resolution, a.Canonical)
 	if err != nil {
 		if ctx.Err() != nil {
 			d.deny(ReasonCanceled, err, "%v", err)
@@ -321,7 +385,12 @@ func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 	d.Outcome = res.Outcome
 	switch res.Outcome {
 	case envelope.OutcomeAuthority:
-		d.allow(ReasonAuthority, "resolution of envelope %s selects this act, consumed now", d.EnvelopeDigest)
+		if d.PrincipalKeyID != "" {
+			d.allow(ReasonAuthority, "principal %s signed the resolution of envelope %s at %s; it selects this act, consumed now",
+				principalLabel(d.PrincipalKeyID, d.PrincipalName), d.EnvelopeDigest, signed.SignedAt.Format(time.RFC3339Nano))
+		} else {
+			d.allow(ReasonAuthority, "resolution of envelope %s selects this act, consumed now", d.EnvelopeDigest)
+		}
 	case envelope.OutcomeRecord:
 		d.deny(ReasonNotActBound, nil, "%s", res.Reason)
 	case envelope.OutcomeDiscarded:
@@ -329,6 +398,113 @@ func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 	default:
 		d.deny(ReasonNotAuthority, nil, "the resolution is %v: %s", res.Outcome, res.Reason)
 	}
+}
+
+// principalLabel names a principal in a Detail: the key id first, so that
+// no cut of the Detail loses it, then the name, if any.
+func principalLabel(keyID, name string) string {
+	if name == "" {
+		return keyID
+	}
+	return fmt.Sprintf("%s (%q)", keyID, name)
+}
+
+// checkSigned reads auth's resolution as a signed resolution document when
+// it is one, and checks what a signature must prove: under a policy with
+// principals, that one of them signed it (else it denies d and returns
+// false), and, with or without principals, that it names the envelope
+// presented and the act of this call, which must be the selected option's.
+// It returns the document, or nil for a resolution that is not signed
+// (which only a gate without principals accepts).
+func (g *Gate) checkSigned(a *act.Act, auth *Authority, d *Decision) (*SignedResolution, bool) {
+	var signed *SignedResolution
+	// A signed document has a member "@version". A resolution without the
+	// text "@version" in quotes has none written plainly; one that spells
+	// it with escapes is read as a §7.3 resolution, which it is not
+	// (ParseResolution refuses the unknown member): the bytes check only
+	// spares a plain resolution a second canonicalization. Under a policy
+	// with principals anything but a signed document is unsigned.
+	if looksSigned := bytes.Contains(auth.Resolution, []byte(`"@version"`)); looksSigned || g.Authenticated() {
+		s, err := ParseSignedResolution(auth.Resolution)
+		switch {
+		case err == nil:
+			signed = s
+		case looksSigned && !errors.Is(err, ErrUnsigned):
+			d.deny(ReasonBadSignature, err, "%v", err)
+			return nil, false
+		}
+	}
+	if g.Authenticated() {
+		if signed == nil {
+			d.deny(ReasonUnsigned, nil, "policy %q names the principals who may authorize, and the resolution is not signed by one (not a %s document): an unsigned resolution is not authority",
+				g.policy.Version, SignedResolutionVersion)
+			return nil, false
+		}
+		p, ok := g.principals[signed.KeyID]
+		if !ok {
+			d.deny(ReasonUnknownPrincipal, nil, "the resolution is signed by key %s, which is not a principal of policy %q", signed.KeyID, g.policy.Version)
+			return nil, false
+		}
+		if err := signed.Verify(p.PublicKey); err != nil {
+			d.deny(ReasonBadSignature, err, "the signature of principal %s does not verify: %v", principalLabel(signed.KeyID, p.Name), err)
+			return nil, false
+		}
+		d.PrincipalKeyID, d.PrincipalName = signed.KeyID, p.Name
+	}
+	if signed == nil {
+		return nil, true
+	}
+	if signed.EnvelopeDigest != d.EnvelopeDigest {
+		d.deny(ReasonConsumed, nil, "the signed resolution names envelope %s, and the authority presents envelope %s", signed.EnvelopeDigest, d.EnvelopeDigest)
+		return nil, false
+	}
+	if signed.ActDigest != a.Digest {
+		d.deny(ReasonNotActBound, nil, "the resolution is signed for act %s, and this call's act is %s", signed.ActDigest, a.Digest)
+		return nil, false
+	}
+	if opt, ok := auth.Envelope.Option(signed.Resolution.OptionIdx); ok && opt.ActionDigest != signed.ActDigest {
+		d.deny(ReasonNotActBound, nil, "the resolution is signed for act %s, and option %d of the envelope authorizes %s", signed.ActDigest, signed.Resolution.OptionIdx, opt.ActionDigest)
+		return nil, false
+	}
+	return signed, true
+}
+
+// current reports whether the principal's signed resolution is still
+// authority at now: the ledger holds its envelope as emitted, with an
+// emission time, less than the policy's MaxAuthorityAge ago, and the
+// principal signed it no earlier than ClockSkew before that emission. If
+// not, it denies d (a ledger error as ReasonLedgerError) and returns false.
+// An envelope the ledger does not hold as emitted is left to the Resolver,
+// which discards its resolution.
+func (g *Gate) current(ctx context.Context, now time.Time, signed *SignedResolution, d *Decision) bool {
+	e, err := g.ledger.Lookup(d.EnvelopeDigest)
+	if err != nil {
+		if ctx.Err() != nil {
+			d.deny(ReasonCanceled, err, "%v", err)
+		} else {
+			d.deny(ReasonLedgerError, err, "%v", err)
+		}
+		return false
+	}
+	if e.State != ledger.StateEmitted {
+		return true
+	}
+	if e.EmittedAt.IsZero() {
+		d.deny(ReasonExpired, nil, "the ledger holds no emission time for envelope %s (recorded by an earlier bbdigest), so the age of its authority cannot be bounded: emit a new envelope", d.EnvelopeDigest)
+		return false
+	}
+	emitted := e.EmittedAt.UTC().Format(time.RFC3339Nano)
+	if end := e.EmittedAt.Add(g.maxAge); !now.Before(end) {
+		d.deny(ReasonExpired, nil, "the authority ended at %s, %v (max_authority_age of policy %q) after the ledger recorded the envelope's emission at %s",
+			end.UTC().Format(time.RFC3339Nano), g.maxAge, g.policy.Version, emitted)
+		return false
+	}
+	if signed.SignedAt.Before(e.EmittedAt.Add(-ClockSkew).Truncate(time.Millisecond)) { // signed_at_ms is to the millisecond
+		d.deny(ReasonExpired, nil, "the resolution was signed at %s, before the ledger recorded the envelope's emission at %s: a signature from before this emission is not authority for it",
+			signed.SignedAt.Format(time.RFC3339Nano), emitted)
+		return false
+	}
+	return true
 }
 
 func (d *Decision) allow(r Reason, format string, args ...any) {

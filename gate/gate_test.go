@@ -62,6 +62,13 @@ func newSigner(t testing.TB) (*receipt.Signer, ed25519.PublicKey) {
 
 func newFixture(t *testing.T, l ledger.Ledger) *fixture {
 	t.Helper()
+	return newFixtureWith(t, l, testPolicy)
+}
+
+// newFixtureWith is newFixture with policy p, whose Version must be
+// testPolicy's (check compares the receipts' with it).
+func newFixtureWith(t *testing.T, l ledger.Ledger, p *gate.Policy) *fixture {
+	t.Helper()
 	s, pub := newSigner(t)
 	path := filepath.Join(t.TempDir(), "receipts.jsonl")
 	log, err := receipt.Open(path, s, receipt.Options{})
@@ -73,7 +80,7 @@ func newFixture(t *testing.T, l ledger.Ledger) *fixture {
 		l = ledger.NewMemory()
 	}
 	f := &fixture{t: t, ledger: l, log: log, path: path, pub: pub, now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
-	f.g, err = gate.New(gate.Config{Policy: testPolicy, Ledger: l, Receipts: log, Now: func() time.Time { return f.now }})
+	f.g, err = gate.New(gate.Config{Policy: p, Ledger: l, Receipts: log, Now: func() time.Time { return f.now }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,26 @@
 package gate
 
 import (
+	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/receipt"
 )
 
 // Policy is the host's configuration of a gate: the consequence class of
 // each tool, the threshold at and above which a call needs authority, the
-// server identity its acts bind, and a version that every receipt names.
+// server identity its acts bind, a version that every receipt names, and
+// the principals whose signature an authority must carry.
 type Policy struct {
 	// Version names this policy in every receipt (policy_version), so that
 	// an auditor can tell which rules a decision was made under.
@@ -31,7 +40,75 @@ type Policy struct {
 	// Tools gives each tool's class, by the tool's name as calls carry it.
 	// A tool not named here is Unconfigured, and always needs authority.
 	Tools map[string]Class `json:"tools"`
+
+	// Principals are the people who may authorize a call, by the Ed25519
+	// public keys they sign resolutions with (SignResolution). With
+	// principals, an authority is accepted only with a signed resolution
+	// document (ParseSignedResolution) that verifies under one of these
+	// keys, and only for MaxAuthorityAge after the ledger recorded the
+	// envelope's emission. Without them (nil), authority is
+	// unauthenticated: anything that can present an authority (write
+	// params._meta, say) can approve a call whose envelope it has seen
+	// (see Gate.Authenticated and the package documentation, Authority).
+	Principals []Principal
+
+	// MaxAuthorityAge is how long after the ledger recorded an envelope's
+	// emission (ledger.Entry.EmittedAt) a principal's signed resolution of
+	// it is authority; an authority's own Expires may end it sooner, never
+	// later. Zero means DefaultMaxAuthorityAge. It may be set only with
+	// Principals, and at most MaxAuthorityAgeLimit.
+	MaxAuthorityAge time.Duration
 }
+
+// Principal is a person whose signature makes a resolution authority, named
+// by the Ed25519 public key of the tool they sign with.
+type Principal struct {
+	// Name is what receipts and diagnostics call the principal, beside the
+	// key id; it may be empty.
+	Name string
+	// PublicKey is the principal's Ed25519 public key
+	// (ed25519.PublicKeySize bytes).
+	PublicKey ed25519.PublicKey
+}
+
+// KeyID returns the key id of p's public key: "sha256:" and the lowercase
+// hex SHA-256 of its SubjectPublicKeyInfo DER (receipt.KeyID), as signed
+// resolutions and receipts name keys.
+func (p Principal) KeyID() string { return receipt.KeyID(p.PublicKey) }
+
+// The bounds of Policy.MaxAuthorityAge.
+const (
+	// DefaultMaxAuthorityAge is the age bound of a policy with principals
+	// that sets none: a binding moment is a present decision, answered in
+	// minutes.
+	DefaultMaxAuthorityAge = 5 * time.Minute
+	// MaxAuthorityAgeLimit is the largest MaxAuthorityAge a policy may set.
+	MaxAuthorityAgeLimit = 24 * time.Hour
+)
+
+// maxPrincipalName bounds a principal's name, in bytes: it goes into the
+// detail of every receipt the principal's authority allows.
+const maxPrincipalName = 128
+
+// PolicyError reports what makes a policy unusable, and where: Pointer is
+// the JSON Pointer (RFC 6901) of the member at fault in the policy's JSON
+// form ("" for the whole policy), also for a Policy built in Go.
+type PolicyError struct {
+	Pointer string
+	Reason  string
+}
+
+// Error returns `gate: policy: "POINTER": REASON`.
+func (e *PolicyError) Error() string {
+	return "gate: policy: " + strconv.Quote(e.Pointer) + ": " + e.Reason
+}
+
+func policyErr(pointer, format string, args ...any) *PolicyError {
+	return &PolicyError{Pointer: pointer, Reason: fmt.Sprintf(format, args...)}
+}
+
+// pointerEscaper escapes a member name as a JSON Pointer reference token.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // threshold returns the effective threshold.
 func (p *Policy) threshold() Class {
@@ -41,15 +118,27 @@ func (p *Policy) threshold() Class {
 	return p.Threshold
 }
 
-// Validate reports what makes p unusable: a threshold above Financial or not
-// a class, a tool with an empty name, or a tool whose class is not one of the
-// five.
+// maxAuthorityAge returns the effective age bound of a policy with
+// principals.
+func (p *Policy) maxAuthorityAge() time.Duration {
+	if p.MaxAuthorityAge == 0 {
+		return DefaultMaxAuthorityAge
+	}
+	return p.MaxAuthorityAge
+}
+
+// Validate reports what makes p unusable, as a *PolicyError: a threshold
+// above Financial or not a class, a tool with an empty name, a tool whose
+// class is not one of the five, a principal whose key is not an Ed25519
+// public key, two principals with one key or one name, a name that is not
+// UTF-8 or longer than 128 bytes, a MaxAuthorityAge that is negative,
+// above MaxAuthorityAgeLimit, or set without principals.
 func (p *Policy) Validate() error {
 	if p == nil {
-		return fmt.Errorf("gate: no policy")
+		return policyErr("", "no policy")
 	}
 	if t := p.threshold(); !t.valid() || t > Financial {
-		return fmt.Errorf("gate: policy threshold %v: must be READ_ONLY, ORDINARY or FINANCIAL (FINANCIAL and above are always fail-closed)", t)
+		return policyErr("/threshold", "%v: must be READ_ONLY, ORDINARY or FINANCIAL (FINANCIAL and above are always fail-closed)", t)
 	}
 	names := make([]string, 0, len(p.Tools))
 	for name := range p.Tools {
@@ -58,11 +147,47 @@ func (p *Policy) Validate() error {
 	sort.Strings(names)
 	for _, name := range names {
 		if name == "" {
-			return fmt.Errorf("gate: policy names a tool with an empty name")
+			return policyErr("/tools/", "a tool with an empty name")
 		}
 		if c := p.Tools[name]; !c.valid() {
-			return fmt.Errorf("gate: policy tool %q: invalid class %v", name, c)
+			return policyErr("/tools/"+pointerEscaper.Replace(name), "invalid class %v", c)
 		}
+	}
+	if p.Principals != nil && len(p.Principals) == 0 {
+		return policyErr("/principals", "no principals: leave the member out for unauthenticated authority, or name at least one")
+	}
+	keys := make(map[string]int, len(p.Principals))
+	byName := make(map[string]int, len(p.Principals))
+	for i, pr := range p.Principals {
+		at := "/principals/" + strconv.Itoa(i)
+		if len(pr.PublicKey) != ed25519.PublicKeySize {
+			return policyErr(at+"/public_key", "an Ed25519 public key has %d bytes, not %d", ed25519.PublicKeySize, len(pr.PublicKey))
+		}
+		id := pr.KeyID()
+		if j, dup := keys[id]; dup {
+			return policyErr(at+"/public_key", "the key of principal %d again (key id %s)", j, id)
+		}
+		keys[id] = i
+		if pr.Name == "" {
+			continue
+		}
+		switch j, dup := byName[pr.Name]; {
+		case !utf8.ValidString(pr.Name):
+			return policyErr(at+"/name", "not valid UTF-8")
+		case len(pr.Name) > maxPrincipalName:
+			return policyErr(at+"/name", "longer than %d bytes", maxPrincipalName)
+		case dup:
+			return policyErr(at+"/name", "the name of principal %d again", j)
+		}
+		byName[pr.Name] = i
+	}
+	switch a := p.MaxAuthorityAge; {
+	case a < 0:
+		return policyErr("/max_authority_age", "negative duration %v", a)
+	case a > MaxAuthorityAgeLimit:
+		return policyErr("/max_authority_age", "%v is longer than %v", a, MaxAuthorityAgeLimit)
+	case a != 0 && len(p.Principals) == 0:
+		return policyErr("/max_authority_age", "bounds the authority of principals, and the policy names none")
 	}
 	return nil
 }
@@ -76,25 +201,60 @@ func (p *Policy) class(tool string) (Class, bool) {
 	return c, true
 }
 
+// clone returns a deep copy of p.
+func (p *Policy) clone() Policy {
+	c := *p
+	if p.Tools != nil {
+		c.Tools = make(map[string]Class, len(p.Tools))
+		for name, cls := range p.Tools {
+			c.Tools[name] = cls
+		}
+	}
+	if p.Principals != nil {
+		c.Principals = make([]Principal, len(p.Principals))
+		for i, pr := range p.Principals {
+			c.Principals[i] = Principal{Name: pr.Name, PublicKey: slices.Clone(pr.PublicKey)}
+		}
+	}
+	return c
+}
+
+// policyMembers are the members of a policy's JSON form, in the order the
+// "want" of an unknown member names them.
+const policyMembers = "policy_version, server, threshold, tools, principals, max_authority_age"
+
 // ParsePolicy reads a policy from its JSON form:
 //
 //	{
 //	  "policy_version": "2026-12-01",
 //	  "server": "mcp://travel.example",
 //	  "threshold": "FINANCIAL",
-//	  "tools": {"search_hotels": "READ_ONLY", "book_hotel": "FINANCIAL"}
+//	  "tools": {"search_hotels": "READ_ONLY", "book_hotel": "FINANCIAL"},
+//	  "principals": [{"name": "alice", "public_key": "MCowBQYDK2VwAyEA..."}],
+//	  "max_authority_age": "5m"
 //	}
 //
-// server and threshold may be omitted. The text must be one JSON object with
-// exactly these members (a misspelt member is an error, not ignored),
-// no duplicate member names at any level, and a valid policy (Validate).
+// policy_version (a string) and tools are required; server, threshold,
+// principals and max_authority_age may be omitted. A principal's
+// public_key is its Ed25519 public key in the form bbdigest keygen writes
+// to KEYFILE.pub (receipt.MarshalPublicKey: base64url without padding of
+// the SubjectPublicKeyInfo DER), spelt exactly so; name is optional.
+// max_authority_age is a Go duration ("90s", "5m"), allowed only with
+// principals.
+//
+// The text must be one JSON object with exactly these members (a misspelt
+// member is an error, not ignored), no duplicate member names at any
+// level, every member of its type (null is no string), and a valid policy
+// (Validate). An error is a *PolicyError naming the member at fault by its
+// JSON Pointer, or, for text that is not JSON or has a duplicate name, the
+// *canon.Error (with its own pointer) wrapped.
 func ParsePolicy(src []byte) (*Policy, error) {
 	if err := canon.Validate(src, canon.RFC8785); err != nil {
 		return nil, fmt.Errorf("gate: policy: %w", err)
 	}
 	var members map[string]json.RawMessage
-	if err := json.Unmarshal(src, &members); err != nil {
-		return nil, fmt.Errorf("gate: policy: not a JSON object: %w", err)
+	if err := json.Unmarshal(src, &members); err != nil || members == nil {
+		return nil, policyErr("", "not a JSON object")
 	}
 	p := new(Policy)
 	names := make([]string, 0, len(members))
@@ -104,49 +264,202 @@ func ParsePolicy(src []byte) (*Policy, error) {
 	sort.Strings(names) // the first error is the same on every run
 	for _, name := range names {
 		raw := members[name]
-		var err error
+		at := "/" + pointerEscaper.Replace(name)
+		var err *PolicyError
 		switch name {
 		case "policy_version":
-			err = json.Unmarshal(raw, &p.Version)
+			p.Version, err = policyString(at, raw)
 		case "server":
-			err = json.Unmarshal(raw, &p.Server)
+			p.Server, err = policyString(at, raw)
 		case "threshold":
 			var s string
-			if err = json.Unmarshal(raw, &s); err == nil {
-				p.Threshold, err = ParseClass(s)
+			if s, err = policyString(at, raw); err == nil {
+				var cerr error
+				if p.Threshold, cerr = ParseClass(s); cerr != nil {
+					err = policyErr(at, "%s", strings.TrimPrefix(cerr.Error(), "gate: "))
+				}
 			}
 		case "tools":
-			var tools map[string]string
-			if err = json.Unmarshal(raw, &tools); err == nil {
-				if tools == nil {
-					err = fmt.Errorf("not an object")
-					break
-				}
-				p.Tools = make(map[string]Class, len(tools))
-				for tool, cls := range tools {
-					c, cerr := ParseClass(cls)
-					if cerr != nil {
-						err = fmt.Errorf("tool %q: %w", tool, cerr)
-						break
-					}
-					p.Tools[tool] = c
+			p.Tools, err = parseTools(at, raw)
+		case "principals":
+			p.Principals, err = parsePrincipals(at, raw)
+		case "max_authority_age":
+			var s string
+			if s, err = policyString(at, raw); err == nil {
+				var derr error
+				if p.MaxAuthorityAge, derr = time.ParseDuration(s); derr != nil {
+					err = policyErr(at, "not a duration such as \"5m\" or \"90s\": %q", s)
+				} else if p.MaxAuthorityAge == 0 {
+					err = policyErr(at, "zero: leave the member out for the default, %v", DefaultMaxAuthorityAge)
 				}
 			}
 		default:
-			err = fmt.Errorf("unknown member (want policy_version, server, threshold, tools)")
+			err = policyErr(at, "unknown member (want %s)", policyMembers)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("gate: policy: %q: %s", name, strings.TrimPrefix(err.Error(), "gate: "))
+			return nil, err
 		}
 	}
 	if _, ok := members["policy_version"]; !ok {
-		return nil, fmt.Errorf("gate: policy: missing \"policy_version\"")
+		return nil, policyErr("/policy_version", "required member missing")
 	}
 	if p.Tools == nil {
-		return nil, fmt.Errorf("gate: policy: missing \"tools\"")
+		return nil, policyErr("/tools", "required member missing")
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// policyString reads raw, the value at pointer at, as a JSON string.
+func policyString(at string, raw json.RawMessage) (string, *PolicyError) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", policyErr(at, "must be a string, not %s", jsonKind(raw))
+	}
+	return s, nil
+}
+
+// jsonKind names the type of the JSON value raw, with its article.
+func jsonKind(raw []byte) string {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// parseTools reads the tools member.
+func parseTools(at string, raw json.RawMessage) (map[string]Class, *PolicyError) {
+	var tools map[string]json.RawMessage
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &tools) != nil {
+		return nil, policyErr(at, "must be an object, not %s", jsonKind(raw))
+	}
+	names := make([]string, 0, len(tools))
+	for name := range tools {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make(map[string]Class, len(tools))
+	for _, name := range names {
+		tat := at + "/" + pointerEscaper.Replace(name)
+		s, err := policyString(tat, tools[name])
+		if err != nil {
+			return nil, err
+		}
+		c, cerr := ParseClass(s)
+		if cerr != nil {
+			return nil, policyErr(tat, "%s", strings.TrimPrefix(cerr.Error(), "gate: "))
+		}
+		out[name] = c
+	}
+	return out, nil
+}
+
+// parsePrincipals reads the principals member: an array of objects with a
+// public_key and an optional name.
+func parsePrincipals(at string, raw json.RawMessage) ([]Principal, *PolicyError) {
+	var list []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
+		return nil, policyErr(at, "must be an array of principals, not %s", jsonKind(raw))
+	}
+	out := make([]Principal, 0, len(list))
+	for i, el := range list {
+		pat := at + "/" + strconv.Itoa(i)
+		var members map[string]json.RawMessage
+		if len(el) == 0 || el[0] != '{' || json.Unmarshal(el, &members) != nil {
+			return nil, policyErr(pat, "must be an object {\"name\":...,\"public_key\":...}, not %s", jsonKind(el))
+		}
+		names := make([]string, 0, len(members))
+		for name := range members {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		var pr Principal
+		for _, name := range names {
+			mat := pat + "/" + pointerEscaper.Replace(name)
+			switch name {
+			case "name":
+				s, err := policyString(mat, members[name])
+				if err != nil {
+					return nil, err
+				}
+				if s == "" {
+					return nil, policyErr(mat, "empty: leave the member out for a principal without a name")
+				}
+				pr.Name = s
+			case "public_key":
+				s, err := policyString(mat, members[name])
+				if err != nil {
+					return nil, err
+				}
+				pub, kerr := receipt.ParsePublicKey([]byte(s))
+				if kerr != nil {
+					return nil, policyErr(mat, "%s", strings.TrimPrefix(kerr.Error(), "receipt: "))
+				}
+				// ParsePublicKey also reads PEM and skips space around the
+				// key, for key files; a policy has one spelling of a key.
+				if receipt.MarshalPublicKey(pub) != s {
+					return nil, policyErr(mat, "not in the form 'bbdigest keygen' writes to KEYFILE.pub (base64url without padding of the SubjectPublicKeyInfo DER, nothing around it)")
+				}
+				pr.PublicKey = pub
+			default:
+				return nil, policyErr(mat, "unknown member (want name, public_key)")
+			}
+		}
+		if pr.PublicKey == nil {
+			return nil, policyErr(pat+"/public_key", "required member missing")
+		}
+		out = append(out, pr)
+	}
+	return out, nil
+}
+
+// MarshalJSON returns p in the JSON form ParsePolicy reads (threshold,
+// server, principals and max_authority_age left out when zero), so that
+// ParsePolicy(MarshalJSON(p)) is p for a valid p. It fails for a policy
+// that Validate refuses.
+func (p Policy) MarshalJSON() ([]byte, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	type principal struct {
+		Name      string `json:"name,omitempty"`
+		PublicKey string `json:"public_key"`
+	}
+	out := struct {
+		Version    string           `json:"policy_version"`
+		Server     string           `json:"server,omitempty"`
+		Threshold  Class            `json:"threshold,omitempty"`
+		Tools      map[string]Class `json:"tools"`
+		Principals []principal      `json:"principals,omitempty"`
+		MaxAge     string           `json:"max_authority_age,omitempty"`
+	}{Version: p.Version, Server: p.Server, Threshold: p.Threshold, Tools: p.Tools}
+	if out.Tools == nil {
+		out.Tools = map[string]Class{}
+	}
+	for _, pr := range p.Principals {
+		out.Principals = append(out.Principals, principal{pr.Name, receipt.MarshalPublicKey(pr.PublicKey)})
+	}
+	if p.MaxAuthorityAge != 0 {
+		out.MaxAge = p.MaxAuthorityAge.String()
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, errors.New("gate: policy: " + err.Error())
+	}
+	return b, nil
 }

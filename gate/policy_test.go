@@ -1,7 +1,17 @@
 package gate_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +42,13 @@ func TestParsePolicy(t *testing.T) {
 		`{"policy_version":"v","tools":{},"threshold":"PHYSICAL"}`,
 		`{"policy_version":"v","tools":{},"treshold":"READ_ONLY"}`,
 		`{"policy_version":"v","tools":{"":"READ_ONLY"}}`,
+		// policy_version is a string: null is not one (finding 9).
+		`{"policy_version":null,"tools":{}}`,
+		`{"policy_version":1,"tools":{}}`,
+		`{"policy_version":["v"],"tools":{}}`,
+		`{"policy_version":"v","server":null,"tools":{}}`,
+		`{"policy_version":"v","threshold":null,"tools":{}}`,
+		`{"policy_version":"v","tools":{"a":null}}`,
 	} {
 		if _, err := gate.ParsePolicy([]byte(bad)); err == nil {
 			t.Errorf("ParsePolicy(%s) succeeded", bad)
@@ -90,5 +107,135 @@ func TestParseAuthority(t *testing.T) {
 		if _, err := gate.ParseAuthority([]byte(bad)); err == nil {
 			t.Errorf("ParseAuthority(%.80s...) succeeded", bad)
 		}
+	}
+}
+
+// TestParsePolicyPrincipals: principals and max_authority_age are read
+// strictly; every refusal names the member at fault by its JSON Pointer.
+func TestParsePolicyPrincipals(t *testing.T) {
+	alice, bob := publicText(aliceKey), publicText(bobKey)
+	p, err := gate.ParsePolicy(fmt.Appendf(nil, `{"policy_version":"v","tools":{},"principals":[{"name":"alice","public_key":%q},{"public_key":%q}],"max_authority_age":"90s"}`, alice, bob))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Principals) != 2 || p.Principals[0].Name != "alice" || !p.Principals[0].PublicKey.Equal(aliceKey.Public()) ||
+		p.Principals[1].Name != "" || !p.Principals[1].PublicKey.Equal(bobKey.Public()) || p.MaxAuthorityAge != 90*time.Second {
+		t.Fatalf("policy %+v", p)
+	}
+
+	ecKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecDER, err := x509.MarshalPKIXPublicKey(&ecKey.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := base64.RawURLEncoding.DecodeString(alice)
+	pemKey := string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+	pr := func(members string) string {
+		return `{"policy_version":"v","tools":{},"principals":[` + members + `]}`
+	}
+	key := func(k string) string { return fmt.Sprintf(`{"public_key":%q}`, k) }
+	for _, c := range []struct{ src, pointer string }{
+		{`{"policy_version":"v","tools":{},"principals":[]}`, "/principals"},
+		{`{"policy_version":"v","tools":{},"principals":null}`, "/principals"},
+		{`{"policy_version":"v","tools":{},"principals":{"alice":"x"}}`, "/principals"},
+		{pr(`"` + alice + `"`), "/principals/0"},
+		{pr(`{"name":"alice"}`), "/principals/0/public_key"},
+		{pr(key("not a key")), "/principals/0/public_key"},
+		{pr(key(alice + "\n")), "/principals/0/public_key"},
+		{pr(key(" " + alice)), "/principals/0/public_key"},
+		{pr(key(alice + "==")), "/principals/0/public_key"},
+		{pr(key(pemKey)), "/principals/0/public_key"},
+		{pr(key(base64.RawURLEncoding.EncodeToString(ecDER))), "/principals/0/public_key"},
+		{pr(key(base64.RawURLEncoding.EncodeToString(aliceKey.Public().(ed25519.PublicKey)))), "/principals/0/public_key"},
+		{pr(`{"public_key":null}`), "/principals/0/public_key"},
+		{pr(key(alice) + "," + key(bob) + "," + key(alice)), "/principals/2/public_key"},
+		{pr(`{"name":"a","public_key":"` + alice + `"},{"name":"a","public_key":"` + bob + `"}`), "/principals/1/name"},
+		{pr(`{"name":"","public_key":"` + alice + `"}`), "/principals/0/name"},
+		{pr(`{"name":7,"public_key":"` + alice + `"}`), "/principals/0/name"},
+		{pr(`{"name":"` + strings.Repeat("n", 129) + `","public_key":"` + alice + `"}`), "/principals/0/name"},
+		{pr(`{"pubkey":"` + alice + `","public_key":"` + alice + `"}`), "/principals/0/pubkey"},
+		{`{"policy_version":"v","tools":{},"max_authority_age":"5m"}`, "/max_authority_age"},
+		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"5 minutes"}`, "/max_authority_age"},
+		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"-5m"}`, "/max_authority_age"},
+		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"0s"}`, "/max_authority_age"},
+		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"25h"}`, "/max_authority_age"},
+		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":300}`, "/max_authority_age"},
+		{`{"policy_version":null,"tools":{}}`, "/policy_version"},
+		{`{"policy_version":false,"tools":{}}`, "/policy_version"},
+		{`{"tools":{}}`, "/policy_version"},
+		{`{"policy_version":"v","tools":{"a/b":null}}`, "/tools/a~1b"},
+		{`{"policy_version":"v","tools":[]}`, "/tools"},
+		{`{"policy_version":"v","tools":{},"threshold":"PHYSICAL"}`, "/threshold"},
+		{`{"policy_version":"v","tools":{},"x~y":1}`, "/x~0y"},
+	} {
+		_, err := gate.ParsePolicy([]byte(c.src))
+		pe, ok := errors.AsType[*gate.PolicyError](err)
+		if !ok || pe.Pointer != c.pointer {
+			t.Errorf("ParsePolicy(%.120s) = %v; want a *PolicyError at %q", c.src, err, c.pointer)
+		}
+	}
+}
+
+// TestPolicyMarshalJSON: MarshalJSON writes what ParsePolicy reads back as
+// the same policy, and refuses an invalid one.
+func TestPolicyMarshalJSON(t *testing.T) {
+	for _, p := range []*gate.Policy{
+		testPolicy,
+		principalPolicy(t, ""),
+		principalPolicy(t, "90s"),
+		{Version: "v", Server: "mcp://x", Threshold: gate.ReadOnly, Tools: map[string]gate.Class{}},
+	} {
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := gate.ParsePolicy(b)
+		if err != nil {
+			t.Fatalf("ParsePolicy(%s): %v", b, err)
+		}
+		if !reflect.DeepEqual(back, p) {
+			t.Errorf("%s reads back as %+v, want %+v", b, back, p)
+		}
+	}
+	bad := &gate.Policy{Version: "v", Tools: map[string]gate.Class{}, MaxAuthorityAge: time.Minute}
+	if b, err := json.Marshal(bad); err == nil {
+		t.Errorf("an invalid policy marshals as %s", b)
+	}
+}
+
+// TestNewRefusesPrincipals: a Policy built in Go is checked as a parsed one.
+func TestNewRefusesPrincipals(t *testing.T) {
+	pub := aliceKey.Public().(ed25519.PublicKey)
+	for _, c := range []struct {
+		p       gate.Policy
+		pointer string
+	}{
+		{gate.Policy{Principals: []gate.Principal{}}, "/principals"},
+		{gate.Policy{Principals: []gate.Principal{{PublicKey: pub[:31]}}}, "/principals/0/public_key"},
+		{gate.Policy{Principals: []gate.Principal{{PublicKey: pub}, {PublicKey: pub}}}, "/principals/1/public_key"},
+		{gate.Policy{Principals: []gate.Principal{{Name: "alice", PublicKey: pub}}}, ""},
+		{gate.Policy{Principals: []gate.Principal{{PublicKey: pub}}, MaxAuthorityAge: -time.Second}, "/max_authority_age"},
+		{gate.Policy{Principals: []gate.Principal{{PublicKey: pub}}, MaxAuthorityAge: 25 * time.Hour}, "/max_authority_age"},
+		{gate.Policy{MaxAuthorityAge: time.Minute}, "/max_authority_age"},
+	} {
+		c.p.Version, c.p.Tools = "v", map[string]gate.Class{}
+		err := c.p.Validate()
+		if c.pointer == "" { // a valid name
+			if err != nil {
+				t.Errorf("Validate(%+v) = %v", c.p, err)
+			}
+			continue
+		}
+		pe, ok := errors.AsType[*gate.PolicyError](err)
+		if !ok || pe.Pointer != c.pointer {
+			t.Errorf("Validate(%+v) = %v; want a *PolicyError at %q", c.p, err, c.pointer)
+		}
+	}
+	p := gate.Policy{Version: "v", Tools: map[string]gate.Class{}, Principals: []gate.Principal{{Name: string([]byte{0xff}), PublicKey: pub}}}
+	if err := p.Validate(); err == nil {
+		t.Error("a principal's name that is not UTF-8 is valid")
 	}
 }

@@ -1,6 +1,7 @@
 // Package ledger makes a decision single-use: it records which envelopes
 // (draft-morrison-binding-moment-envelope-04), named by their digests, an
-// agent has emitted, and which of them are resolved, and by which outcome.
+// agent has emitted, and when, and which of them are resolved, and by which
+// outcome.
 // The Resolver of package envelope consumes an envelope here in the same
 // step that checks its resolution, so that among any number of
 // resolutions of one envelope at most one is a decision (§7.3, §12.5).
@@ -16,6 +17,18 @@
 // emitted envelope, whatever the number of concurrent callers, and records
 // the outcome and the time. Emit refuses an envelope already resolved
 // (ErrAlreadyResolved).
+//
+// # Emission time
+//
+// Emit records when the envelope was emitted (Entry.EmittedAt), once: an
+// Emit of an envelope already emitted keeps the first time, so emitting
+// again never makes a pending envelope younger. Package gate measures the
+// age of a principal's authority from it (its policy's max_authority_age),
+// so that an authority lives no longer than the policy allows after the
+// host emitted the question, whatever the presenter writes. The time is
+// the ledger's wall clock (time.Now). The states, outcomes and emission
+// times are the contract every Ledger keeps; TestLedgerStates checks it of
+// Memory and of the bolt ledger alike.
 //
 // Single use is at most once, not exactly once. The envelope is consumed
 // when the ledger commits, before Resolve returns: a host killed, or given

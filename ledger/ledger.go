@@ -77,6 +77,14 @@ type Entry struct {
 	// ResolvedAt is when the ledger recorded the resolution, without a
 	// monotonic clock reading; the zero Time unless State is StateResolved.
 	ResolvedAt time.Time
+	// EmittedAt is when the ledger recorded the envelope's emission (the
+	// first Emit of d), on the ledger's wall clock, without a monotonic
+	// clock reading. Emitting again, and resolving, leave it as it is. It
+	// is the zero Time when State is StateUnknown, and for an entry of a
+	// ledger file written by a bbdigest that did not record it (before
+	// version 2 of the bolt ledger's entries): such an entry's age is
+	// unknown, and package gate refuses to bound an authority by it.
+	EmittedAt time.Time
 }
 
 // Errors of a Ledger, for errors.Is. Their messages begin with
@@ -101,20 +109,23 @@ var (
 	ErrClosed = errors.New("envelope: ledger closed")
 )
 
-// A Ledger records the envelopes an agent has emitted, which of them are
-// resolved, and by which outcome, each named by its digest.
+// A Ledger records the envelopes an agent has emitted, and when, which of
+// them are resolved, and by which outcome and when, each named by its
+// digest.
 // Implementations must be safe for concurrent use, and Resolve must be an
 // atomic test-and-set.
 type Ledger interface {
-	// Emit records that the envelope with digest d was emitted. Emitting
-	// an emitted envelope again is a no-op; emitting a resolved one fails
+	// Emit records that the envelope with digest d was emitted, and when
+	// (Entry.EmittedAt). Emitting an emitted envelope again is a no-op (its
+	// emission time stays the first one); emitting a resolved one fails
 	// with an error wrapping ErrAlreadyResolved and leaves it resolved.
 	Emit(d hashing.Digest) error
 	// Resolve marks the envelope with digest d resolved by outcome o,
 	// which must be valid (Outcome.Valid; any other is an error, and
 	// changes nothing). It reports true exactly once for an emitted
 	// envelope, and false when d is unknown or already resolved; a false
-	// result changes nothing. The ledger records o and the time.
+	// result changes nothing. The ledger records o and the time, and keeps
+	// the emission time.
 	Resolve(d hashing.Digest, o Outcome) (ok bool, err error)
 	// Lookup reports what the ledger holds for d: the zero Entry
 	// (StateUnknown) if d was never emitted.
@@ -142,7 +153,7 @@ func (l *Memory) Emit(d hashing.Digest) error {
 	case StateResolved:
 		return fmt.Errorf("%w: %s", ErrAlreadyResolved, d)
 	case StateUnknown:
-		l.entries[d] = Entry{State: StateEmitted}
+		l.entries[d] = Entry{State: StateEmitted, EmittedAt: time.Now().Round(0)}
 	}
 	return nil
 }
@@ -154,10 +165,12 @@ func (l *Memory) Resolve(d hashing.Digest, o Outcome) (bool, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.entries[d].State != StateEmitted {
+	e := l.entries[d]
+	if e.State != StateEmitted {
 		return false, nil
 	}
-	l.entries[d] = Entry{State: StateResolved, Outcome: o, ResolvedAt: time.Now().Round(0)}
+	e.State, e.Outcome, e.ResolvedAt = StateResolved, o, time.Now().Round(0)
+	l.entries[d] = e
 	return true, nil
 }
 

@@ -111,10 +111,11 @@ func init() {
 				{name: "render", summary: "print the plain-text rendering of the decision (§9)", run: (*cli).envelopeRender},
 				{name: "emit", summary: "record the envelope in a ledger as emitted and print its digest", run: (*cli).envelopeEmit},
 			}},
-		{name: "resolution", summary: "verify a resolution against its envelope and the action about to be performed; only the outcome \"authority\" authorizes",
-			synopsis: []string{"verify ..."}, help: resolutionUsage,
+		{name: "resolution", summary: "verify a resolution against its envelope and the action about to be performed (only the outcome \"authority\" authorizes), or sign a principal's selection",
+			synopsis: []string{"verify|sign ..."}, help: resolutionUsage,
 			subs: []command{
 				{name: "verify", summary: "check a resolution against its envelope and the action", run: (*cli).resolutionVerify, operands: operandNone},
+				{name: "sign", summary: "sign a principal's selection with the principal's key, for a gate whose policy names its principals", run: (*cli).resolutionSign, operands: operandNone},
 			}},
 		{name: "archive", summary: "re-hash or verify JSON Lines archives on every core, one JSON result line per input line",
 			synopsis: []string{
@@ -144,7 +145,7 @@ func init() {
 			subs: []command{
 				{name: "init", summary: "create an empty ledger at PATH", run: (*cli).ledgerInit},
 			}},
-		{name: "keygen", summary: "make an Ed25519 key pair for signing receipts, or print the public key of a private key file",
+		{name: "keygen", summary: "make an Ed25519 key pair for signing receipts or resolutions, or print the public key of a private key file",
 			synopsis: []string{"[--out KEYFILE]", "-y KEYFILE"}, help: keygenHelp, run: (*cli).keygen},
 		{name: "receipts", summary: "verify a file of signed, hash-chained receipts (LAVR), or run EP-RECEIPT-v1 conformance vectors",
 			synopsis: []string{"verify|verify-ep ..."}, help: receiptsHelp,

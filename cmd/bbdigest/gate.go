@@ -52,13 +52,36 @@ The input is an MCP tools/call request ({"jsonrpc":"2.0","method":
 call 'bbdigest act' reads. An authority for the call is read from
 params._meta["dev.bbdigest/authority"]:
   {"envelope": <binding_moment>, "resolution": <resolution>, "expires": "<RFC 3339>"}
+where <resolution> is a resolution (§7.3) or a signed resolution document
+('bbdigest resolution sign').
+
+Authority is only as strong as what the policy asks of it. A policy that
+names no principals takes any authority presented: anything that can
+write params._meta and has seen the envelope (the agent, in the deny) can
+approve its own call, with any expiry; the gate says so on stderr at
+every run ("bbdigest: hint: ... authority is unauthenticated"). A policy
+that names its principals takes only a resolution signed by one of them
+('bbdigest resolution sign --key PRINCIPAL_KEY'), for this envelope and
+this act, within max_authority_age of the time the ledger recorded the
+envelope's emission ('bbdigest envelope emit'); "expires" may end it
+sooner, never later. Denies then name the reason: unsigned,
+unknown_principal, bad_signature, expired; an allow names the principal's
+key id.
 
 Options:
   --policy FILE    the gate's policy (JSON):
                      {"policy_version":"v1","server":"ID","threshold":"FINANCIAL",
-                      "tools":{"search":"READ_ONLY","pay":"FINANCIAL"}}
+                      "tools":{"search":"READ_ONLY","pay":"FINANCIAL"},
+                      "principals":[{"name":"alice","public_key":"MCowBQYDK2VwAyEA..."}],
+                      "max_authority_age":"5m"}
                    Tools below the threshold are allowed on policy; tools at
                    or above it, and tools not listed, need authority.
+                   policy_version (a string) and tools are required.
+                   principals: each public_key as 'bbdigest keygen' writes
+                   it to KEYFILE.pub; max_authority_age (default 5m, at
+                   most 24h) only with principals. A member that is
+                   unknown, of the wrong type or repeated is an error
+                   "FILE: POINTER: REASON".
   --receipts FILE  the receipts log (JSON Lines, created if missing): one
                    signed, hash-chained receipt per decision, on disk before
                    the answer. Concurrent gates take turns (--wait). Check it
@@ -87,13 +110,15 @@ Exit status:
   0  decided: allowed, or denied with a CallToolResult on stdout (a ledger
      that fails during the decision denies it, reason ledger_error,
      receipted like any deny)
-  2  usage or I/O error: a policy, key or call that cannot be read, a
-     receipts log that cannot be opened; nothing was decided
+  2  usage or I/O error: a policy, key or call that cannot be read or is
+     refused, a receipts log that cannot be opened; nothing was decided
   3  the ledger could not be opened (missing, locked, corrupt): nothing was
      decided or receipted
 
 Examples:
   bbdigest keygen --out /etc/bbdigest/gate.key
+  bbdigest keygen --out alice.key     # on the principal's device; the
+                                      # line in alice.key.pub goes in "principals"
   bbdigest ledger init /var/lib/bbdigest/ledger.db
   docker mcp gateway run \
     --interceptor before:exec:'bbdigest gate --policy /etc/bbdigest/policy.json --receipts /var/lib/bbdigest/receipts.jsonl --key /etc/bbdigest/gate.key --ledger /var/lib/bbdigest/ledger.db'
@@ -147,7 +172,7 @@ func (c *cli) gate(args []string) int {
 	}
 	policy, err := gate.ParsePolicy(policySrc)
 	if err != nil {
-		c.errorf("%s: %v", fileField(*policyFile), err)
+		c.policyRejected(*policyFile, err)
 		return exitUsage
 	}
 	keySrc, err := os.ReadFile(*keyFile)
@@ -200,6 +225,10 @@ func (c *cli) gate(args []string) int {
 		c.errorf("%v", err)
 		return exitUsage
 	}
+	if !g.Authenticated() {
+		c.hintf("%s names no principals: authority is unauthenticated, anyone who can write params._meta can approve a call; name the principals' public keys in \"principals\" ('bbdigest help gate')",
+			fileField(*policyFile))
+	}
 
 	call := gate.Call{Src: src, Shape: shape}
 	call.AuthorityJSON, call.AuthorityErr = metaAuthority(src)
@@ -218,6 +247,17 @@ func (c *cli) gate(args []string) int {
 		panic("BUG: " + err.Error()) // strings and numbers only
 	}
 	return c.write(append(out, '\n'))
+}
+
+// policyRejected reports why the policy in file was refused: at the
+// member the *gate.PolicyError or the canon gate names, in the rejection
+// format "FILE: POINTER: REASON".
+func (c *cli) policyRejected(file string, err error) {
+	if pe, ok := errors.AsType[*gate.PolicyError](err); ok {
+		c.rejection(file, pe.Pointer, pe.Reason)
+		return
+	}
+	c.reject(file, err)
 }
 
 // gateResult is the MCP CallToolResult that answers a denied call.

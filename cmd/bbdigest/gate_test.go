@@ -130,14 +130,16 @@ func TestGateCommand(t *testing.T) {
 				if code != exitOK {
 					t.Fatalf("%s: exit %d, stderr %s", s.name, code, stderr.String())
 				}
-				// One line on stderr, with the documented prefix, and the
-				// decision and receipt of the answer.
+				// On stderr, the hint that the policy (which names no
+				// principals) leaves authority unauthenticated, then one
+				// line with the documented prefix, and the decision and
+				// receipt of the answer.
 				verdict := "deny"
 				if s.allow {
 					verdict = "allow"
 				}
-				if !regexp.MustCompile(`\Abbdigest: decision: ` + verdict + ` \(` + s.reason + `\): [^\n]*; receipt \d+ sha256:[0-9a-f]{64}\n\z`).Match(stderr.Bytes()) {
-					t.Errorf("%s: stderr %q, want one line \"bbdigest: decision: %s (%s): ...\"", s.name, stderr.String(), verdict, s.reason)
+				if !regexp.MustCompile(`\Abbdigest: hint: [^\n]* names no principals: authority is unauthenticated[^\n]*\nbbdigest: decision: ` + verdict + ` \(` + s.reason + `\): [^\n]*; receipt \d+ sha256:[0-9a-f]{64}\n\z`).Match(stderr.Bytes()) {
+					t.Errorf("%s: stderr %q, want the hint and one line \"bbdigest: decision: %s (%s): ...\"", s.name, stderr.String(), verdict, s.reason)
 				}
 				if s.allow {
 					if stdout.Len() != 0 {
@@ -181,9 +183,10 @@ func TestGateCommandErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	usageHint := "bbdigest: hint: run 'bbdigest help gate' for usage\n"
-	// Each message says what is wrong once: the packages' errors ("gate:
-	// policy: ...", "receipt: ...") name themselves, with no "gate: " of
-	// the command's before them, and I/O failures are "FILE: MESSAGE".
+	// Each message says what is wrong once: a refused policy is "FILE:
+	// POINTER: REASON", the packages' other errors ("receipt: ...") name
+	// themselves, with no "gate: " of the command's before them, and I/O
+	// failures are "FILE: MESSAGE".
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -196,7 +199,7 @@ func TestGateCommandErrors(t *testing.T) {
 		{"bad key", []string{"gate", "--policy", f.policy, "--receipts", f.receipts, "--key", f.policy}, exitUsage,
 			"bbdigest: error: " + f.policy + `: receipt: private key: not one PEM "PRIVATE KEY" block (PKCS#8)` + "\n"},
 		{"bad policy", []string{"gate", "--policy", badPolicy, "--receipts", f.receipts, "--key", f.key}, exitUsage,
-			"bbdigest: error: " + badPolicy + `: gate: policy: "x": unknown member (want policy_version, server, threshold, tools)` + "\n"},
+			"bbdigest: error: " + badPolicy + `: "/x": unknown member (want policy_version, server, threshold, tools, principals, max_authority_age)` + "\n"},
 		{"missing policy", []string{"gate", "--policy", filepath.Join(f.dir, "nope.json"), "--receipts", f.receipts, "--key", f.key}, exitUsage,
 			"bbdigest: error: " + filepath.Join(f.dir, "nope.json") + ": open: no such file or directory\n"},
 		{"missing key", []string{"gate", "--policy", f.policy, "--receipts", f.receipts, "--key", filepath.Join(f.dir, "nope.key")}, exitUsage,
@@ -267,7 +270,7 @@ func TestGateMissingLedger(t *testing.T) {
 		stdout.Reset()
 		stderr.Reset()
 		code := run(args, strings.NewReader(tc.in), &stdout, &stderr)
-		if code != exitOK || !strings.HasPrefix(stderr.String(), tc.want) {
+		if code != exitOK || !strings.Contains(stderr.String(), "\n"+tc.want) { // after the unauthenticated hint
 			t.Errorf("after ledger init: exit %d, stdout %q, stderr %q, want %q", code, stdout.String(), stderr.String(), tc.want)
 		}
 	}
@@ -305,7 +308,8 @@ func TestGateTornReceipts(t *testing.T) {
 		want := fmt.Sprintf("bbdigest: hint: %s ended in a torn record, which a crash during an append leaves: cut off its %s from offset %d, kept in %s.torn; seq 2 goes on from there\n",
 			f.receipts, bytesText, st.Size(), f.receipts)
 		lines := strings.SplitAfter(stderr.String(), "\n")
-		if len(lines) != 3 || lines[0] != want || !strings.HasPrefix(lines[1], "bbdigest: decision: allow (policy): ") {
+		// lines[1] is the hint that the policy leaves authority unauthenticated.
+		if len(lines) != 4 || lines[0] != want || !strings.HasPrefix(lines[2], "bbdigest: decision: allow (policy): ") {
 			t.Errorf("stderr %q, want first %q", stderr.String(), want)
 		}
 	}

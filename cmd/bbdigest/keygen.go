@@ -19,7 +19,9 @@ const keygenHelp = `Usage:
   bbdigest keygen -y KEYFILE|-
 
 keygen makes an Ed25519 key pair for signing receipts (see 'bbdigest help
-receipts'), or with -y prints the public key of a private key file.
+receipts') or, as a principal's key, resolutions ('bbdigest resolution
+sign'; the line of KEYFILE.pub goes in the gate policy's "principals"), or
+with -y prints the public key of a private key file.
 
 With --out KEYFILE it writes the private key to KEYFILE, a PKCS#8 PEM
 "PRIVATE KEY" block (mode 0600), and the public key to KEYFILE.pub in EP's

@@ -17,15 +17,21 @@ import (
 )
 
 const resolutionUsage = `bbdigest resolution verify checks a binding-moment resolution against the
-envelope it names (draft-morrison-binding-moment-envelope-04 §7.3).
+envelope it names (draft-morrison-binding-moment-envelope-04 §7.3);
+bbdigest resolution sign signs a principal's selection with the
+principal's key, for a gate whose policy names its principals.
 
 Usage:
   bbdigest resolution verify --envelope FILE --resolution FILE
                              [--action FILE] [--ledger PATH [--wait D]]
+  bbdigest resolution sign --key KEYFILE --envelope FILE --resolution FILE
+                           --action FILE
 
 Commands:
   resolution verify  check the resolution and print one JSON object with an
                      "outcome" on stdout, whatever happens (see Output)
+  resolution sign    sign the resolution, a selection of an option, and
+                     print the signed resolution document (see Signing)
 
 Options:
   --envelope FILE    the envelope held: the binding_moment value, or a tool
@@ -58,6 +64,9 @@ Options:
   --wait D           how long to wait for another process that holds the
                      ledger (default 10s; 0 does not wait), then fail with
                      "locked by another process"
+  --key KEYFILE      (sign) the principal's Ed25519 private key, a PKCS#8
+                     PEM file from 'bbdigest keygen --out KEYFILE'; its
+                     KEYFILE.pub goes in the gate policy's "principals"
 
   Single use is at most once: a process killed after the ledger recorded
   an outcome and before it printed it has consumed the envelope unseen.
@@ -103,7 +112,28 @@ Output:
   The same errors are reported on stderr as well, in the format of
   'bbdigest help' (Diagnostics).
 
+Signing:
+  resolution sign reads the envelope, the resolution (a selection of one of
+  its options: "resolution":"option") and the action that option
+  authorizes (for a gate: the act's canonical form, 'bbdigest act
+  --canonical'), checks that the resolution names this envelope and that
+  the action's digest is the selected option's action_digest, and prints
+  one line on stdout, the signed resolution document (JCS, strict profile):
+    {"@version":"bbdigest-signed-resolution/v1","act_digest":"sha256:...",
+     "binding_moment_resolution":{...},"envelope_digest":"sha256:...",
+     "key_id":"sha256:...","signature":{"algorithm":"Ed25519","value":"..."},
+     "signed_at_ms":...}
+  The signature is Ed25519 over the JCS bytes of the document without its
+  signature; key_id is the key's id, as keygen prints it; signed_at_ms is
+  now, in Unix milliseconds. The document goes where a gate reads the
+  resolution of an authority: "resolution" in params._meta
+  ["dev.bbdigest/authority"] (see 'bbdigest help gate'). A gate whose
+  policy names this key accepts it for this envelope and this act, once,
+  within the policy's max_authority_age of the envelope's emission.
+  Keep KEYFILE where the agent cannot read it: whoever holds it approves.
+
 Exit status:
+  verify:
   0  authority
   1  record, declined, answer, question, discarded or malformed: the
      resolution was checked, and authorizes nothing
@@ -112,11 +142,19 @@ Exit status:
   3  error, ledger: the ledger could not be read or written (locked by
      another process, corrupt, I/O error): nothing was authorized or
      recorded
+  sign:
+  0  signed: the document is on stdout
+  1  an input was refused: the envelope, the resolution (malformed, not a
+     selection, naming another envelope or an option it lacks) or the
+     action (rejected, or not the selected option's); nothing was signed
+  2  usage or I/O error, or a KEYFILE that holds no private key
 
 Examples:
   bbdigest envelope emit --ledger agent.db envelope.json
   bbdigest resolution verify --envelope envelope.json \
       --resolution resolution.json --action action.json --ledger agent.db
+  bbdigest resolution sign --key alice.key --envelope envelope.json \
+      --resolution resolution.json --action action.json > signed.json
 `
 
 // ledgerFailure reports that the ledger could not be created, opened, read

@@ -31,9 +31,9 @@ func benchLedger(b *testing.B, n int) string {
 				var k [8]byte
 				binary.BigEndian.PutUint64(k[:], uint64(i))
 				d := hashing.Sum(k[:])
-				e := ledger.Entry{State: ledger.StateEmitted}
+				e := ledger.Entry{State: ledger.StateEmitted, EmittedAt: at}
 				if i%2 == 0 {
-					e = ledger.Entry{State: ledger.StateResolved, Outcome: ledger.OutcomeAuthority, ResolvedAt: at}
+					e = ledger.Entry{State: ledger.StateResolved, Outcome: ledger.OutcomeAuthority, ResolvedAt: at, EmittedAt: at}
 				}
 				if err := bk.Put(d[:], appendEntry(nil, d, e)); err != nil {
 					return err
@@ -143,7 +143,7 @@ func BenchmarkResolve(b *testing.B) {
 		bk := tx.Bucket(boltBucket)
 		for i := range b.N {
 			d := digestOf(i)
-			if err := bk.Put(d[:], appendEntry(nil, d, ledger.Entry{State: ledger.StateEmitted})); err != nil {
+			if err := bk.Put(d[:], appendEntry(nil, d, ledger.Entry{State: ledger.StateEmitted, EmittedAt: time.Now()})); err != nil {
 				return err
 			}
 		}

@@ -392,7 +392,8 @@ func (l *Ledger) Emit(d hashing.Digest) error {
 		case ledger.StateResolved:
 			return fmt.Errorf("%w: %s", ledger.ErrAlreadyResolved, d)
 		}
-		return b.Put(d[:], appendEntry(nil, d, ledger.Entry{State: ledger.StateEmitted}))
+		e = ledger.Entry{State: ledger.StateEmitted, EmittedAt: time.Now().Round(0)}
+		return b.Put(d[:], appendEntry(nil, d, e))
 	})
 }
 
@@ -410,7 +411,7 @@ func (l *Ledger) Resolve(d hashing.Digest, o ledger.Outcome) (bool, error) {
 		if e.State != ledger.StateEmitted {
 			return errNoChange
 		}
-		e = ledger.Entry{State: ledger.StateResolved, Outcome: o, ResolvedAt: time.Now().Round(0)}
+		e.State, e.Outcome, e.ResolvedAt = ledger.StateResolved, o, time.Now().Round(0) // e.EmittedAt kept
 		if err := b.Put(d[:], appendEntry(nil, d, e)); err != nil {
 			return err
 		}
@@ -589,14 +590,30 @@ func (l *Ledger) wrap(err error) error {
 //	1      outcome that resolved it: 0 none, 1 authority, 2 declined,
 //	       3 answer, 4 question
 //	2:10   when it was resolved: Unix nanoseconds, big-endian; 0 if not
-//	10:14  CRC-32C (Castagnoli) of the key and bytes 0:10, big-endian
+//	10:18  when it was emitted: Unix nanoseconds, big-endian; 0 only in a
+//	       resolved entry rewritten from an entry of legacyEntrySize
+//	18:22  CRC-32C (Castagnoli) of the key and bytes 0:18, big-endian
 //
 // The codes are stored and never renumbered. An emitted entry has outcome
-// and time 0; a resolved one has neither 0.
-const entrySize = 14
+// and resolution time 0 and an emission time; a resolved one has neither
+// outcome nor resolution time 0.
+//
+// Ledgers written before the emission time was recorded hold entries of
+// legacyEntrySize bytes, the same without bytes 10:18 (the CRC-32C, of the
+// key and bytes 0:10, at 10:14). They are read as they are, with a zero
+// EmittedAt, and never rewritten in that form: resolving such an entry
+// writes an entry of entrySize whose emission time is 0. So an older file
+// opens and works without a migration step, and its pending envelopes stay
+// without an emission time (TestOpenEarlierLedger).
+const (
+	entrySize       = 22
+	legacyEntrySize = 14
+)
 
+// entryChecksum returns the CRC-32C of the key k and the bytes of v before
+// its checksum.
 func entryChecksum(k, v []byte) uint32 {
-	return crc32.Update(crc32.Checksum(k, castagnoli), castagnoli, v[:entrySize-4])
+	return crc32.Update(crc32.Checksum(k, castagnoli), castagnoli, v[:len(v)-4])
 }
 
 // appendEntry appends the stored value of e, the entry for d, to dst.
@@ -607,27 +624,42 @@ func appendEntry(dst []byte, d hashing.Digest, e ledger.Entry) []byte {
 		v[1] = byte(e.Outcome)
 		binary.BigEndian.PutUint64(v[2:], uint64(e.ResolvedAt.UnixNano()))
 	}
-	binary.BigEndian.PutUint32(v[10:], entryChecksum(d[:], v[:]))
+	if !e.EmittedAt.IsZero() {
+		binary.BigEndian.PutUint64(v[10:], uint64(e.EmittedAt.UnixNano()))
+	}
+	binary.BigEndian.PutUint32(v[18:], entryChecksum(d[:], v[:]))
 	return append(dst, v[:]...)
 }
 
-// decodeEntry decodes the stored value v of key k.
+// decodeEntry decodes the stored value v of key k: an entry of entrySize,
+// or of legacyEntrySize.
 func decodeEntry(k, v []byte) (ledger.Entry, error) {
 	if len(k) != hashing.Size {
 		return ledger.Entry{}, fmt.Errorf("key of %d bytes", len(k))
 	}
-	if len(v) != entrySize {
-		return ledger.Entry{}, fmt.Errorf("value of %d bytes, want %d (a ledger of an older bbdigest, or damage)", len(v), entrySize)
+	if len(v) != entrySize && len(v) != legacyEntrySize {
+		return ledger.Entry{}, fmt.Errorf("value of %d bytes, want %d (or %d) (a ledger of an older bbdigest, or damage)", len(v), entrySize, legacyEntrySize)
 	}
-	if got, want := binary.BigEndian.Uint32(v[10:]), entryChecksum(k, v); got != want {
+	if got, want := binary.BigEndian.Uint32(v[len(v)-4:]), entryChecksum(k, v); got != want {
 		return ledger.Entry{}, fmt.Errorf("checksum %08x, computed %08x", got, want)
 	}
 	state, code, at := ledger.State(v[0]), ledger.Outcome(v[1]), int64(binary.BigEndian.Uint64(v[2:]))
-	switch {
-	case state == ledger.StateEmitted && code == 0 && at == 0:
-		return ledger.Entry{State: ledger.StateEmitted}, nil
-	case state == ledger.StateResolved && code.Valid() && at != 0:
-		return ledger.Entry{State: ledger.StateResolved, Outcome: code, ResolvedAt: time.Unix(0, at)}, nil
+	var emitted int64
+	legacy := len(v) == legacyEntrySize
+	if !legacy {
+		emitted = int64(binary.BigEndian.Uint64(v[10:]))
 	}
-	return ledger.Entry{}, fmt.Errorf("state %d, outcome %d, time %d", state, code, at)
+	var e ledger.Entry
+	switch {
+	case state == ledger.StateEmitted && code == 0 && at == 0 && (legacy || emitted != 0):
+		e = ledger.Entry{State: ledger.StateEmitted}
+	case state == ledger.StateResolved && code.Valid() && at != 0:
+		e = ledger.Entry{State: ledger.StateResolved, Outcome: code, ResolvedAt: time.Unix(0, at)}
+	default:
+		return ledger.Entry{}, fmt.Errorf("state %d, outcome %d, time %d, emitted %d", state, code, at, emitted)
+	}
+	if emitted != 0 {
+		e.EmittedAt = time.Unix(0, emitted)
+	}
+	return e, nil
 }

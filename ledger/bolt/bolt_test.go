@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -85,35 +86,37 @@ func TestBoltLedgerReopen(t *testing.T) {
 
 // TestLedgerEntryEncoding: an entry round-trips, and every single-bit flip
 // of its key or value, and every value length but the right one, is an
-// error: a damaged entry is never read as another one.
+// error: a damaged entry is never read as another one. The same holds for
+// the entries of legacyEntrySize that earlier versions wrote.
 func TestLedgerEntryEncoding(t *testing.T) {
 	d := hashing.Sum([]byte("entry"))
 	at := time.Unix(0, 1_790_000_000_123_456_789)
+	emitted := time.Unix(0, 1_789_999_000_987_654_321)
+	legacy := func(e ledger.Entry) []byte {
+		v := make([]byte, 10, legacyEntrySize)
+		v[0] = byte(e.State)
+		if e.State == ledger.StateResolved {
+			v[1] = byte(e.Outcome)
+			binary.BigEndian.PutUint64(v[2:], uint64(e.ResolvedAt.UnixNano()))
+		}
+		return binary.BigEndian.AppendUint32(v, entryChecksum(d[:], append(v, 0, 0, 0, 0)))
+	}
 	for _, e := range []ledger.Entry{
-		{State: ledger.StateEmitted},
-		{State: ledger.StateResolved, Outcome: ledger.OutcomeAuthority, ResolvedAt: at},
-		{State: ledger.StateResolved, Outcome: ledger.OutcomeDeclined, ResolvedAt: at},
-		{State: ledger.StateResolved, Outcome: ledger.OutcomeAnswer, ResolvedAt: at},
-		{State: ledger.StateResolved, Outcome: ledger.OutcomeQuestion, ResolvedAt: at},
+		{State: ledger.StateEmitted, EmittedAt: emitted},
+		{State: ledger.StateResolved, Outcome: ledger.OutcomeAuthority, ResolvedAt: at, EmittedAt: emitted},
+		{State: ledger.StateResolved, Outcome: ledger.OutcomeDeclined, ResolvedAt: at, EmittedAt: emitted},
+		{State: ledger.StateResolved, Outcome: ledger.OutcomeAnswer, ResolvedAt: at, EmittedAt: emitted},
+		{State: ledger.StateResolved, Outcome: ledger.OutcomeQuestion, ResolvedAt: at, EmittedAt: emitted},
+		{State: ledger.StateResolved, Outcome: ledger.OutcomeAuthority, ResolvedAt: at}, // resolved from a legacy entry
 	} {
 		v := appendEntry(nil, d, e)
-		if got, err := decodeEntry(d[:], v); err != nil || got != e {
-			t.Fatalf("decodeEntry(appendEntry(%+v)) = %+v, %v", e, got, err)
-		}
-		kv := append(d[:], v...)
-		for bit := range len(kv) * 8 {
-			kv[bit/8] ^= 1 << (bit % 8)
-			if got, err := decodeEntry(kv[:hashing.Size], kv[hashing.Size:]); err == nil {
-				t.Fatalf("%+v with bit %d flipped decodes as %+v", e, bit, got)
-			}
-			kv[bit/8] ^= 1 << (bit % 8)
-		}
-		for n := range 2 * entrySize {
-			if n != entrySize {
-				if _, err := decodeEntry(d[:], append(v[:0:0], append(v, v...)[:n]...)); err == nil {
-					t.Fatalf("a value of %d bytes decodes", n)
-				}
-			}
+		checkEntryEncoding(t, d, v, e)
+		if e.EmittedAt.IsZero() || e.State == ledger.StateEmitted {
+			// The same entry as an earlier version wrote it: read with no
+			// emission time.
+			old := e
+			old.EmittedAt = time.Time{}
+			checkEntryEncoding(t, d, legacy(old), old)
 		}
 	}
 	// A well-formed checksum over an inconsistent entry is refused too.
@@ -126,9 +129,42 @@ func TestLedgerEntryEncoding(t *testing.T) {
 		{3, 0, 0, 0, 0, 0, 0, 0, 0, 0},                          // unknown state
 		{0, 0, 0, 0, 0, 0, 0, 0, 0, 0},                          // unknown state
 	} {
-		v = binary.BigEndian.AppendUint32(v, entryChecksum(d[:], append(v, 0, 0, 0, 0)))
-		if got, err := decodeEntry(d[:], v); err == nil {
-			t.Errorf("% x decodes as %+v", v, got)
+		for _, emittedAt := range [][]byte{nil, {0, 0, 0, 0, 0, 0, 0, 1}} { // legacy, current
+			v := append(slices.Clip(v), emittedAt...)
+			v = binary.BigEndian.AppendUint32(v, entryChecksum(d[:], append(v, 0, 0, 0, 0)))
+			if got, err := decodeEntry(d[:], v); err == nil {
+				t.Errorf("% x decodes as %+v", v, got)
+			}
+		}
+	}
+	// An emitted entry of the current size must carry its emission time.
+	v := []byte{byte(ledger.StateEmitted), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	v = binary.BigEndian.AppendUint32(v, entryChecksum(d[:], append(v, 0, 0, 0, 0)))
+	if got, err := decodeEntry(d[:], v); err == nil {
+		t.Errorf("an emitted entry without its emission time decodes as %+v", got)
+	}
+}
+
+// checkEntryEncoding checks that v, the stored value of d, decodes as e,
+// and that no single-bit flip of d or v, and no other length of v, does.
+func checkEntryEncoding(t *testing.T, d hashing.Digest, v []byte, e ledger.Entry) {
+	t.Helper()
+	if got, err := decodeEntry(d[:], v); err != nil || got != e {
+		t.Fatalf("decodeEntry(% x) = %+v, %v; want %+v", v, got, err, e)
+	}
+	kv := append(d[:], v...)
+	for bit := range len(kv) * 8 {
+		kv[bit/8] ^= 1 << (bit % 8)
+		if got, err := decodeEntry(kv[:hashing.Size], kv[hashing.Size:]); err == nil {
+			t.Fatalf("%+v with bit %d flipped decodes as %+v", e, bit, got)
+		}
+		kv[bit/8] ^= 1 << (bit % 8)
+	}
+	for n := range 2 * entrySize {
+		if n != len(v) {
+			if got, err := decodeEntry(d[:], bytes.Repeat(v, 4)[:n]); err == nil {
+				t.Fatalf("%+v: a value of %d bytes decodes as %+v", e, n, got)
+			}
 		}
 	}
 }
@@ -193,7 +229,7 @@ func TestBoltLedgerLarge(t *testing.T) {
 		err := l.db.Update(func(tx *bbolt.Tx) error {
 			for i := start; i < start+10_000; i++ {
 				d := digest(i)
-				if err := tx.Bucket(boltBucket).Put(d[:], appendEntry(nil, d, ledger.Entry{State: ledger.StateEmitted})); err != nil {
+				if err := tx.Bucket(boltBucket).Put(d[:], appendEntry(nil, d, ledger.Entry{State: ledger.StateEmitted, EmittedAt: time.Now()})); err != nil {
 					return err
 				}
 			}
@@ -237,9 +273,11 @@ func present(l *Ledger, d hashing.Digest) (bool, error) {
 
 // TestOpenEarlierLedger opens a ledger written by the bbdigest of before
 // this package existed (the bolt ledger of package envelope, commit
-// 8b4c1e3; testdata/ledger-v1.db and its high-water file): it opens, every
-// entry reads back as that version wrote it, and it takes further writes.
-// The entries' digests are the SHA-256 of the names below.
+// 8b4c1e3; testdata/ledger-v1.db and its high-water file), whose entries
+// are of legacyEntrySize and hold no emission time: it opens, every entry
+// reads back as that version wrote it (with a zero EmittedAt), and it takes
+// further writes, which are entries of entrySize, and reopens with both
+// sizes in it. The entries' digests are the SHA-256 of the names below.
 func TestOpenEarlierLedger(t *testing.T) {
 	if ne.Uint16([]byte{1, 0}) != 1 {
 		t.Skip("the file was written on a little-endian machine, and bbolt's pages are in the machine's byte order")
@@ -279,10 +317,47 @@ func TestOpenEarlierLedger(t *testing.T) {
 			t.Errorf("%s: Lookup = %+v, %v; want %v, %v, %d", want.name, e, err, want.state, want.outcome, want.at)
 		}
 	}
+	for _, name := range []string{"emitted", "authority"} {
+		if e, _ := l.Lookup(hashing.Sum([]byte(name))); !e.EmittedAt.IsZero() {
+			t.Errorf("%s: an emission time %v the file never recorded", name, e.EmittedAt)
+		}
+	}
+	// Emitting the legacy pending entry again keeps it as it is: no
+	// emission time is made up for it.
+	if err := l.Emit(hashing.Sum([]byte("emitted"))); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := l.Lookup(hashing.Sum([]byte("emitted"))); e.State != ledger.StateEmitted || !e.EmittedAt.IsZero() {
+		t.Errorf("emitted again: %+v", e)
+	}
 	if ok, err := l.Resolve(hashing.Sum([]byte("emitted")), ledger.OutcomeAnswer); !ok || err != nil {
 		t.Errorf("Resolve(emitted) = %v, %v", ok, err)
 	}
 	if err := l.Emit(hashing.Sum([]byte("authority"))); !errors.Is(err, ledger.ErrAlreadyResolved) {
 		t.Errorf("Emit(authority) = %v, want ErrAlreadyResolved", err)
+	}
+	before := time.Now()
+	if err := l.Emit(hashing.Sum([]byte("new"))); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := l.Lookup(hashing.Sum([]byte("new")))
+	if want.EmittedAt.Before(before.Add(-time.Second)) {
+		t.Errorf("new entry: %+v", want)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if l, err = Open(path, &Options{MustExist: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if e, err := l.Lookup(hashing.Sum([]byte("new"))); err != nil || e != want {
+		t.Errorf("new entry after reopening: %+v, %v; want %+v", e, err, want)
+	}
+	if e, err := l.Lookup(hashing.Sum([]byte("emitted"))); err != nil || e.State != ledger.StateResolved || e.Outcome != ledger.OutcomeAnswer || !e.EmittedAt.IsZero() {
+		t.Errorf("legacy entry resolved, after reopening: %+v, %v", e, err)
+	}
+	if e, err := l.Lookup(hashing.Sum([]byte("declined"))); err != nil || e.Outcome != ledger.OutcomeDeclined || e.ResolvedAt.UnixNano() != 1796178959338954886 {
+		t.Errorf("legacy entry after reopening: %+v, %v", e, err)
 	}
 }

@@ -40,5 +40,12 @@
 // before the high-water file existed are refused. Delete both files
 // together to start an empty ledger. See Ledger for the details.
 //
+// Each entry records when the envelope was emitted (ledger.Entry.EmittedAt),
+// which package gate bounds a principal's authority by. Files written
+// before entries recorded it open and work as they are, with no migration
+// step: their entries read with a zero EmittedAt, so an envelope emitted
+// then and still pending has no age that a gate with principals could
+// bound, and is refused there; emit a new envelope (TestOpenEarlierLedger).
+//
 // bbolt does not build for wasm; package ledger and package envelope do.
 package bolt

@@ -12,8 +12,9 @@ import (
 )
 
 // States walks one digest through the states of an empty ledger l: unknown,
-// emitted (Emit is idempotent), resolved once, and never again; Resolve
-// with an invalid outcome, or of a digest not emitted, changes nothing.
+// emitted (Emit is idempotent, and keeps the first emission time), resolved
+// once (keeping the emission time), and never again; Resolve with an
+// invalid outcome, or of a digest not emitted, changes nothing.
 func States(t *testing.T, l ledger.Ledger) {
 	t.Helper()
 	d, other := hashing.Sum([]byte("a")), hashing.Sum([]byte("b"))
@@ -26,6 +27,9 @@ func States(t *testing.T, l ledger.Ledger) {
 		if want != ledger.StateResolved && (e.Outcome != 0 || !e.ResolvedAt.IsZero()) {
 			t.Fatalf("Lookup = %+v: outcome or time before resolution", e)
 		}
+		if (want == ledger.StateUnknown) != e.EmittedAt.IsZero() {
+			t.Fatalf("Lookup = %+v: an emission time in state %v", e, e.State)
+		}
 		return e
 	}
 	state(ledger.StateUnknown)
@@ -33,14 +37,21 @@ func States(t *testing.T, l ledger.Ledger) {
 		t.Fatalf("Resolve(unknown) = %v, %v", ok, err)
 	}
 	state(ledger.StateUnknown) // a failed Resolve changes nothing
+	beforeEmit := time.Now()
 	if err := l.Emit(d); err != nil {
 		t.Fatal(err)
 	}
-	state(ledger.StateEmitted)
+	emitted := state(ledger.StateEmitted)
+	if at := emitted.EmittedAt; at.Before(beforeEmit.Add(-time.Second)) || at.After(time.Now()) || at != at.Round(0) {
+		t.Fatalf("EmittedAt = %v, emitted at %v", at, beforeEmit)
+	}
+	time.Sleep(2 * time.Millisecond)  // a second Emit would record a later time
 	if err := l.Emit(d); err != nil { // idempotent while open
 		t.Fatal(err)
 	}
-	state(ledger.StateEmitted)
+	if e := state(ledger.StateEmitted); !e.EmittedAt.Equal(emitted.EmittedAt) {
+		t.Fatalf("a second Emit moved the emission time from %v to %v", emitted.EmittedAt, e.EmittedAt)
+	}
 	for _, o := range []ledger.Outcome{0, 5, 6, 7, 99, 255} {
 		if ok, err := l.Resolve(d, o); ok || err == nil {
 			t.Fatalf("Resolve(%d) = %v, %v; want an error", o, ok, err)
@@ -52,8 +63,9 @@ func States(t *testing.T, l ledger.Ledger) {
 		t.Fatalf("first Resolve = %v, %v", ok, err)
 	}
 	e := state(ledger.StateResolved)
-	if e.Outcome != ledger.OutcomeDeclined || e.ResolvedAt.Before(before.Add(-time.Second)) || e.ResolvedAt.After(time.Now()) {
-		t.Fatalf("Lookup after Resolve = %+v", e)
+	if e.Outcome != ledger.OutcomeDeclined || e.ResolvedAt.Before(before.Add(-time.Second)) || e.ResolvedAt.After(time.Now()) ||
+		!e.EmittedAt.Equal(emitted.EmittedAt) {
+		t.Fatalf("Lookup after Resolve = %+v, emitted %v", e, emitted.EmittedAt)
 	}
 	if ok, err := l.Resolve(d, ledger.OutcomeAuthority); ok || err != nil {
 		t.Fatalf("second Resolve = %v, %v", ok, err)
@@ -90,11 +102,11 @@ func RecordOutcomes(t *testing.T, l ledger.Ledger) {
 }
 
 // CheckOutcomes checks that l holds the digests of RecordOutcomes, each
-// resolved by its outcome, with a time.
+// resolved by its outcome, with the times of its emission and resolution.
 func CheckOutcomes(t *testing.T, l ledger.Ledger) {
 	t.Helper()
 	for _, o := range Outcomes {
-		if e, err := l.Lookup(OutcomeDigest(o)); err != nil || e.State != ledger.StateResolved || e.Outcome != o || e.ResolvedAt.IsZero() {
+		if e, err := l.Lookup(OutcomeDigest(o)); err != nil || e.State != ledger.StateResolved || e.Outcome != o || e.ResolvedAt.IsZero() || e.EmittedAt.IsZero() {
 			t.Errorf("Lookup after Resolve(%v) = %+v, %v", o, e, err)
 		}
 	}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"time"
+
+	"github.com/bbdigest/bbdigest"
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/gate"
+	"github.com/bbdigest/bbdigest/receipt"
+)
+
+// resolutionSign is "bbdigest resolution sign --key KEYFILE --envelope FILE
+// --resolution FILE --action FILE": it signs the principal's selection with
+// the principal's key (gate.SignResolution) and prints the signed
+// resolution document, for a gate whose policy names the principal.
+func (c *cli) resolutionSign(args []string) int {
+	const cmd = "resolution sign"
+	fs := c.flagSet(cmd)
+	keyFile := fs.String("key", "", "")
+	envFile := fs.String("envelope", "", "")
+	resFile := fs.String("resolution", "", "")
+	actionFile := fs.String("action", "", "")
+	if _, code := c.parse(fs, args, 0); code >= 0 {
+		return code
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	stdin := 0
+	for _, f := range []struct{ name, value string }{{"key", *keyFile}, {"envelope", *envFile}, {"resolution", *resFile}, {"action", *actionFile}} {
+		switch {
+		case !given[f.name]:
+			return c.usageError(cmd, "missing --"+f.name+" FILE")
+		case f.value == "":
+			// What an unset shell variable gives: never a default.
+			return c.usageError(cmd, "empty --"+f.name+" FILE")
+		case f.value == "-":
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		return c.usageError(cmd, "only one input can be stdin (-)")
+	}
+
+	// The principal's private key.
+	keySrc, err := c.readFile(nil, *keyFile, maxKeyFile)
+	if _, ok := errors.AsType[*canon.Error](err); ok {
+		c.errorf("%s: longer than %d bytes: not a key file", fileField(*keyFile), maxKeyFile)
+		return exitUsage
+	}
+	if err != nil {
+		c.ioFailure(*keyFile, err)
+		return exitUsage
+	}
+	priv, err := receipt.ParsePrivateKey(keySrc)
+	if err != nil {
+		c.errorf("%s: %v", fileField(*keyFile), err)
+		if _, perr := receipt.ParsePublicKey(keySrc); perr == nil {
+			c.hintf("%s holds a public key: --key takes the principal's private key file, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(*keyFile))
+		}
+		return exitUsage
+	}
+
+	// The envelope, the resolution and the action, each refused as the
+	// other commands refuse it.
+	read := func(name string) (src []byte, ok bool, rejected error) {
+		src, err := c.readFile(nil, name, c.limit())
+		if _, isCanon := errors.AsType[*canon.Error](err); isCanon {
+			return nil, true, err // past the size bound: a rejection
+		}
+		if err != nil {
+			c.ioFailure(name, err)
+			return nil, false, nil
+		}
+		return src, true, nil
+	}
+	envSrc, ok, rejected := read(*envFile)
+	if !ok {
+		return exitUsage
+	}
+	env, err := parseEnvelope(envSrc, rejected)
+	if err != nil {
+		c.reject(*envFile, err)
+		return exitRejected
+	}
+	resSrc, ok, rejected := read(*resFile)
+	if !ok {
+		return exitUsage
+	}
+	if rejected != nil {
+		c.reject(*resFile, rejected)
+		return exitRejected
+	}
+	res, err := envelope.ParseResolution(resSrc)
+	if err != nil {
+		if me, ok := errors.AsType[*envelope.MalformedResolutionError](err); ok {
+			for _, p := range me.Problems {
+				c.rejection(*resFile, p.Pointer, p.Reason)
+			}
+			if me.Omitted > 0 {
+				c.rejection(*resFile, "", "and "+plural(me.Omitted, "more problem", "more problems")+", not listed")
+			}
+		} else {
+			c.reject(*resFile, err)
+		}
+		return exitRejected
+	}
+	actionSrc, ok, rejected := read(*actionFile)
+	if !ok {
+		return exitUsage
+	}
+	if rejected != nil {
+		c.reject(*actionFile, rejected)
+		return exitRejected
+	}
+	actDigest, err := bbdigest.Digest(actionSrc)
+	if err != nil {
+		c.reject(*actionFile, err)
+		return exitRejected
+	}
+
+	doc, err := gate.SignResolution(env, res, actDigest, priv, time.Now())
+	if err != nil {
+		c.errorf("%v", err)
+		return exitRejected
+	}
+	return c.write(append(doc, '\n'))
+}
