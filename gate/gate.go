@@ -72,7 +72,11 @@ const (
 	// ReasonLedgerError: the ledger failed, so single use cannot be proved.
 	ReasonLedgerError Reason = "ledger_error"
 	// ReasonCanceled: the context ended before the decision, or before an
-	// allow was receipted (an authority it consumed stays consumed).
+	// allow was receipted (an authority it consumed stays consumed). Ended
+	// before the decision, the detail is the context's cause
+	// (context.Cause), so that a host whose deadline passed says why in the
+	// receipt: bbdigest gate's --timeout, "the call on stdin did not end
+	// within --timeout 5s" (TestFailClosed/canceled_with_a_cause).
 	ReasonCanceled Reason = "canceled"
 	// ReasonReceiptError: the decision's receipt could not be made durable.
 	// It never appears in a receipt, since none could be written.
@@ -295,7 +299,7 @@ func (g *Gate) Authorize(ctx context.Context, call Call) Decision {
 // decide fills d's decision, without its receipt.
 func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 	if err := ctx.Err(); err != nil {
-		d.deny(ReasonCanceled, err, "%v", err)
+		d.deny(ReasonCanceled, err, "%v", context.Cause(ctx))
 		return
 	}
 	a := call.Act

@@ -365,6 +365,23 @@ func TestFailClosed(t *testing.T) {
 		d := f.g.Authorize(ctx, gate.Call{Src: []byte(searchCall)})
 		f.check(d, false, gate.ReasonCanceled)
 	})
+	t.Run("canceled with a cause", func(t *testing.T) {
+		// A host whose deadline passed before it had the call (bbdigest
+		// gate --timeout) says why through the context's cause: the
+		// receipt's detail is that cause, and Err is still ctx.Err().
+		f := newFixture(t, nil)
+		cause := errors.New("the call on stdin did not end within --timeout 5s")
+		ctx, cancel := context.WithTimeoutCause(context.Background(), 0, cause)
+		defer cancel()
+		d := f.g.Authorize(ctx, gate.Call{})
+		f.check(d, false, gate.ReasonCanceled)
+		if d.Detail != cause.Error() || d.Receipt.Payload.Detail != cause.Error() || !errors.Is(d.Err, context.DeadlineExceeded) {
+			t.Errorf("detail %q, receipt detail %q, err %v; want the cause %q and context.DeadlineExceeded", d.Detail, d.Receipt.Payload.Detail, d.Err, cause)
+		}
+		if d.Act != nil || d.Receipt.Payload.Tool != "" {
+			t.Errorf("a call never read names act %v, tool %q", d.Act, d.Receipt.Payload.Tool)
+		}
+	})
 	t.Run("canceled while consuming", func(t *testing.T) {
 		// The caller's ctx ends while the ledger consumes the authority:
 		// no allow, and the deny is receipted, naming the authority that

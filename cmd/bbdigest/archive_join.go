@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -113,7 +112,7 @@ func (c *cli) archiveJoin(args []string) int {
 // spelled as they spell it, none repeated, none other (canonicalized, it
 // equals its struct marshaled and canonicalized).
 func readShardSummary(path string) (*shardSummary, error) {
-	b, err := os.ReadFile(path)
+	b, _, err := readBounded(path, summaryKind)
 	if err != nil {
 		return nil, fmt.Errorf("%s", ioMessage(err))
 	}

@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -227,12 +228,16 @@ func (a *archiveRun) readBack(f *os.File) error {
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(a.outPath + resumeSuffix)
+	b, _, err := readBounded(a.outPath+resumeSuffix, sidecarKind)
 	if errors.Is(err, os.ErrNotExist) {
 		if fi.Size() == 0 {
 			return nil
 		}
 		return notOutputError{"not the output of this run: it has no " + resumeSuffix + " file, which --out writes beside it to resume it"}
+	}
+	if _, ok := errors.AsType[*fs.PathError](err); err != nil && !ok {
+		// Past its bound, or not a regular file: not a file archive wrote.
+		return notOutputError{fileField(a.outPath+resumeSuffix) + ": " + err.Error()}
 	}
 	if err != nil {
 		return err

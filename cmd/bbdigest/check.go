@@ -190,13 +190,9 @@ type checkCounts struct {
 // list checks the list called name and returns the exit code, and false
 // when stdout cannot be written.
 func (k *checker) list(name string) (int, bool) {
-	src, err := k.readFile(nil, name, k.limit())
+	src, _, err := k.readBoundedArg(name, checkListKind(k.limit()))
 	if err != nil {
-		if _, ok := errors.AsType[*canon.Error](err); ok {
-			k.reject(name, err)
-		} else {
-			k.ioFailure(name, err)
-		}
+		k.ioFailure(name, err)
 		return exitUsage, true
 	}
 	var n checkCounts

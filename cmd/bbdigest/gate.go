@@ -13,7 +13,7 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"os"
+	"time"
 
 	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/canon"
@@ -25,7 +25,8 @@ import (
 
 const gateHelp = `Usage:
   bbdigest gate --policy FILE --receipts FILE --key KEYFILE [--ledger PATH]
-                [--wait D] [--shape SHAPE] [FILE|-]
+                [--wait D] [--timeout D] [--shape SHAPE]
+                [--insecure-key-permissions] [FILE|-]
 
 gate decides one tool call, as a process that a host runs before each
 call (docker/mcp-gateway's interceptors): the call arrives on stdin (or
@@ -81,13 +82,25 @@ Options:
                    it to KEYFILE.pub; max_authority_age (default 5m, at
                    most 24h) only with principals. A member that is
                    unknown, of the wrong type or repeated is an error
-                   "FILE: POINTER: REASON".
+                   "FILE: POINTER: REASON". A regular file of at most
+                   4 MiB.
   --receipts FILE  the receipts log (JSON Lines, created if missing): one
                    signed, hash-chained receipt per decision, on disk before
                    the answer. Concurrent gates take turns (--wait). Check it
                    with 'bbdigest receipts verify'.
   --key KEYFILE    the Ed25519 signing key (PKCS#8 PEM, from 'bbdigest
-                   keygen')
+                   keygen'): a regular file of at most 16 KiB that gives
+                   its group and others no access (mode 0600 or 0400, as
+                   keygen --out writes it), since whoever can read it can
+                   sign receipts in the gate's name. A key file that does
+                   (on Unix) is refused, "unprotected private key file",
+                   with its permissions and the fix, 'chmod 600 KEYFILE'.
+                   Unlike ssh, which checks only the keys its user owns,
+                   the gate checks KEYFILE whoever owns it. Docker and
+                   Kubernetes mount secrets 0444 and 0644 by default: set
+                   their mode to 0400 (Kubernetes: defaultMode)
+  --insecure-key-permissions
+                   use KEYFILE whatever its permissions
   --ledger PATH    the single-use ledger where the host records the
                    envelopes it emits ('bbdigest envelope emit --ledger
                    PATH'); an authority is consumed there. It must exist:
@@ -101,17 +114,29 @@ Options:
                    pass.
   --wait D         how long to wait for the receipts log and the ledger when
                    another process holds them (default 10s)
+  --timeout D      how long the call may take to arrive whole, from when
+                   the gate starts to read it (default 5s; 0: no bound). A
+                   call that has not ended by then (a host that never
+                   closes stdin, a FILE that is a named pipe with no
+                   writer) is denied, receipted like any deny, reason
+                   canceled:
+                     deny (canceled): the call on stdin did not end within
+                       --timeout 5s; receipt N sha256:...
   --shape SHAPE    auto (default), mcp, anthropic or openai
 
-  FILE "-" or no FILE reads stdin. An empty --policy, --receipts, --key or
-  --ledger, and "-" for any of them, are usage errors.
+  FILE "-" or no FILE reads stdin; a call longer than 256 MiB is a usage
+  error. An empty --policy, --receipts, --key or --ledger, and "-" for any
+  of them, are usage errors. --policy and --key must be regular files: a
+  named pipe, device or socket is refused before a byte of it is read, so
+  the gate never waits on its configuration.
 
 Exit status:
   0  decided: allowed, or denied with a CallToolResult on stdout (a ledger
      that fails during the decision denies it, reason ledger_error,
      receipted like any deny)
   2  usage or I/O error: a policy, key or call that cannot be read or is
-     refused, a receipts log that cannot be opened; nothing was decided
+     refused (too large, not a regular file, a key with permissions too
+     open), a receipts log that cannot be opened; nothing was decided
   3  the ledger could not be opened (missing, locked, corrupt): nothing was
      decided or receipted
 
@@ -126,6 +151,10 @@ Examples:
       --key gate.key --ledger ledger.db call.json
 `
 
+// defaultCallTimeout is how long the gate waits, by default, for the call
+// to arrive whole (--timeout).
+const defaultCallTimeout = 5 * time.Second
+
 func (c *cli) gate(args []string) int {
 	fs := c.flagSet("gate")
 	policyFile := fs.String("policy", "", "")
@@ -134,6 +163,8 @@ func (c *cli) gate(args []string) int {
 	ledgerPath := fs.String("ledger", "", "")
 	wait := fs.Duration("wait", bolt.LockTimeout, "")
 	shapeName := fs.String("shape", "auto", "")
+	timeout := fs.Duration("timeout", defaultCallTimeout, "")
+	insecureKey := fs.Bool("insecure-key-permissions", false, "")
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
 		return code
@@ -154,6 +185,9 @@ func (c *cli) gate(args []string) int {
 	if *wait < 0 {
 		return c.usageError("gate", "negative --wait "+wait.String())
 	}
+	if *timeout < 0 {
+		return c.usageError("gate", "negative --timeout "+timeout.String())
+	}
 	shape, err := act.ParseShape(*shapeName)
 	if err != nil {
 		return c.usageError("gate", "unknown shape "+quote(*shapeName)+": want auto, anthropic, openai or mcp")
@@ -165,7 +199,8 @@ func (c *cli) gate(args []string) int {
 
 	// Errors from the packages name them ("gate: policy: ...", "receipt:
 	// ..."): the lines give FILE and the error, not "gate: " again.
-	policySrc, err := os.ReadFile(*policyFile)
+	// The policy and the key are regular files, bounded (files.go).
+	policySrc, _, err := readBounded(*policyFile, policyKind)
 	if err != nil {
 		c.ioFailure(*policyFile, err)
 		return exitUsage
@@ -175,7 +210,7 @@ func (c *cli) gate(args []string) int {
 		c.policyRejected(*policyFile, err)
 		return exitUsage
 	}
-	keySrc, err := os.ReadFile(*keyFile)
+	keySrc, keyInfo, err := readBounded(*keyFile, keyKind)
 	if err != nil {
 		c.ioFailure(*keyFile, err)
 		return exitUsage
@@ -188,7 +223,22 @@ func (c *cli) gate(args []string) int {
 		}
 		return exitUsage
 	}
-	src, err := c.readFile(nil, in, c.limit())
+	if !c.checkPrivateKeyFile("", *keyFile, keyInfo, *insecureKey) {
+		return exitUsage
+	}
+	// The call must arrive whole within --timeout; if it does not, the
+	// context of the decision has ended, and the gate denies the call,
+	// receipted (canceled, its detail the callTimeoutError).
+	decideCtx, readCtx := context.Background(), context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		readCtx, cancel = context.WithTimeoutCause(readCtx, *timeout, &callTimeoutError{name: in, d: *timeout})
+		defer cancel()
+	}
+	src, err := c.readFileCtx(readCtx, in, c.limit())
+	if _, ok := errors.AsType[*callTimeoutError](err); ok {
+		decideCtx, src, err = readCtx, nil, nil
+	}
 	if _, ok := errors.AsType[*canon.Error](err); ok {
 		c.reject(in, err)
 		return exitUsage
@@ -232,7 +282,7 @@ func (c *cli) gate(args []string) int {
 
 	call := gate.Call{Src: src, Shape: shape}
 	call.AuthorityJSON, call.AuthorityErr = metaAuthority(src)
-	d := g.Authorize(context.Background(), call)
+	d := g.Authorize(decideCtx, call)
 	io.WriteString(c.stderr, "bbdigest: decision: "+safeText(d.Message())+"\n")
 	if d.Reason == gate.ReasonLedgerError {
 		// The ledger failed: the call is denied, and the operator

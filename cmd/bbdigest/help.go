@@ -260,7 +260,8 @@ Options:
                     bbdigest: error: FILE: no file was verified
 
   FILE "-" or no FILE reads stdin. An input longer than 256 MiB is rejected
-  as too-large. Flags may also follow FILE.
+  as too-large; a --check FILE longer than 256 MiB is not read past the
+  bound (exit 2). Flags may also follow FILE.
 
   Where --check differs from sha256sum --check: an improperly formatted
   line fails (sha256sum: only with --strict) and is always reported with
@@ -411,7 +412,8 @@ Commands:
           stdout (as --json writes it, end_sha256 the SHA-256 of the
           whole input, with "shards":N, and "outputs", each shard's
           index, bytes and SHA-256, in place of "output"), or each
-          problem on stderr
+          problem on stderr. A SUMMARY longer than 64 KiB is not one:
+          it is not read past that bound
 
   With several FILEs, every line also has "file":"NAME" first, and line
   numbers count from 1 in each. NAME, messages and every other string
@@ -438,7 +440,8 @@ Options:
                   the SHA-256 of those bytes. --resume refuses FILE (exit
                   2, FILE and FILE.resume left as they are) unless
                   FILE.resume is there (or FILE is missing or empty: the
-                  run starts), names the same command, flags and inputs,
+                  run starts), a regular file of at most 64 MiB, names
+                  the same command, flags and inputs,
                   FILE is at least the length recorded and its bytes up
                   to there hash to the SHA-256 recorded, each of its lines
                   up to there is exactly the result line this run writes

@@ -9,14 +9,13 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
 const keygenHelp = `Usage:
   bbdigest keygen --out KEYFILE
   bbdigest keygen > KEYFILE
-  bbdigest keygen -y KEYFILE|-
+  bbdigest keygen -y [--insecure-key-permissions] KEYFILE|-
 
 keygen makes an Ed25519 key pair for signing receipts (see 'bbdigest help
 receipts') or, as a principal's key, resolutions ('bbdigest resolution
@@ -42,16 +41,24 @@ With -y KEYFILE it reads the private key in KEYFILE ("-": stdin), a PEM
 "PRIVATE KEY" block (PKCS#8, as keygen writes it; text before the block,
 such as keygen's comment lines, is skipped), and prints its public key in
 EP's form and a newline: the same line keygen --out writes to KEYFILE.pub.
-It writes no file. (age-keygen -y does the same for age keys.)
+It writes no file. (age-keygen -y does the same for age keys.) KEYFILE
+must be a regular file of at most 16 KiB that gives its group and others
+no access (mode 0600 or 0400, as --out writes it): on Unix, one that does
+is refused, "unprotected private key file", with its permissions and the
+fix, 'chmod 600 KEYFILE' (see 'bbdigest help gate'). A key on stdin has
+no permissions to check and is not checked.
 
 Options:
   --out KEYFILE  the private key file; the public key goes to KEYFILE.pub
   -y             print the public key of the private key file KEYFILE
+  --insecure-key-permissions
+                 with -y: read KEYFILE whatever its permissions
 
 Exit status:
   0  the key was written (-y: the public key printed)
   2  usage or I/O error (KEYFILE or KEYFILE.pub exists, stdout is a
-     terminal; -y: KEYFILE cannot be read or holds no private key)
+     terminal; -y: KEYFILE cannot be read, holds no private key, or gives
+     its group or others access)
 
 Examples:
   bbdigest keygen --out gate.key
@@ -64,6 +71,7 @@ func (c *cli) keygen(args []string) int {
 	set := c.flagSet("keygen")
 	out := set.String("out", "", "")
 	public := set.Bool("y", false, "")
+	insecureKey := set.Bool("insecure-key-permissions", false, "")
 	operands, code := c.parse(set, args, 1)
 	if code >= 0 {
 		return code
@@ -71,12 +79,14 @@ func (c *cli) keygen(args []string) int {
 	outSet := false
 	set.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
 	switch {
+	case *insecureKey && !*public:
+		return c.usageError("keygen", "--insecure-key-permissions goes with -y, which reads a key file")
 	case *public && outSet:
 		return c.usageError("keygen", "-y prints a public key to stdout: no --out")
 	case *public && len(operands) == 0:
 		return c.usageError("keygen", "-y needs KEYFILE, the private key file (\"-\" for stdin)")
 	case *public:
-		return c.keygenPublic(operands[0])
+		return c.keygenPublic(operands[0], *insecureKey)
 	case len(operands) > 0:
 		return c.usageError("keygen", "unexpected argument "+quote(operands[0])+" (-y KEYFILE prints the public key of a private key file)")
 	case outSet && (*out == "" || *out == "-"):
@@ -132,12 +142,8 @@ func (c *cli) keygen(args []string) int {
 // of the private key in the file name ("-": stdin), in EP's form, as
 // keygen --out writes it to KEYFILE.pub. It derives the public key as the
 // gate's signer does (receipt.NewSigner), from the seed.
-func (c *cli) keygenPublic(name string) int {
-	text, err := c.readFile(nil, name, maxKeyFile)
-	if _, ok := errors.AsType[*canon.Error](err); ok {
-		c.errorf("%s: longer than %d bytes: not a key file", fileField(name), maxKeyFile)
-		return exitUsage
-	}
+func (c *cli) keygenPublic(name string, insecure bool) int {
+	text, fi, err := c.readBoundedArg(name, keyKind)
 	if err != nil {
 		c.ioFailure(name, err)
 		return exitUsage
@@ -148,6 +154,9 @@ func (c *cli) keygenPublic(name string) int {
 		if _, perr := receipt.ParsePublicKey(text); perr == nil {
 			c.hintf("%s holds a public key already: -y reads a private key file", fileField(name))
 		}
+		return exitUsage
+	}
+	if !c.checkPrivateKeyFile("", name, fi, insecure) {
 		return exitUsage
 	}
 	return c.write([]byte(receipt.MarshalPublicKey(receipt.NewSigner(priv).Public()) + "\n"))

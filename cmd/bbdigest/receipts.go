@@ -8,10 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
-	"github.com/bbdigest/bbdigest/internal/boundedread"
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
@@ -59,13 +57,20 @@ Options:
                 KEY" block. A private key file (a PEM "PRIVATE KEY" block,
                 PKCS#8, as bbdigest keygen writes KEYFILE) is accepted too:
                 the public key is derived from it, and a hint on stderr
-                says so. An auditor needs only the public key: 'bbdigest
-                keygen -y KEYFILE' prints it
+                says so; it must give its group and others no access, as
+                the gate's --key must (see 'bbdigest help gate'). An
+                auditor needs only the public key: 'bbdigest keygen -y
+                KEYFILE' prints it. A key file is a regular file of at
+                most 16 KiB
+  --insecure-key-permissions
+                verify: use a private key file whatever its permissions
   --workers N   verify: check the records on N workers, 1 to 1024 (default:
                 one per CPU the process may use); the answer is the same for
                 every N
 
   Flags may come before or after FILE. FILE "-" reads stdin.
+  VECTORS.json ("-": stdin) longer than 16 MiB is not read past that
+  bound.
 
 Exit status:
   verify:
@@ -90,6 +95,7 @@ func (c *cli) receiptsVerify(args []string) int {
 	const cmd = "receipts verify"
 	set := c.flagSet(cmd)
 	key := set.String("key", "", "")
+	insecureKey := set.Bool("insecure-key-permissions", false, "")
 	workers := new(workersFlag)
 	set.Var(workers, "workers", "")
 	operands, code := c.parse(set, args, 1)
@@ -102,7 +108,7 @@ func (c *cli) receiptsVerify(args []string) int {
 	case len(operands) == 0:
 		return c.usageError(cmd, "missing FILE (\"-\" for stdin)")
 	}
-	pub, ok := c.publicKey(*key)
+	pub, ok := c.publicKey(*key, *insecureKey)
 	if !ok {
 		return exitUsage
 	}
@@ -144,31 +150,24 @@ func (c *cli) receiptsVerify(args []string) int {
 	return c.write(fmt.Appendf(nil, "verified %s, seq %d to %d, last %v\n", plural(sum.Records, "record", "records"), sum.FirstSeq, sum.LastSeq, sum.Last))
 }
 
-// maxKeyFile bounds the size of a --key file: a key takes a few hundred
-// bytes.
-const maxKeyFile = 64 << 10
-
 // publicKey reads the --key argument: a file holding the public key or the
 // private key (whose public key it derives, as the gate's signer does, and
-// says so in a hint), or the public key itself. It reports a failure and
-// returns false.
-func (c *cli) publicKey(arg string) (ed25519.PublicKey, bool) {
-	f, err := os.Open(arg)
+// says so in a hint), or the public key itself. The file is a key file
+// (keyKind: regular, bounded); a private key file's permissions are
+// checked unless insecure is set. It reports a failure and returns false.
+func (c *cli) publicKey(arg string, insecure bool) (ed25519.PublicKey, bool) {
+	text, fi, err := readBounded(arg, keyKind)
 	if err != nil {
-		if pub, perr := receipt.ParsePublicKey([]byte(arg)); perr == nil {
-			return pub, true
+		if _, ok := errors.AsType[*fs.PathError](err); ok {
+			if pub, perr := receipt.ParsePublicKey([]byte(arg)); perr == nil {
+				return pub, true
+			}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			c.errorf("--key: %s is neither a file nor a public key in EP's form (base64url SPKI)", quote(arg))
 		} else {
 			c.errorf("--key: %s: %s", fileField(arg), ioMessage(err))
 		}
-		return nil, false
-	}
-	defer f.Close()
-	text, err := boundedread.ReadAll(nil, f, maxKeyFile)
-	if err != nil {
-		c.errorf("--key: %s: %s", fileField(arg), ioMessage(err))
 		return nil, false
 	}
 	pub, err := receipt.ParsePublicKey(text)
@@ -179,6 +178,9 @@ func (c *cli) publicKey(arg string) (ed25519.PublicKey, bool) {
 		priv, perr := receipt.ParsePrivateKey(text)
 		if perr != nil {
 			c.errorf("--key: %s: %v", fileField(arg), perr)
+			return nil, false
+		}
+		if !c.checkPrivateKeyFile("--key: ", arg, fi, insecure) {
 			return nil, false
 		}
 		pub = receipt.NewSigner(priv).Public()
@@ -214,7 +216,7 @@ func (c *cli) receiptsVerifyEP(args []string) int {
 		return c.usageError(cmd, "missing VECTORS.json")
 	}
 	name := operands[0]
-	src, err := c.readFile(nil, name, c.limit())
+	src, _, err := c.readBoundedArg(name, vectorKind)
 	if err != nil {
 		c.ioFailure(name, err)
 		return exitUsage

@@ -175,7 +175,7 @@ func TestReceiptsVerify(t *testing.T) {
 		{[]string{"--key", "log.pub", "missing.jsonl"}, 2, `^bbdigest: error: missing.jsonl: open: no such file or directory\n$`},
 		{[]string{"--key", "nosuch", "log.jsonl"}, 2, `^bbdigest: error: --key: "nosuch" is neither a file nor a public key`},
 		{[]string{"--key", "notakey", "log.jsonl"}, 2, `^bbdigest: error: --key: notakey: receipt: public key: not base64url`},
-		{[]string{"--key", ".", "log.jsonl"}, 2, `^bbdigest: error: --key: \.: read: is a directory`},
+		{[]string{"--key", ".", "log.jsonl"}, 2, `^bbdigest: error: --key: \.: not a regular file \(a directory\): a key file must be one\n$`},
 		{[]string{"--key", "log.pub", "--workers", "0", "log.jsonl"}, 2, `invalid value "0" for --workers`},
 		{[]string{"--nosuch", "log.jsonl"}, 2, `unknown flag --nosuch`},
 	}

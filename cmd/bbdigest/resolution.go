@@ -25,7 +25,7 @@ Usage:
   bbdigest resolution verify --envelope FILE --resolution FILE
                              [--action FILE] [--ledger PATH [--wait D]]
   bbdigest resolution sign --key KEYFILE --envelope FILE --resolution FILE
-                           --action FILE
+                           --action FILE [--insecure-key-permissions]
 
 Commands:
   resolution verify  check the resolution and print one JSON object with an
@@ -66,7 +66,11 @@ Options:
                      "locked by another process"
   --key KEYFILE      (sign) the principal's Ed25519 private key, a PKCS#8
                      PEM file from 'bbdigest keygen --out KEYFILE'; its
-                     KEYFILE.pub goes in the gate policy's "principals"
+                     KEYFILE.pub goes in the gate policy's "principals".
+                     A regular file of at most 16 KiB that gives its group
+                     and others no access (chmod 600), or - for stdin
+  --insecure-key-permissions
+                     (sign) use a key file that group or others may read
 
   Single use is at most once: a process killed after the ledger recorded
   an outcome and before it printed it has consumed the envelope unseen.

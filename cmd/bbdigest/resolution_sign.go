@@ -23,6 +23,7 @@ func (c *cli) resolutionSign(args []string) int {
 	envFile := fs.String("envelope", "", "")
 	resFile := fs.String("resolution", "", "")
 	actionFile := fs.String("action", "", "")
+	insecureKey := fs.Bool("insecure-key-permissions", false, "")
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		return code
 	}
@@ -44,12 +45,10 @@ func (c *cli) resolutionSign(args []string) int {
 		return c.usageError(cmd, "only one input can be stdin (-)")
 	}
 
-	// The principal's private key.
-	keySrc, err := c.readFile(nil, *keyFile, maxKeyFile)
-	if _, ok := errors.AsType[*canon.Error](err); ok {
-		c.errorf("%s: longer than %d bytes: not a key file", fileField(*keyFile), maxKeyFile)
-		return exitUsage
-	}
+	// The principal's private key: a regular file of at most keyKind's
+	// bound (or stdin), open to no one else unless
+	// --insecure-key-permissions.
+	keySrc, keyInfo, err := c.readBoundedArg(*keyFile, keyKind)
 	if err != nil {
 		c.ioFailure(*keyFile, err)
 		return exitUsage
@@ -60,6 +59,9 @@ func (c *cli) resolutionSign(args []string) int {
 		if _, perr := receipt.ParsePublicKey(keySrc); perr == nil {
 			c.hintf("%s holds a public key: --key takes the principal's private key file, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(*keyFile))
 		}
+		return exitUsage
+	}
+	if !c.checkPrivateKeyFile("", *keyFile, keyInfo, *insecureKey) {
 		return exitUsage
 	}
 
