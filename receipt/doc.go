@@ -73,27 +73,79 @@
 // link of the one after it, and the last one is held by its signature.
 //
 // Verify checks a whole file: every line canonical and well formed, every
-// signature (on every core, through package batch), every link in order.
-// It names the first bad record in a *ChainError: its line, its seq where
-// it can be read, the byte offset of the line, and what failed.
+// signature (on every core, through package batch), every link in order,
+// and, given the log's high-water mark, that no record at or below it is
+// missing and none is past it. It names the first bad record in a
+// *ChainError: its line, its seq where it can be read, the byte offset of
+// the line, and what failed.
 //
-// # Torn records
+// # The high-water mark
 //
-// A crash during an append can leave the file ending inside a record: the
-// start of the line being written, with no "\n", perhaps followed (or
-// replaced) by NUL bytes where the file system had allocated blocks it had
-// not written. Such a record was never acknowledged: Append returns only
-// after its line, "\n" included, is synced. The rule is: the bytes after
-// the last "\n" of a file are a torn record. Verify reports it (ErrTorn,
-// at its line) after verifying every record before it. Open keeps its
-// bytes, appended to PATH.torn and synced, then cuts it off the log, so
-// that the next Append continues the chain from the last complete record
-// (its seq plus one, its digest as prev_hash); Log.Recovered reports what
-// was cut. Open cuts only bytes that look like what a crash leaves: each of
-// their first bytes (as many as the fixed start of a receipt line) is that
-// start's or NUL. Anything else, and a last complete line that does not
-// verify, fails Open without changing the file: those records were
-// acknowledged, and only an operator can say what happened to them.
+// A hash chain shows a record changed, removed or reordered before the
+// last one, but not the last records removed: a log without its tail
+// verifies. So beside the log PATH, its high-water file PATH.hwm
+// (MarkPath) records its last acknowledged record, the Mark: its seq, the
+// log's length through its "\n", and the SHA-256 of its line. The Log
+// writes a group of records to the log, syncs it, then writes the group's
+// last record in the high-water file and syncs that, and only then
+// returns the group's Appends. The mark is never ahead of a durable log,
+// and every acknowledged record is at or below it: a log shorter than its
+// mark, or without the mark's record, lost acknowledged records; a record
+// past the mark was never acknowledged, and its decision never took
+// effect (a crash before the mark's sync kills the caller too; a failure
+// fails its Append, and a gate denies).
+//
+// Open checks the log against this checkpoint, not the whole chain: it
+// refuses (changing nothing, fail closed) a log below its mark or deleted
+// beside it (ErrTruncated), a log whose line at the mark is not the mark's
+// record or not of the Log's key (ErrReplaced, ErrKeyID), and a log with
+// records but no intact high-water file (ErrMark: a log written before
+// the mark existed is refused, as ledger/bolt refuses such ledgers)
+// (TestLogMarkRefuses, TestLogTornKinds). It does not read the chain
+// before the mark again: the mark's digest commits to it through the
+// prev_hash links, and Verify checks it. A new log is made only where
+// neither file is (or the log is empty: the crash window of its
+// creation). To start a new log on purpose, move the log, its .hwm and
+// its .torn aside together (keep them for the audit), or open a new path.
+// Verify checks a log against its mark when given it (VerifyOptions.Mark;
+// TestVerifyMark), and bbdigest receipts verify --hwm PATH.hwm does.
+//
+// The high-water file holds two checksummed slots in different sectors,
+// written in turn, so a write torn by a crash leaves the previous mark
+// intact (the group it was recording is then past the mark, and cut off
+// as below; TestLogMarkSlots). TestKill SIGKILLs a process appending on
+// eight goroutines, at random and between a group's fsync and its mark's,
+// and checks that the mark covers every acknowledged record and never
+// claims more than the log holds.
+//
+// These checks find accidents and erasures by whoever cannot write the
+// high-water file: neither file is signed, and an older copy of both put
+// back together rolls the log back undetected. Keep both files, their
+// .torn companion and their directory writable only by the gate, and
+// never restore them from a backup.
+//
+// # What Open cuts off
+//
+// Past the mark, a crash or a failure leaves at most one group, each of
+// its records whole and verifying or the last one torn: a crash during an
+// append can leave the file ending inside a record, the start of the line
+// being written, with no "\n", perhaps followed (or replaced) by NUL bytes
+// where the file system had allocated blocks it had not written. None of
+// it was acknowledged, so Open keeps its bytes, appended to PATH.torn and
+// synced, then cuts it off the log, so that the next Append continues the
+// chain from the mark's record (its seq plus one, its digest as
+// prev_hash); Log.Recovered reports what was cut, and how many whole
+// records. Open cuts only what looks like that: records that verify under
+// the Log's key and link on from the mark's record, at most one group
+// (256 records); then bytes each of whose first bytes (as many as the
+// fixed start of a receipt line) is that start's or NUL. Anything else
+// fails Open without changing the file: only an operator can say what
+// happened to it (TestLogTorn, TestLogTornKinds, TestLogUnacknowledged).
+//
+// Verify, without a mark, takes every whole record as a record, and
+// reports bytes after the last "\n" as a torn record (ErrTorn, at its
+// line) after verifying every record before it; with the mark it reports
+// the first record past it (ErrUnacknowledged).
 //
 // The rule assumes that the bytes of one append reach the disk in order
 // (a crash leaves a prefix of the write, then perhaps NULs), as a process
@@ -103,27 +155,45 @@
 // # Group commit
 //
 // Log.Append returns once its record is written and synced (fsync, or
-// F_FULLFSYNC on macOS). Concurrent Appends share writes and syncs: a Log
-// runs two goroutines, a signer, which takes the Appends in the order they
-// arrive, gives each its seq and signs it, and a flusher, which writes a
-// group of signed records with one write and syncs it with one fsync.
-// While one group is written and synced, the records that arrive are
-// signed and gathered into the next, so N concurrent decisions cost N
-// signatures but about N/(records per group) fsyncs; Log.Stats counts
-// both. Signing stays serial (each record's prev_hash covers the
-// signature of the one before), so a Log appends at most one record per
-// Ed25519 signature's time, however fast its disk.
+// F_FULLFSYNC on macOS), and under the high-water mark, synced too.
+// Concurrent Appends share writes and syncs: a Log runs two goroutines, a
+// signer, which takes the Appends in the order they arrive, gives each its
+// seq and signs it, and a flusher, which writes a group of signed records
+// with one write, syncs it with one fsync, and then updates the mark with
+// one more. While one group is written and synced, the records that
+// arrive are signed and gathered into the next (up to 256), so N
+// concurrent decisions cost N signatures but about 2N/(records per group)
+// fsyncs; Log.Stats counts both. Signing stays serial (each record's
+// prev_hash covers the signature of the one before), so a Log appends at
+// most one record per Ed25519 signature's time, however fast its disk.
 //
-// If a write or fsync fails, the Log fails closed: that group's Appends
-// and every later one return an error wrapping ErrFailed, and the records
-// of the failed group may or may not be in the file (a gate that could not
-// get its receipt denies). Open the file again to go on: its tail is
-// checked as above.
+// # Failures
+//
+// If a write or fsync of the log or of its high-water file fails, the Log
+// fails closed: that group's Appends and every later one return an error
+// wrapping ErrFailed (a gate that could not get its receipt denies). The
+// group's records may be in the file, whole, and verify: a signed PASS
+// that was not the decision. So the Log cuts them back off: it writes the
+// current mark again into the slot the failed update may have changed,
+// then truncates the log to the mark and syncs it (TestLogFsyncEIO).
+//
+// It truncates rather than append a signed record that voids them: after
+// a failed fsync the kernel may have dropped the pages it could not write
+// and report a later fsync as a success (Linux does), so a voiding record
+// could reach the disk while the records it voids do not, and the log
+// would break in the middle; and every verifier would have to know that a
+// PASS can be voided by a later line. The mark, synced before any Append
+// returns, is the one boundary that a failed fsync cannot move:
+// truncating to it is right whatever became of the bytes after it. If the
+// truncation or its sync fails too, the Log stays failed, and the records
+// stay past the mark, where Verify with the mark reports them as never
+// acknowledged and the next Open cuts them off (into PATH.torn, which
+// keeps them for the audit, outside the log). A Log that failed is never
+// used again, even after a good cut: Close it and Open the file again.
 //
 // One Log at a time may have a file open: Open takes an exclusive lock
 // (flock(2), or LockFileEx on Windows; other systems are refused), waits up
-// to Options.Wait for it, then fails with ErrLocked. Keep the file, its
-// .torn companion and their directory writable only by the gate.
+// to Options.Wait for it, then fails with ErrLocked.
 //
 // # EP-RECEIPT-v1 documents
 //
@@ -139,8 +209,10 @@
 //
 // Every rejection wraps one sentinel (ErrMalformed, ErrNotCanonical,
 // ErrVersion, ErrAlgorithm, ErrMalformedSignature, ErrSignature, ErrKeyID,
-// ErrSeq, ErrLink, ErrTorn, and for anchors ErrLegacyAnchor,
-// ErrAnchorUnbound, ErrAnchor), for errors.Is; ChainError carries the
-// place in the file. No input makes the verifiers panic or hold more than
+// ErrSeq, ErrLink, ErrTorn, against a mark ErrTruncated, ErrReplaced and
+// ErrUnacknowledged, and for anchors ErrLegacyAnchor, ErrAnchorUnbound,
+// ErrAnchor), for errors.Is; ChainError carries the place in the file.
+// Open's refusals wrap ErrTruncated, ErrReplaced, ErrMark or ErrLocked, or
+// a record's sentinel. No input makes the verifiers panic or hold more than
 // one line of MaxLineSize bytes beyond batch's blocks.
 package receipt

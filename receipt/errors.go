@@ -57,6 +57,29 @@ var (
 	ErrClosed = errors.New("receipt: log closed")
 )
 
+// Errors of the high-water mark (see Mark). Open refuses a log with
+// ErrTruncated, ErrReplaced or ErrMark, and cuts off what is
+// ErrUnacknowledged; Verify, given a mark, reports the first three as a
+// *ChainError wrapping them.
+var (
+	// ErrTruncated: the log ends before the record its high-water mark
+	// records, or is missing: acknowledged records were removed from its
+	// end, the file was deleted, or an older copy put back.
+	ErrTruncated = errors.New("receipt: log truncated below its high-water mark")
+	// ErrReplaced: the record at the high-water mark's seq is not the one
+	// the mark records (another line, or at another offset): the log was
+	// replaced or rewritten, or the mark is another log's.
+	ErrReplaced = errors.New("receipt: log does not hold its high-water mark's record")
+	// ErrUnacknowledged: a record past the high-water mark, whose Append
+	// never returned (a crash, or a failed write or fsync, before the mark
+	// was updated): its decision did not take effect. Verify reports it;
+	// Open cuts it off into PATH.torn.
+	ErrUnacknowledged = errors.New("receipt: record past the high-water mark, never acknowledged")
+	// ErrMark: the high-water file is missing beside a log that has
+	// records, or damaged (neither slot intact).
+	ErrMark = errors.New("receipt: high-water file missing or damaged")
+)
+
 // ChainError reports the first record of a receipt file that does not
 // verify, and why.
 type ChainError struct {

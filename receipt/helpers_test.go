@@ -171,3 +171,46 @@ func lineStarts(b []byte) (starts []int) {
 func verifyBytes(b []byte, pub ed25519.PublicKey, workers int) (Summary, error) {
 	return Verify(context.Background(), bytes.NewReader(b), pub, VerifyOptions{Workers: workers})
 }
+
+// markAt returns the mark of a log whose bytes are b after its first n
+// records: what the Log writes once they are acknowledged.
+func markAt(b []byte, n int) Mark {
+	if n == 0 {
+		return Mark{}
+	}
+	starts := append(lineStarts(b), len(b))
+	end := starts[n] // the offset after record n's "\n"
+	return Mark{Seq: uint64(n), Size: int64(end), Digest: sha256.Sum256(b[starts[n-1] : end-1])}
+}
+
+// writeMark writes a high-water file at path holding m in both slots.
+func writeMark(t testing.TB, path string, m Mark) {
+	t.Helper()
+	b := make([]byte, markFileSize)
+	encodeMarkSlot(b, m)
+	encodeMarkSlot(b[markSlotStride:], m)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeLogAt writes content as the log at path and m as its high-water
+// mark, removing any path.torn.
+func writeLogAt(t testing.TB, path string, content []byte, m Mark) {
+	t.Helper()
+	os.Remove(path + ".torn")
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeMark(t, MarkPath(path), m)
+}
+
+// readMark reads the high-water mark of the log at path.
+func readMark(t testing.TB, path string) Mark {
+	t.Helper()
+	m, err := ReadMark(MarkPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -11,16 +11,25 @@ package receipt
 //     goroutine doing all of it signs without handing a lock from caller
 //     to caller between records.
 //   - The flusher writes a group with one write, syncs it with one fsync,
+//     records its last record in the high-water file (mark.go), synced,
 //     and answers each of its requests. The signer hands it the group it
 //     has gathered whenever it is idle, so while one group is written and
 //     synced the next one gathers, and a group holds what arrived during
-//     the flush before it.
+//     the flush before it, up to maxGroup records.
 //
 // An Append sends its request and waits for the answer; it returns only
-// once its line is synced (or failed). Close stops taking requests, waits
-// for those in flight, and stops both goroutines.
+// once its line is synced and under the high-water mark (or failed).
+// Close stops taking requests, waits for those in flight, and stops both
+// goroutines.
+//
+// The order of the two syncs is the whole of the crash safety: the mark
+// is never ahead of a durable log, so a log shorter than its mark lost
+// acknowledged records (Open refuses it), and a record past the mark was
+// never acknowledged (Open cuts it off). So at most one group, the one in
+// flight, is ever past the mark.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -29,6 +38,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,19 +66,22 @@ type Receipt struct {
 	Payload Payload        // with Seq, PrevHash, KeyID, ReceiptID and TimestampMS filled
 }
 
-// TornTail describes the torn last record that Open found and cut off.
+// TornTail describes the bytes past the high-water mark that Open found
+// and cut off: records never acknowledged, a torn record, or both (see
+// Open).
 type TornTail struct {
-	Offset int64  // where it started, the length of the file after the cut
-	Size   int64  // its bytes, now at the end of Path
-	Seq    uint64 // the seq it would have had, which the next Append takes (in a whole log, also its line)
-	Path   string // the file that keeps its bytes: the log's path + ".torn"
+	Offset  int64  // where they started: the mark's Size, the length of the file after the cut
+	Size    int64  // their bytes, now at the end of Path
+	Seq     uint64 // the seq the first of them had or would have had, the mark's plus one, which the next Append takes (in a whole log, also its line)
+	Records int    // the complete records among them, signed but never acknowledged; 0 when they are only a torn record
+	Path    string // the file that keeps their bytes: the log's path + ".torn"
 }
 
 // Stats counts what a Log did since Open.
 type Stats struct {
-	Appends uint64 // records appended (written and synced)
-	Writes  uint64 // write calls: one per group
-	Syncs   uint64 // fsync calls: one per group; Appends/Syncs is the grouping
+	Appends uint64 // records appended (written, synced, under the high-water mark)
+	Writes  uint64 // write calls to the log: one per group
+	Syncs   uint64 // fsync calls: two per group, the log's and then its high-water file's (plus those of a failure's cut)
 }
 
 // Log is an append-only receipt file that one Log at a time has open (an
@@ -76,6 +90,8 @@ type Stats struct {
 type Log struct {
 	path string
 	f    *os.File
+	mark *markFile // the high-water file; owned by the flusher (and by Open before it starts)
+	size int64     // the log's acknowledged length, the mark's Size; owned like mark
 	s    *Signer
 	now  func() time.Time
 	torn *TornTail
@@ -101,12 +117,17 @@ type Log struct {
 
 	// Test hooks: serial makes each Append sign, write and sync its own
 	// record, one Append at a time, on its own goroutine (the baseline of
-	// BenchmarkAppend; set it before the first Append); write and sync
-	// replace the file's (fault injection, timing).
+	// BenchmarkAppend; set it before the first Append); write, sync and
+	// truncate replace the log file's (fault injection, timing), and
+	// mark.sync the high-water file's fsync; synced is called after a
+	// group's fsync, before its high-water update (the kill test's
+	// window).
 	serial   bool
 	serialMu sync.Mutex
 	write    func(b []byte) error
 	sync     func() error
+	truncate func(size int64) error
+	synced   func()
 }
 
 // request is one Append, from the caller to the signer and the flusher.
@@ -125,26 +146,57 @@ func (r *request) answer(err error) {
 
 // group is the records of one write and fsync.
 type group struct {
-	buf  []byte
-	reqs []*request
+	buf    []byte
+	reqs   []*request
+	seq    uint64   // the last record's seq
+	digest [32]byte // the last record's digest
 }
 
-// Open opens the receipt log at path for appending with s, creating it
-// (mode 0600, its directory entry synced) if it does not exist, and takes
-// an exclusive lock on it, waiting up to o.Wait for another Log to release
-// it before failing with an error wrapping ErrLocked.
+// maxGroup is the most records a group holds. It bounds what a crash or a
+// failure can leave past the high-water mark, which Open checks: more
+// than one group past the mark is not what the Log leaves.
+const maxGroup = 256
+
+// Open opens the receipt log at path for appending with s, and takes an
+// exclusive lock on it, waiting up to o.Wait for another Log to release it
+// before failing with an error wrapping ErrLocked.
 //
-// It then checks the tail of the file, not the whole chain (Verify does
-// that): the bytes after the last "\n" are a torn record, the remains of
-// an append that a crash cut short (see the package documentation for the
-// rule). They are appended to path+".torn", which is synced, and cut off
-// the log, which is synced too; Recovered reports them. The last complete
-// record must verify under s's key (canonical, well formed, key_id and
-// receipt_id, signature) and link to the record before it (that record
-// verifies too, its seq is one less, and prev_hash is its digest), or be
-// the first record (seq 1): if not, Open fails without changing the file.
-// A chain broken further back is found by Verify, not by Open. The next Append continues from it: its seq plus one, and its
-// digest as prev_hash.
+// The log's high-water file, MarkPath(path), records its last
+// acknowledged record (see Mark). A new log is made only where neither
+// file is: Open creates the log (mode 0600) and then its high-water file
+// (the zero Mark), each synced with its directory entry. An empty log
+// whose high-water file is missing or damaged is taken as new too: the
+// crash window of its creation. Open refuses, changing nothing:
+//
+//   - a missing log beside a high-water file (ErrTruncated): the log was
+//     deleted or moved, and a new one in its place would continue nothing;
+//   - a log with records but no intact high-water file (ErrMark): written
+//     by a bbdigest that kept none, or the file was deleted or damaged;
+//   - a log shorter than its mark's Size (ErrTruncated): acknowledged
+//     records were removed from its end, or an older copy put back;
+//   - a log whose line ending at the mark's Size is not the mark's record
+//     (ErrReplaced): its SHA-256 the mark's Digest, its seq the mark's, a
+//     receipt that verifies under s's key (canonical, well formed, key_id
+//     and receipt_id, signature), linked to the record before it (which
+//     verifies too, its seq one less, prev_hash its digest) or the first.
+//
+// Open checks the log against this checkpoint, not the whole chain: the
+// mark's digest commits to every record before it, through the prev_hash
+// links, but Open does not read them again; Verify does, and a chain
+// broken before the mark is found by Verify, not by Open. Every
+// acknowledged record is at or below the mark, so erasing any of them
+// shortens the log below the mark, or changes the mark's record.
+//
+// Past the mark there may be what a crash or a failed write or fsync left
+// before the mark was updated (see the package documentation): complete
+// records whose Appends never returned, each verifying under s's key and
+// linked to the one before, starting from the mark's record, at most one
+// group's worth; then, after the last "\n", a torn record. Their
+// decisions never took effect, so Open cuts them off: their bytes are
+// appended to path+".torn", which is synced, and the log is truncated to
+// the mark's Size, synced; Recovered reports them. Anything else past the
+// mark fails Open without changing the file. The next Append continues
+// from the mark's record: its seq plus one, and its digest as prev_hash.
 func Open(path string, s *Signer, o Options) (*Log, error) {
 	if s == nil {
 		return nil, errors.New("receipt: open: nil Signer")
@@ -156,12 +208,9 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 	if l.now == nil {
 		l.now = time.Now
 	}
-	f, created, err := openFile(path)
-	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
-		err = pe.Err // the message names path once, not "open PATH: open PATH: ..."
-	}
+	f, created, err := openLog(path)
 	if err != nil {
-		return nil, fmt.Errorf("receipt: open %s: %w", path, err)
+		return nil, err
 	}
 	l.f = f
 	if err := lockFile(f, o.Wait); err != nil {
@@ -179,6 +228,9 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 	}
 	if err := l.recover(); err != nil {
 		f.Close()
+		if l.mark != nil {
+			l.mark.close()
+		}
 		return nil, err
 	}
 	l.reqs = make(chan *request, 256)
@@ -190,24 +242,52 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 	return l, nil
 }
 
-// openFile opens path for appending, creating it if need be.
-func openFile(path string) (f *os.File, created bool, err error) {
+// openLog opens the log at path for appending. It creates it (created is
+// true) only when its high-water file is missing too: a missing log beside
+// a high-water file was deleted or moved.
+func openLog(path string) (f *os.File, created bool, err error) {
+	fail := func(err error) (*os.File, bool, error) {
+		// The message names path once, not "open PATH: open PATH: ...".
+		return nil, false, fmt.Errorf("receipt: open %s: %w", path, pathError(path, err))
+	}
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err == nil {
+		return f, false, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return fail(err)
+	}
+	markPath := MarkPath(path)
+	ms, err := readMarkState(markPath)
+	if err != nil {
+		return nil, false, fmt.Errorf("receipt: open %s: the log is missing, and its high-water file %s cannot be read: %w", path, markPath, pathError(markPath, err))
+	}
+	if ms.exists {
+		what := "is there"
+		if m, _, ok := ms.newest(); ok {
+			what = fmt.Sprintf("records seq %d (through offset %d)", m.Seq, m.Size)
+		}
+		return nil, false, fmt.Errorf("%w: %s is missing, but its high-water file %s %s: the log was deleted or moved", ErrTruncated, path, markPath, what)
+	}
 	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
 	if err == nil {
 		return f, true, nil
 	}
-	if !errors.Is(err, fs.ErrExist) {
-		return nil, false, err
+	if errors.Is(err, fs.ErrExist) { // another Open created it since
+		if f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0); err == nil {
+			return f, false, nil
+		}
 	}
-	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
-	return f, false, err
+	return fail(err)
 }
 
 // tornPrefix is the start of every receipt line: a torn record's bytes
-// must match it, but for NUL bytes (see recover).
+// must match it, but for NUL bytes (see checkTail).
 const tornPrefix = linePrefix + `{"`
 
-// recover checks the tail of the file and cuts off a torn record.
+// recover checks the log against its high-water mark, as Open says, cuts
+// off what is past the mark, and opens the high-water file (creating it
+// for a new log). The lock is held: no other Log writes either file.
 func (l *Log) recover() error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("receipt: open %s: "+format, append([]any{l.path}, args...)...)
@@ -220,68 +300,178 @@ func (l *Log) recover() error {
 		return fail("not a regular file")
 	}
 	size := st.Size()
-	end, err := lastNewline(l.f, size, size) // the log's bytes are f[:end]
+	markPath := MarkPath(l.path)
+	ms, err := readMarkState(markPath)
 	if err != nil {
-		return fail("%w", err)
+		return fail("high-water file %s: %w", markPath, pathError(markPath, err))
 	}
-	start := int64(0) // where the last complete line starts
-	if end > 0 {
-		nl, err := lastNewline(l.f, end-1, MaxLineSize+1)
+	m, slot, ok := ms.newest()
+	if !ok {
+		switch {
+		case size > 0 && !ms.exists:
+			return fmt.Errorf("%w: %s has %d bytes but no high-water file %s: written by a bbdigest that kept none, or the high-water file was deleted", ErrMark, l.path, size, markPath)
+		case size > 0:
+			return fmt.Errorf("%w: the high-water file %s of %s is damaged: neither of its two slots holds a mark", ErrMark, markPath, l.path)
+		case !ms.exists:
+			l.mark, err = createMark(markPath)
+		default: // the crash window of createMark
+			l.mark, err = rewriteMark(markPath)
+		}
 		if err != nil {
+			return fail("create the high-water file %s: %w", markPath, pathError(markPath, err))
+		}
+		return nil
+	}
+	if size < m.Size {
+		return fmt.Errorf("%w: %s has %d bytes, fewer than the %d through seq %d that its high-water file %s records: acknowledged records were removed from its end, or an older copy was put back", ErrTruncated, l.path, size, m.Size, m.Seq, markPath)
+	}
+	if m.Seq > 0 {
+		if err := l.checkMark(m, markPath); err != nil {
+			return err
+		}
+	}
+	l.seq, l.prev, l.size = m.Seq, m.Digest, m.Size
+	var records int
+	if size > m.Size {
+		var refuse error
+		if records, refuse, err = l.checkTail(m, size); err != nil {
 			return fail("%w", err)
 		}
-		if nl < 0 {
-			return fail("the last record, before offset %d, is longer than %d bytes", end-1, MaxLineSize)
+		if refuse != nil {
+			return fail("the %d bytes past the high-water mark (seq %d, offset %d in %s) are not what a crash or a failed write leaves: %w; not cut", size-m.Size, m.Seq, m.Size, markPath, refuse)
 		}
-		start = nl
 	}
-	torn := size - end
-	if torn > 0 {
+	if l.mark, err = openMark(markPath, slot, m); err != nil {
+		return fail("high-water file %s: %w", markPath, pathError(markPath, err))
+	}
+	if size > m.Size {
+		if err := l.cutTorn(m.Size, size-m.Size); err != nil {
+			return fail("keep the bytes past the high-water mark: %w", err)
+		}
+		l.torn = &TornTail{Offset: m.Size, Size: size - m.Size, Seq: m.Seq + 1, Records: records, Path: l.path + ".torn"}
+	}
+	return nil
+}
+
+// checkMark checks that the line of the log that ends at m.Size is the
+// record m names, under the Log's key, linked to the one before it.
+func (l *Log) checkMark(m Mark, markPath string) error {
+	replaced := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s: "+format+", which its high-water file %s records as seq %d", append(append([]any{ErrReplaced, l.path}, args...), markPath, m.Seq)...)
+	}
+	var nl [1]byte
+	if _, err := l.f.ReadAt(nl[:], m.Size-1); err != nil {
+		return fmt.Errorf("receipt: open %s: %w", l.path, err)
+	}
+	if nl[0] != '\n' {
+		return replaced("no line ends at offset %d", m.Size)
+	}
+	start, err := lastNewline(l.f, m.Size-1, MaxLineSize+1)
+	if err != nil {
+		return fmt.Errorf("receipt: open %s: %w", l.path, err)
+	}
+	if start < 0 {
+		return replaced("the line that ends at offset %d is longer than %d bytes", m.Size, MaxLineSize)
+	}
+	line := make([]byte, m.Size-1-start)
+	if _, err := l.f.ReadAt(line, start); err != nil {
+		return fmt.Errorf("receipt: open %s: %w", l.path, err)
+	}
+	if d := hashing.Sum(line); d != m.Digest {
+		return replaced("the line at offset %d, %v, is not %v", start, d, m.Digest)
+	}
+	// The line is the one acknowledged; it must still be a receipt of
+	// this key (another key's log and mark are refused here), and link to
+	// the one before it: the next Append continues from it.
+	var p Payload
+	le := notCanonical(line, nil)
+	if le == nil {
+		le = newVerifier(l.s.pub).check(line, &p)
+	}
+	if le != nil {
+		return fmt.Errorf("receipt: open %s: the record of the high-water mark, at offset %d: %w", l.path, start, le)
+	}
+	if p.Seq != m.Seq {
+		return replaced("the record at offset %d has seq %d", start, p.Seq)
+	}
+	if err := l.checkLink(start, &p); err != nil {
+		return fmt.Errorf("receipt: open %s: the record of the high-water mark, at offset %d: %w", l.path, start, err)
+	}
+	return nil
+}
+
+// checkTail checks the bytes of the log past the mark m, up to size: the
+// records of at most one group, each verifying and linked to the one
+// before from m's record, then a torn record. It returns how many records
+// there are, or why the bytes are not that (refuse), or an error reading
+// them.
+func (l *Log) checkTail(m Mark, size int64) (records int, refuse, err error) {
+	end, err := lastNewline(l.f, size, size-m.Size) // the records are f[m.Size:end]
+	if err != nil {
+		return 0, nil, err
+	}
+	end = max(end, m.Size) // -1 or 0: no "\n" past the mark
+	if end > m.Size {
+		v := newVerifier(l.s.pub)
+		sc := bufio.NewScanner(io.NewSectionReader(l.f, m.Size, end-m.Size))
+		sc.Buffer(make([]byte, 0, 64<<10), MaxLineSize+1)
+		sc.Split(scanLine)
+		seq, prev, off := m.Seq, m.Digest, m.Size
+		for sc.Scan() {
+			line := sc.Bytes()
+			if records++; records > maxGroup {
+				return 0, fmt.Errorf("more than %d records, which one group holds at most: the high-water file was rolled back, or another writer appended to the log", maxGroup), nil
+			}
+			var p Payload
+			le := notCanonical(line, nil)
+			if le == nil {
+				le = v.check(line, &p)
+			}
+			switch {
+			case le != nil:
+				return 0, fmt.Errorf("the line at offset %d: %w", off, le), nil
+			case p.Seq != seq+1:
+				return 0, fmt.Errorf("the record at offset %d: %w: seq %d follows seq %d", off, ErrSeq, p.Seq, seq), nil
+			case p.PrevHash != prev:
+				return 0, fmt.Errorf("the record at offset %d: %w: its prev_hash is not the SHA-256 of the record before it", off, ErrLink), nil
+			}
+			seq, prev = p.Seq, hashing.Sum(line)
+			off += int64(len(line)) + 1
+		}
+		if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+			return 0, fmt.Errorf("the line at offset %d is longer than %d bytes", off, MaxLineSize), nil
+		} else if err != nil {
+			return 0, nil, err
+		}
+	}
+	if torn := size - end; torn > 0 {
 		// What a crash leaves: a prefix of the line being written,
 		// perhaps followed or replaced by the NUL bytes of blocks the
 		// file system had not written. Anything else after the last
 		// "\n" is not ours to cut.
 		head := make([]byte, min(torn, int64(len(tornPrefix))))
 		if _, err := l.f.ReadAt(head, end); err != nil {
-			return fail("%w", err)
+			return 0, nil, err
 		}
 		for i, c := range head {
 			if c != 0 && c != tornPrefix[i] {
-				return fail("the %d bytes after the last record, from offset %d, end without \"\\n\" but are not the start of a receipt: not cut", torn, end)
+				return 0, fmt.Errorf("the %d bytes after the last \"\\n\", from offset %d, are not the start of a receipt", torn, end), nil
 			}
 		}
 	}
-	if end > 0 {
-		line := make([]byte, end-1-start)
-		if _, err := l.f.ReadAt(line, start); err != nil {
-			return fail("%w", err)
-		}
-		var p Payload
-		v := newVerifier(l.s.pub)
-		le := notCanonical(line, nil)
-		if le == nil {
-			le = v.check(line, &p)
-		}
-		if le != nil {
-			return fmt.Errorf("receipt: open %s: the last record, at offset %d: %w", l.path, start, le)
-		}
-		// The last record must link to the one before it (or be the
-		// first): the next Append continues from it, and a chain broken
-		// just before its end (records lost or out of order, two logs
-		// run together) must not be continued as if whole. The rest of
-		// the chain is Verify's to check.
-		if err := l.checkLink(start, &p); err != nil {
-			return fail("the last record, at offset %d: %w", start, err)
-		}
-		l.seq, l.prev = p.Seq, hashing.Sum(line)
+	return records, nil, nil
+}
+
+// scanLine is a bufio.SplitFunc for lines that end with "\n", and only
+// "\n" (bufio.ScanLines would drop a "\r" before it).
+func scanLine(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i], nil
 	}
-	if torn > 0 {
-		if err := l.cutTorn(end, torn); err != nil {
-			return fail("keep the torn record: %w", err)
-		}
-		l.torn = &TornTail{Offset: end, Size: torn, Seq: l.seq + 1, Path: l.path + ".torn"}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
 	}
-	return nil
+	return 0, nil, nil
 }
 
 // checkLink checks that p, the payload of the last line, which starts at
@@ -346,7 +536,7 @@ func lastNewline(f *os.File, before, limit int64) (int64, error) {
 // cutTorn appends f[off:off+n] to path.torn, syncs it, and truncates the
 // log to off, synced.
 func (l *Log) cutTorn(off, n int64) error {
-	tf, created, err := openFile(l.path + ".torn")
+	tf, created, err := openAppend(l.path + ".torn")
 	if err != nil {
 		return err
 	}
@@ -369,8 +559,21 @@ func (l *Log) cutTorn(off, n int64) error {
 	return l.f.Sync()
 }
 
-// Recovered returns the torn record Open cut off, or nil when the file
-// ended with a complete record.
+// openAppend opens path for appending, creating it (mode 0600) if need be.
+func openAppend(path string) (f *os.File, created bool, err error) {
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		return f, true, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return nil, false, err
+	}
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	return f, false, err
+}
+
+// Recovered returns what Open found past the high-water mark and cut off,
+// or nil when the log ended at its mark.
 func (l *Log) Recovered() *TornTail { return l.torn }
 
 // Stats returns what the Log has done since Open.
@@ -379,7 +582,8 @@ func (l *Log) Stats() Stats {
 }
 
 // Append records p as the next receipt and returns it once its line is
-// written and synced to disk (fsync). It fills p's Seq (the last record's
+// written and synced to disk (fsync), and then recorded as the log's
+// high-water mark, synced too (see Mark). It fills p's Seq (the last record's
 // plus one), PrevHash (the last line's SHA-256), KeyID and ReceiptID, and
 // TimestampMS when it is zero, then signs p under the strict profile's JCS.
 //
@@ -391,11 +595,20 @@ func (l *Log) Stats() Stats {
 // A payload that cannot be written (see Payload) is refused with nothing
 // appended. ctx is looked at before the record is handed to the signer:
 // once it is, the Append waits for its write and sync, which end on their
-// own, whatever ctx does. If a write or sync fails, Append returns an error
-// wrapping it and ErrFailed, and the Log is failed: every later Append
-// returns the first failure at once (fail closed), and the records of the
-// group that failed may or may not be in the file. Open the file again to
-// go on.
+// own, whatever ctx does.
+//
+// If a write or fsync of the log or of its high-water file fails, Append
+// returns an error wrapping it and ErrFailed, and the Log is failed: every
+// later Append returns the first failure at once (fail closed). The
+// records of the group that failed were never acknowledged, and their
+// decisions do not take effect (a gate denies), so the Log cuts them off:
+// it writes the mark before them into the high-water file again (if that
+// was the write that failed), then truncates the log to it and syncs, and
+// the error says whether that worked. If it did not, they stay past the
+// mark, where Verify given the mark reports them (ErrUnacknowledged) and
+// the next Open cuts them off. Either way no record of that group stands
+// in the log as a decision. Close the Log and Open the file again to go
+// on.
 func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	if err := ctx.Err(); err != nil {
 		return Receipt{}, err
@@ -451,9 +664,18 @@ func (l *Log) signer() {
 	for {
 		var r *request
 		var ok bool
-		if len(g.reqs) == 0 {
+		switch {
+		case len(g.reqs) == 0:
 			r, ok = <-l.reqs
-		} else {
+		case len(g.reqs) >= maxGroup:
+			l.flushQ <- g
+			g = &group{}
+			select {
+			case g.buf = <-l.spare:
+			default:
+			}
+			continue
+		default:
 			select {
 			case l.flushQ <- g:
 				g = &group{}
@@ -500,6 +722,7 @@ func (l *Log) sign(g *group, r *request) {
 	}
 	r.rec = Receipt{Seq: p.Seq, Line: bytes.Clone(line), Digest: hashing.Sum(line), Payload: *p}
 	l.seq, l.prev = p.Seq, r.rec.Digest
+	g.seq, g.digest = p.Seq, r.rec.Digest
 	g.buf = append(append(g.buf, line...), '\n')
 	g.reqs = append(g.reqs, r)
 	l.signed.Add(1)
@@ -520,14 +743,14 @@ func (l *Log) flusher() {
 	}
 }
 
-// commit writes and syncs g, unless the Log has failed, and answers its
-// requests. A failure fails the Log.
+// commit writes and syncs g, then records its last record as the
+// high-water mark, unless the Log has failed, and answers its requests. A
+// failure fails the Log.
 func (l *Log) commit(g *group) {
 	err := l.failure()
 	if err == nil {
-		if err = l.writeSync(g.buf); err != nil {
-			err = fmt.Errorf("%w: %w", ErrFailed, err)
-			l.failed.Store(&err) // only commit fails the Log, one group at a time
+		if markTried, cause := l.persist(g); cause != nil {
+			err = l.fail(cause, g, markTried) // only commit fails the Log, one group at a time
 		} else {
 			l.appends.Add(uint64(len(g.reqs)))
 		}
@@ -535,6 +758,88 @@ func (l *Log) commit(g *group) {
 	for _, r := range g.reqs {
 		r.answer(err)
 	}
+}
+
+// persist writes g at the end of the log and syncs it, then writes its
+// last record in the high-water file and syncs that: never the other way
+// round, so the mark is never ahead of a durable log. markTried reports
+// whether the high-water file was written to.
+func (l *Log) persist(g *group) (markTried bool, err error) {
+	if err := l.writeSync(g.buf); err != nil {
+		return false, err
+	}
+	if l.synced != nil {
+		l.synced()
+	}
+	m := Mark{Seq: g.seq, Size: l.size + int64(len(g.buf)), Digest: g.digest}
+	l.syncs.Add(1)
+	if err := l.mark.write(m); err != nil {
+		return true, fmt.Errorf("high-water file %s: %w", l.mark.path, err)
+	}
+	l.size = m.Size
+	return true, nil
+}
+
+// fail fails the Log with cause, the failure of persist(g), and cuts g's
+// records off, which were never acknowledged: first the high-water file's
+// other slot gets the current mark again (when persist wrote to it, it may
+// hold g's), then the log is truncated to the mark and synced. A crash
+// between the two leaves the log past its mark, which Open cuts; a
+// failure of either is said in the error, and leaves the log past its
+// mark (Open cuts) or, when the mark could not be restored and g's mark
+// reached the disk after all, below it (Open refuses: fail closed). It
+// returns the error that every Append of g, and every later one, gets.
+func (l *Log) fail(cause error, g *group, markTried bool) error {
+	var undo []string
+	if markTried {
+		l.syncs.Add(1)
+		if err := l.mark.restore(); err != nil {
+			undo = append(undo, fmt.Sprintf("restore high-water file %s: %v", l.mark.path, err))
+		}
+	}
+	if err := l.cut(l.size); err != nil {
+		undo = append(undo, err.Error())
+	}
+	var err error
+	if len(undo) == 0 {
+		err = fmt.Errorf("%w: %w; cut this group's %s, never acknowledged, off the log, which ends at seq %d again", ErrFailed, cause, plural(len(g.reqs), "record"), l.mark.cur.Seq)
+	} else {
+		err = fmt.Errorf("%w: %w; cutting this group's %s, never acknowledged, off the log failed too (%s): Open will cut what is past the high-water mark, or refuse the log if the mark is ahead of it", ErrFailed, cause, plural(len(g.reqs), "record"), strings.Join(undo, "; "))
+	}
+	l.failed.Store(&err)
+	return err
+}
+
+// plural returns "1 record" or "N records".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// cut truncates the log to size and syncs it.
+func (l *Log) cut(size int64) error {
+	truncate := l.f.Truncate
+	if l.truncate != nil {
+		truncate = l.truncate
+	}
+	if err := truncate(size); err != nil {
+		return fmt.Errorf("truncate %s: %w", l.path, err)
+	}
+	l.syncs.Add(1)
+	if err := l.syncLog(); err != nil {
+		return fmt.Errorf("fsync %s: %w", l.path, err)
+	}
+	return nil
+}
+
+// syncLog syncs the log (or runs the sync hook).
+func (l *Log) syncLog() error {
+	if l.sync != nil {
+		return l.sync()
+	}
+	return l.f.Sync()
 }
 
 // writeSync writes b at the end of the file and syncs it.
@@ -550,19 +855,14 @@ func (l *Log) writeSync(b []byte) error {
 		return fmt.Errorf("write %s: %w", l.path, err)
 	}
 	l.syncs.Add(1)
-	if l.sync != nil {
-		err = l.sync()
-	} else {
-		err = l.f.Sync()
-	}
-	if err != nil {
+	if err := l.syncLog(); err != nil {
 		return fmt.Errorf("fsync %s: %w", l.path, err)
 	}
 	return nil
 }
 
-// Close waits for the Appends in progress, then closes the file, which
-// releases the lock. Later Appends return ErrClosed; so does a second
+// Close waits for the Appends in progress, then closes the log, which
+// releases the lock, and its high-water file. Later Appends return ErrClosed; so does a second
 // Close.
 func (l *Log) Close() error {
 	l.mu.Lock()
@@ -575,5 +875,9 @@ func (l *Log) Close() error {
 	l.inflight.Wait()
 	close(l.reqs)
 	<-l.stopped
-	return l.f.Close()
+	merr := l.mark.close()
+	if err := l.f.Close(); err != nil {
+		return err
+	}
+	return merr
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -199,7 +200,7 @@ func TestLogConcurrent(t *testing.T) {
 	}
 	st := l.Stats()
 	t.Logf("%d appends in %d writes and %d fsyncs", st.Appends, st.Writes, st.Syncs)
-	if st.Appends != uint64(n) || st.Writes != st.Syncs || st.Syncs > st.Appends {
+	if st.Appends != uint64(n) || st.Syncs != 2*st.Writes || st.Writes > st.Appends {
 		t.Errorf("stats %+v", st)
 	}
 }
@@ -251,7 +252,8 @@ func TestLogGroupCommit(t *testing.T) {
 	}
 }
 
-// TestLogSerial checks the benchmark's baseline: one fsync per Append.
+// TestLogSerial checks the benchmark's baseline: one write per Append,
+// and two fsyncs (the log's, then its high-water file's).
 func TestLogSerial(t *testing.T) {
 	l, err := Open(filepath.Join(t.TempDir(), "log"), testSigner(1), Options{})
 	if err != nil {
@@ -268,15 +270,17 @@ func TestLogSerial(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if st := l.Stats(); st.Syncs != 16 || st.Appends != 16 {
-		t.Errorf("stats %+v, want 16 fsyncs", st)
+	if st := l.Stats(); st.Syncs != 32 || st.Appends != 16 {
+		t.Errorf("stats %+v, want 32 fsyncs (the log's and the mark's)", st)
 	}
 }
 
 // TestLogFailClosed injects a write error, a short write and an fsync
-// error: the Appends of that group fail with it and ErrFailed, every later
-// Append fails at once without writing, and the file opened again
-// recovers and verifies.
+// error that lasts: the Appends of that group fail with it and ErrFailed,
+// every later Append fails at once without writing, the log holds no
+// record of the group (truncated back to the mark at once: with the
+// lasting fsync error the truncation cannot be synced, and the error says
+// so), and the file opened again verifies.
 func TestLogFailClosed(t *testing.T) {
 	boom := errors.New("injected")
 	for _, kind := range []string{"write", "short write", "fsync"} {
@@ -322,6 +326,13 @@ func TestLogFailClosed(t *testing.T) {
 			for range 8 {
 				if err := <-errs; !errors.Is(err, ErrFailed) || !errors.Is(err, boom) {
 					t.Errorf("Append of a failed group: %v", err)
+				} else if want := "never acknowledged, off the log, which ends at seq 3 again"; kind == "fsync" {
+					want = "off the log failed too (fsync " + path + ": injected)"
+					if !strings.Contains(err.Error(), want) {
+						t.Errorf("Append of a failed group: %v; want %q", err, want)
+					}
+				} else if !strings.Contains(err.Error(), want) {
+					t.Errorf("Append of a failed group: %v; want %q", err, want)
 				}
 			}
 			writes := l.Stats().Writes
@@ -334,21 +345,28 @@ func TestLogFailClosed(t *testing.T) {
 			if err := l.Close(); err != nil {
 				t.Fatal(err)
 			}
+			if m := readMark(t, path); m.Seq != 3 {
+				t.Errorf("the mark after the failure: %+v, want seq 3", m)
+			}
+			b, _ := os.ReadFile(path)
+			if sum, err := verifyBytes(b, s.Public(), 0); err != nil || sum.LastSeq != 3 {
+				t.Errorf("after the failure: %+v, %v; want the group cut off, seq 3 last", sum, err)
+			}
 			l, err = Open(path, s, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if kind == "short write" && l.Recovered() == nil {
-				t.Error("the half-written group was not recovered")
+			if tt := l.Recovered(); tt != nil {
+				t.Errorf("Open cut %+v, but the group was cut off already", *tt)
 			}
 			r, err := l.Append(context.Background(), samplePayload(0))
 			if err != nil {
 				t.Fatal(err)
 			}
 			l.Close()
-			b, _ := os.ReadFile(path)
-			if sum, err := verifyBytes(b, s.Public(), 0); err != nil || sum.LastSeq != r.Seq {
-				t.Errorf("after recovery: %+v, %v (appended seq %d)", sum, err, r.Seq)
+			b, _ = os.ReadFile(path)
+			if sum, err := verifyBytes(b, s.Public(), 0); err != nil || sum.LastSeq != r.Seq || r.Seq != 4 {
+				t.Errorf("after recovery: %+v, %v (appended seq %d, want 4)", sum, err, r.Seq)
 			}
 		})
 	}
@@ -387,30 +405,40 @@ func TestLogLock(t *testing.T) {
 }
 
 // TestLogTorn cuts the file at every offset inside its last record (the
-// "\n" included) and opens it: Open reports the torn record, keeps its
-// bytes in path.torn, cuts it off, and the next Append takes its seq and
-// links to the record before it, so that the whole file verifies again.
+// "\n" included), with the high-water mark at the record before it (a
+// crash during the append of the last one), and opens it: Open reports
+// the torn record, keeps its bytes in path.torn, cuts it off, and the next
+// Append takes its seq and links to the record before it, so that the
+// whole file verifies again. The whole last record past the mark is cut
+// off too, as a record never acknowledged; and a mark at the last record,
+// with nothing past it, cuts nothing.
 func TestLogTorn(t *testing.T) {
 	s := testSigner(1)
 	dir := t.TempDir()
 	_, b, rs := writeLog(t, dir, s, 5)
 	last := lineStarts(b)[4]
 	path := filepath.Join(dir, "cut")
-	for cut := last + 1; cut < len(b); cut++ {
-		os.Remove(path + ".torn")
-		if err := os.WriteFile(path, b[:cut], 0o600); err != nil {
-			t.Fatal(err)
-		}
+	for cut := last; cut <= len(b); cut++ {
+		writeLogAt(t, path, b[:cut], markAt(b, 4))
 		l, err := Open(path, s, Options{})
 		if err != nil {
 			t.Fatalf("cut at %d: %v", cut, err)
 		}
-		want := TornTail{Offset: int64(last), Size: int64(cut - last), Seq: 5, Path: path + ".torn"}
-		if tt := l.Recovered(); tt == nil || *tt != want {
+		want := &TornTail{Offset: int64(last), Size: int64(cut - last), Seq: 5, Path: path + ".torn"}
+		switch cut {
+		case last:
+			want = nil
+		case len(b):
+			want.Records = 1
+		}
+		if tt := l.Recovered(); (tt == nil) != (want == nil) || tt != nil && *tt != *want {
 			t.Errorf("cut at %d: Recovered() = %+v, want %+v", cut, tt, want)
 		}
 		if kept, _ := os.ReadFile(path + ".torn"); !bytes.Equal(kept, b[last:cut]) {
 			t.Errorf("cut at %d: kept %q, want %q", cut, kept, b[last:cut])
+		}
+		if m := readMark(t, path); m != markAt(b, 4) {
+			t.Errorf("cut at %d: the mark is %+v after Open, want that of seq 4", cut, m)
 		}
 		r, err := l.Append(context.Background(), samplePayload(9))
 		if err != nil || r.Seq != 5 || r.Payload.PrevHash != rs[3].Digest {
@@ -421,24 +449,38 @@ func TestLogTorn(t *testing.T) {
 		if sum, err := verifyBytes(got, s.Public(), 0); err != nil || sum.Records != 5 {
 			t.Errorf("cut at %d: Verify: %+v, %v", cut, sum, err)
 		}
+		if m := readMark(t, path); m != markAt(got, 5) {
+			t.Errorf("cut at %d: the mark is %+v after Append, want that of the new seq 5", cut, m)
+		}
 	}
+	// With the mark at the last record, nothing is past it.
+	writeLogAt(t, path, b, markAt(b, 5))
+	l, err := Open(path, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tt := l.Recovered(); tt != nil {
+		t.Errorf("a log at its mark: Recovered() = %+v", *tt)
+	}
+	l.Close()
 }
 
-// TestLogTornKinds opens files with each kind of tail: NUL bytes after a
-// whole record or after a part of one, and a second torn record whose
-// bytes are appended to the first's in path.torn; and files that Open
-// must refuse without changing them: a tail that is not the start of a
-// receipt, a last record that does not verify, a last record of another
-// key.
+// TestLogTornKinds opens files with each kind of tail past the mark: NUL
+// bytes after a whole record or after a part of one, and a second torn
+// record whose bytes are appended to the first's in path.torn; and files
+// that Open must refuse without changing them or writing path.torn:
+// whatever a crash does not leave past the mark (a tail that is not the
+// start of a receipt, records that do not verify, do not link on from the
+// mark's record, or are another key's), and a mark's record that is not
+// the mark's or not the key's.
 func TestLogTornKinds(t *testing.T) {
 	s := testSigner(1)
 	dir := t.TempDir()
 	_, b, _ := writeLog(t, dir, s, 3)
+	at3 := markAt(b, 3)
 	path := filepath.Join(dir, "kinds")
-	open := func(content []byte, signer *Signer) (*Log, error) {
-		if err := os.WriteFile(path, content, 0o600); err != nil {
-			t.Fatal(err)
-		}
+	open := func(content []byte, m Mark, signer *Signer) (*Log, error) {
+		writeLogAt(t, path, content, m)
 		return Open(path, signer, Options{})
 	}
 	for name, tail := range map[string][]byte{
@@ -446,13 +488,12 @@ func TestLogTornKinds(t *testing.T) {
 		"part and NULs":    append([]byte(`{"@version":"EP-REC`), make([]byte, 100)...),
 		"NULs in the part": append([]byte(`{"@version"`), append(make([]byte, 18), `payload":{"receipt_id`...)...),
 	} {
-		os.Remove(path + ".torn")
-		l, err := open(append(bytes.Clone(b), tail...), s)
+		l, err := open(append(bytes.Clone(b), tail...), at3, s)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if tt := l.Recovered(); tt == nil || tt.Size != int64(len(tail)) {
+		if tt := l.Recovered(); tt == nil || tt.Size != int64(len(tail)) || tt.Records != 0 {
 			t.Errorf("%s: Recovered() = %+v", name, tt)
 		}
 		l.Close()
@@ -460,7 +501,10 @@ func TestLogTornKinds(t *testing.T) {
 	// Two recoveries: path.torn keeps both, in order.
 	os.Remove(path + ".torn")
 	for _, tail := range []string{`{"@ver`, `{"@version":"EP`} {
-		l, err := open(append(bytes.Clone(b), tail...), s)
+		if err := os.WriteFile(path, append(bytes.Clone(b), tail...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		l, err := Open(path, s, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -470,39 +514,56 @@ func TestLogTornKinds(t *testing.T) {
 		t.Errorf("path.torn holds %q", kept)
 	}
 
+	starts := lineStarts(b)
+	lastLine := starts[2]
 	flipped := bytes.Clone(b)
 	flipped[len(b)-20] ^= 1
-	lastLine := lineStarts(b)[2]
 	respelt := append(append(bytes.Clone(b[:lastLine]), sigBreak(b[lastLine:len(b)-1], `\n`)...), '\n')
+	other := file(chain(testSigner(2), 4, nil))
 	refuse := map[string]struct {
 		content []byte
+		mark    Mark
 		signer  *Signer
+		want    error // nil: any error
 	}{
-		"junk tail":          {append(bytes.Clone(b), "hello"...), s},
-		"receipt-like junk":  {append(bytes.Clone(b), `{"@version":"EP-RECEIPT-v1","payload":[`...), s},
-		"bad last record":    {flipped, s},
-		"respelt signature":  {respelt, s},
-		"other key":          {b, testSigner(2)},
-		"not canonical":      {append(bytes.Clone(b), " \n"...), s},
-		"junk line":          {append(bytes.Clone(b), "x\n"...), s},
-		"middle record lost": {append(bytes.Clone(b[:lineStarts(b)[1]]), b[lastLine:]...), s},
-		"last two swapped":   {append(append(bytes.Clone(b[:lineStarts(b)[1]]), b[lastLine:]...), b[lineStarts(b)[1]:lastLine]...), s},
-		"only a later one":   {bytes.Clone(b[lastLine:]), s},
+		"junk tail":                {append(bytes.Clone(b), "hello"...), at3, s, nil},
+		"receipt-like junk":        {append(bytes.Clone(b), `{"@version":"EP-RECEIPT-v1","payload":[`...), at3, s, nil},
+		"not JSON":                 {append(bytes.Clone(b), " \n"...), at3, s, nil},
+		"past: not canonical":      {append(append(bytes.Clone(b[:lastLine]), "{ "...), b[lastLine+1:]...), markAt(b, 2), s, ErrNotCanonical},
+		"junk line":                {append(bytes.Clone(b), "x\n"...), at3, s, nil},
+		"past: bad record":         {flipped, markAt(b, 2), s, ErrSignature},
+		"past: respelt signature":  {respelt, markAt(b, 2), s, ErrMalformedSignature},
+		"past: middle record lost": {append(bytes.Clone(b[:starts[1]]), b[lastLine:]...), markAt(b, 1), s, ErrSeq},
+		"past: last two swapped":   {append(append(bytes.Clone(b[:starts[1]]), b[lastLine:]...), b[starts[1]:lastLine]...), markAt(b, 1), s, ErrSeq},
+		"past: another key's":      {append(bytes.Clone(b), other[lineStarts(other)[3]:]...), at3, s, ErrKeyID},
+		"past: another chain":      {append(bytes.Clone(b), file(chain(s, 4, nil))[lineStarts(file(chain(s, 4, nil)))[3]:]...), at3, s, ErrLink},
+		"bad mark record":          {flipped, at3, s, ErrReplaced},
+		"respelt mark record":      {respelt, at3, s, ErrReplaced},
+		"last two swapped":         {append(append(bytes.Clone(b[:starts[1]]), b[lastLine:]...), b[starts[1]:lastLine]...), at3, s, ErrReplaced},
+		"middle record lost":       {append(bytes.Clone(b[:starts[1]]), b[lastLine:]...), at3, s, ErrTruncated},
+		"only a later one":         {bytes.Clone(b[lastLine:]), at3, s, ErrTruncated},
+		"other key":                {b, at3, testSigner(2), ErrKeyID},
+		"mark of another log":      {b, markAt(file(chain(s, 3, nil)), 3), s, ErrReplaced},
 	}
 	for name, c := range refuse {
-		os.Remove(path + ".torn")
-		l, err := open(c.content, c.signer)
+		l, err := open(c.content, c.mark, c.signer)
 		if err == nil {
 			l.Close()
 			t.Errorf("%s: opened", name)
 			continue
 		}
 		t.Logf("%s: %v", name, err)
+		if c.want != nil && !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", name, err, c.want)
+		}
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, c.content) {
 			t.Errorf("%s: the file was changed", name)
 		}
 		if _, err := os.Stat(path + ".torn"); err == nil {
 			t.Errorf("%s: path.torn written", name)
+		}
+		if m := readMark(t, path); m != c.mark {
+			t.Errorf("%s: the mark was changed: %+v", name, m)
 		}
 	}
 }

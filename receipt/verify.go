@@ -19,6 +19,10 @@ type VerifyOptions struct {
 	// signatures: 0 means runtime.GOMAXPROCS(0). The answer does not
 	// depend on it.
 	Workers int
+	// Mark, if not nil, is the log's high-water mark (ReadMark of its
+	// high-water file): Verify then also checks the file against it (see
+	// Verify).
+	Mark *Mark
 }
 
 // Summary describes the records that verified: the whole file when Verify
@@ -48,6 +52,17 @@ type Summary struct {
 // An error reading r is returned as it is, and ctx.Err() when ctx is done.
 // An empty file verifies, with no records.
 //
+// With o.Mark, the file must also hold the mark's record, and nothing
+// after it: the line of seq o.Mark.Seq must end at offset o.Mark.Size and
+// have the SHA-256 o.Mark.Digest, else a *ChainError wrapping ErrReplaced
+// names it; a file that ends before it (records removed from its end, or
+// a torn record at or below the mark) is a *ChainError wrapping
+// ErrTruncated, at the line where the missing record belongs; and a
+// record past the mark, which was never acknowledged, is a *ChainError
+// wrapping ErrUnacknowledged at its line (or ErrTorn, if it is torn).
+// Without a mark, Verify cannot tell a log from the same log with its last
+// records removed.
+//
 // Lines and signatures are checked on Options.Workers goroutines through
 // package batch, the links in order on the calling goroutine; memory stays
 // bounded whatever the length of the file (batch's blocks in flight, and
@@ -58,6 +73,10 @@ func Verify(ctx context.Context, r io.Reader, pub ed25519.PublicKey, o VerifyOpt
 	}
 	if o.Workers < 0 {
 		return Summary{}, fmt.Errorf("receipt: verify: negative number of workers %d", o.Workers)
+	}
+	mark := o.Mark
+	if mark != nil && !mark.valid() {
+		return Summary{}, fmt.Errorf("receipt: verify: a mark no log has: seq %d, size %d, digest %v", mark.Seq, mark.Size, mark.Digest)
 	}
 	v := newVerifier(pub)
 	tr := &tailReader{r: r}
@@ -118,6 +137,17 @@ func Verify(ctx context.Context, r io.Reader, pub ed25519.PublicKey, o VerifyOpt
 			}
 			return fail(res, what, ErrLink, seq)
 		}
+		if mark != nil {
+			end := off + int64(len(res.Record)) + 1
+			switch {
+			case seq > mark.Seq:
+				failed = res.Record
+				return fail(res, fmt.Sprintf("past the high-water mark, seq %d: never acknowledged (a crash, or a failed write or fsync, before the mark was updated), so its decision did not take effect", mark.Seq), ErrUnacknowledged, seq)
+			case seq == mark.Seq && (end != mark.Size || res.Digest != mark.Digest):
+				failed = res.Record
+				return fail(res, fmt.Sprintf("the high-water mark records seq %d as %v ending at offset %d, but this record is %v ending at offset %d: the log was replaced or rewritten, or the mark is another log's", seq, mark.Digest, mark.Size, res.Digest, end), ErrReplaced, seq)
+			}
+		}
 		before = sum
 		if sum.Records == 0 {
 			sum.FirstSeq = seq
@@ -136,6 +166,7 @@ func Verify(ctx context.Context, r io.Reader, pub ed25519.PublicKey, o VerifyOpt
 		if failed != nil && tr.n == ce.Offset+int64(len(failed)) {
 			ce.What = "torn: the file ends inside this record, without its \"\\n\" (" + ce.What + ")"
 			ce.Err = ErrTorn
+			truncatedAt(ce, mark)
 		}
 		return sum, ce
 	}
@@ -145,9 +176,24 @@ func Verify(ctx context.Context, r io.Reader, pub ed25519.PublicKey, o VerifyOpt
 	if tr.n > 0 && tr.last != '\n' { // the last line verified, but has no "\n"
 		ce := &ChainError{Line: sum.Records, Seq: sum.LastSeq, Offset: off - int64(lastLen) - 1,
 			What: "torn: the file ends inside this record, without its \"\\n\"", Err: ErrTorn}
+		truncatedAt(ce, mark)
 		return before, ce
 	}
+	if mark != nil && sum.LastSeq < mark.Seq {
+		return sum, &ChainError{Line: sum.Records + 1, Offset: sum.Bytes, Err: ErrTruncated,
+			What: fmt.Sprintf("the file ends after seq %d, but the high-water mark records seq %d, ending at offset %d: acknowledged records were removed from its end, or the file is an older copy", sum.LastSeq, mark.Seq, mark.Size)}
+	}
 	return sum, nil
+}
+
+// truncatedAt turns ce, a torn record, into a truncation when the record
+// is at or below mark: it was acknowledged whole.
+func truncatedAt(ce *ChainError, mark *Mark) {
+	if mark == nil || ce.Line > int64(mark.Seq) {
+		return
+	}
+	ce.What = fmt.Sprintf("the file ends inside this record, without its \"\\n\", but the high-water mark records seq %d, ending at offset %d: acknowledged records were cut from its end", mark.Seq, mark.Size)
+	ce.Err = ErrTruncated
 }
 
 // tailReader counts the bytes read and keeps the last one.

@@ -84,10 +84,17 @@ Options:
                    unknown, of the wrong type or repeated is an error
                    "FILE: POINTER: REASON". A regular file of at most
                    4 MiB.
-  --receipts FILE  the receipts log (JSON Lines, created if missing): one
-                   signed, hash-chained receipt per decision, on disk before
-                   the answer. Concurrent gates take turns (--wait). Check it
-                   with 'bbdigest receipts verify'.
+  --receipts FILE  the receipts log (JSON Lines): one signed, hash-chained
+                   receipt per decision, on disk before the answer, and its
+                   high-water file FILE.hwm, which records the last receipt
+                   acknowledged. Both are created when neither exists. A log
+                   shorter than its mark, missing beside it, not holding its
+                   record, or with records but no FILE.hwm is refused (exit
+                   2, nothing decided): receipts were erased, and a new log
+                   would hide it. Records past the mark, never acknowledged,
+                   are cut off into FILE.torn. Concurrent gates take turns
+                   (--wait). Check it with 'bbdigest receipts verify --hwm
+                   FILE.hwm'.
   --key KEYFILE    the Ed25519 signing key (PKCS#8 PEM, from 'bbdigest
                    keygen'): a regular file of at most 16 KiB that gives
                    its group and others no access (mode 0600 or 0400, as
@@ -136,7 +143,8 @@ Exit status:
      receipted like any deny)
   2  usage or I/O error: a policy, key or call that cannot be read or is
      refused (too large, not a regular file, a key with permissions too
-     open), a receipts log that cannot be opened; nothing was decided
+     open), a receipts log that cannot be opened or that its high-water
+     file refuses; nothing was decided
   3  the ledger could not be opened (missing, locked, corrupt): nothing was
      decided or receipted
 
@@ -263,10 +271,19 @@ func (c *cli) gate(args []string) int {
 	log, err := receipt.Open(*receiptsFile, receipt.NewSigner(key), receipt.Options{Wait: *wait})
 	if err != nil {
 		c.errorf("%v", err)
+		if errors.Is(err, receipt.ErrTruncated) || errors.Is(err, receipt.ErrReplaced) || errors.Is(err, receipt.ErrMark) {
+			// Fail closed: a new log in its place would hide what is gone.
+			rf, hf := fileField(*receiptsFile), fileField(receipt.MarkPath(*receiptsFile))
+			c.hintf("keep %s and %s for the audit ('bbdigest receipts verify --key KEY --hwm %s %s'); to start a new log on purpose, move both, and %s, aside together, or give --receipts a new path",
+				rf, hf, hf, rf, fileField(*receiptsFile+".torn"))
+		}
 		return exitUsage
 	}
 	defer log.Close()
-	if t := log.Recovered(); t != nil {
+	if t := log.Recovered(); t != nil && t.Records > 0 {
+		c.hintf("%s held %s past its high-water mark, written but never acknowledged (a crash, or a failed write or fsync, before the mark was updated: their decisions did not take effect): cut off its %s from offset %d, kept in %s; seq %d goes on from there",
+			fileField(*receiptsFile), plural(t.Records, "record", "records"), plural(int(t.Size), "byte", "bytes"), t.Offset, fileField(t.Path), t.Seq)
+	} else if t != nil {
 		c.hintf("%s ended in a torn record, which a crash during an append leaves: cut off its %s from offset %d, kept in %s; seq %d goes on from there",
 			fileField(*receiptsFile), plural(int(t.Size), "byte", "bytes"), t.Offset, fileField(t.Path), t.Seq)
 	}

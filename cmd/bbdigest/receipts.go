@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -14,7 +15,7 @@ import (
 )
 
 const receiptsHelp = `Usage:
-  bbdigest receipts verify --key KEY [--workers N] FILE|-
+  bbdigest receipts verify --key KEY [--hwm FILE.hwm] [--workers N] FILE|-
   bbdigest receipts verify-ep VECTORS.json
   bbdigest help receipts
 
@@ -28,18 +29,32 @@ Commands:
              payload has the members of the format, its key_id that of the
              key, its Ed25519 signature, seq 1 for the first record and +1
              for each after it, prev_hash 64 zeros in the first record and
-             the SHA-256 of the line before in the others. If all hold, it
-             prints one line on stdout:
-               verified N records, seq 1 to N, last sha256:<64 hex>
-             ("1 record" for one)
+             the SHA-256 of the line before in the others; with --hwm, also
+             that FILE holds the record its high-water mark records, and
+             nothing past it. If all hold, it prints one line on stdout:
+               verified N records, seq 1 to N, last sha256:<64 hex>; CHECKED
+             ("1 record" for one; "verified 0 records; CHECKED" for none)
              where the last is the SHA-256 of the last line, the prev_hash
-             of the record that comes next. Otherwise it names the first
-             bad record on stderr:
+             of the record that comes next, and CHECKED says whether the log
+             was checked against its mark:
+               checked against the high-water mark in FILE.hwm, seq M
+               not checked against a high-water mark
+             Otherwise it names the first bad record on stderr:
                bbdigest: error: FILE: line L (seq S) at offset O: WHAT
              (the seq when it could be read; O the byte offset of the line).
              A file that does not end with "\n" ends with a torn record, the
              remains of an append that a crash cut short: it is reported at
              its line once every record before it has verified.
+             Without --hwm a log whose last records were removed still
+             verifies: the chain cannot show its own end. With it, a log
+             that ends before the mark's record (records removed, an older
+             copy), or is missing, fails at the line where the first missing
+             record belongs; a log whose record at the mark is another
+             fails at that record; and a record past the mark, which the
+             gate wrote but never acknowledged (a crash, or a failed write
+             or fsync, before the mark was updated: its decision did not
+             take effect), fails at its line; the gate's next run cuts such
+             records off into FILE.torn.
   verify-ep  run EP-RECEIPT-v1 conformance vectors, a file shaped like EP's
              receipts.v1.json ({"vectors":[{"id","public_key","document",
              "expect":{"valid"}},...]}), and print one line per vector:
@@ -64,6 +79,13 @@ Options:
                 most 16 KiB
   --insecure-key-permissions
                 verify: use a private key file whatever its permissions
+  --hwm FILE.hwm
+                verify: the log's high-water file, which the gate keeps
+                beside it: its mark names the last receipt the gate
+                acknowledged. It is read before FILE, so a gate appending
+                meanwhile cannot make FILE look shorter than its mark, but
+                the records it is appending show as torn or past the mark:
+                verify a log that no gate is writing
   --workers N   verify: check the records on N workers, 1 to 1024 (default:
                 one per CPU the process may use); the answer is the same for
                 every N
@@ -74,9 +96,12 @@ Options:
 
 Exit status:
   verify:
-    0  every record verified
-    1  a record did not verify (the first is named), or the last is torn
-    2  usage or I/O error, a key that cannot be read included
+    0  every record verified (and the log holds its mark, with --hwm)
+    1  a record did not verify (the first is named), the last is torn, or,
+       with --hwm, the log is missing, ends before its mark, holds another
+       record at it, has records past it, or the high-water file is damaged
+    2  usage or I/O error, a key or high-water file that cannot be read
+       included
   verify-ep:
     0  every vector passed
     1  some vector failed
@@ -85,6 +110,7 @@ Exit status:
 Examples:
   bbdigest keygen --out gate.key
   bbdigest receipts verify --key gate.key.pub receipts.jsonl
+  bbdigest receipts verify --key gate.key.pub --hwm receipts.jsonl.hwm receipts.jsonl
   bbdigest receipts verify --key gate.key receipts.jsonl
   bbdigest receipts verify receipts.jsonl --key MCowBQYDK2VwAyEA...
   bbdigest receipts verify-ep ep-receipts.v1.json
@@ -96,30 +122,51 @@ func (c *cli) receiptsVerify(args []string) int {
 	set := c.flagSet(cmd)
 	key := set.String("key", "", "")
 	insecureKey := set.Bool("insecure-key-permissions", false, "")
+	hwm := set.String("hwm", "", "")
 	workers := new(workersFlag)
 	set.Var(workers, "workers", "")
 	operands, code := c.parse(set, args, 1)
 	if code >= 0 {
 		return code
 	}
+	hwmGiven := false
+	set.Visit(func(f *flag.Flag) { hwmGiven = hwmGiven || f.Name == "hwm" })
 	switch {
 	case *key == "":
 		return c.usageError(cmd, "--key KEY is required")
 	case len(operands) == 0:
 		return c.usageError(cmd, "missing FILE (\"-\" for stdin)")
+	case hwmGiven && (*hwm == "" || *hwm == "-"):
+		return c.usageError(cmd, "--hwm takes the log's high-water file, FILE.hwm")
 	}
 	pub, ok := c.publicKey(*key, *insecureKey)
 	if !ok {
 		return exitUsage
 	}
 	name := operands[0]
+	var mark *receipt.Mark
+	if hwmGiven {
+		m, err := receipt.ReadMark(*hwm)
+		if err != nil {
+			c.errorf("--hwm: %v", err)
+			if errors.Is(err, receipt.ErrMark) {
+				return exitRejected // damaged: the log cannot be vouched for
+			}
+			return exitUsage
+		}
+		mark = &m
+	}
 	r, done, err := c.open(name)
 	if err != nil {
+		if mark != nil && errors.Is(err, fs.ErrNotExist) {
+			c.errorf("%s: missing, but the high-water mark in %s records seq %d (through offset %d): the log was deleted or moved", fileField(name), fileField(*hwm), mark.Seq, mark.Size)
+			return exitRejected
+		}
 		c.ioFailure(name, err)
 		return exitUsage
 	}
 	defer done()
-	sum, err := receipt.Verify(context.Background(), r, pub, receipt.VerifyOptions{Workers: int(*workers)})
+	sum, err := receipt.Verify(context.Background(), r, pub, receipt.VerifyOptions{Workers: int(*workers), Mark: mark})
 	if ce, ok := errors.AsType[*receipt.ChainError](err); ok {
 		seq := ""
 		if ce.Seq != 0 {
@@ -133,6 +180,12 @@ func (c *cli) receiptsVerify(args []string) int {
 			c.hintf("the %d records before it verify: seq %d to %d, last %v", sum.Records, sum.FirstSeq, sum.LastSeq, sum.Last)
 		}
 		switch {
+		case errors.Is(err, receipt.ErrTruncated):
+			c.hintf("the high-water mark in %s records seq %d: acknowledged receipts are missing from the end of %s (truncated, deleted, or an older copy); the gate refuses to open it", fileField(*hwm), mark.Seq, fileField(name))
+		case errors.Is(err, receipt.ErrReplaced):
+			c.hintf("%s is not the log that %s was written for, or it was rewritten; the gate refuses to open it", fileField(name), fileField(*hwm))
+		case errors.Is(err, receipt.ErrUnacknowledged):
+			c.hintf("a record past the high-water mark was never acknowledged (a crash, or a failed write or fsync, before the mark was updated): its decision did not take effect, and the gate's next run cuts it off into FILE.torn")
 		case errors.Is(err, receipt.ErrTorn):
 			c.hintf("a torn record is what a crash during an append leaves; the log's next Open keeps it in FILE.torn and cuts it off")
 		case errors.Is(err, receipt.ErrKeyID) && ce.Line == 1:
@@ -144,10 +197,14 @@ func (c *cli) receiptsVerify(args []string) int {
 		c.ioFailure(name, err)
 		return exitUsage
 	}
-	if sum.Records == 0 {
-		return c.write([]byte("verified 0 records\n"))
+	checked := "; not checked against a high-water mark\n"
+	if mark != nil {
+		checked = fmt.Sprintf("; checked against the high-water mark in %s, seq %d\n", fileField(*hwm), mark.Seq)
 	}
-	return c.write(fmt.Appendf(nil, "verified %s, seq %d to %d, last %v\n", plural(sum.Records, "record", "records"), sum.FirstSeq, sum.LastSeq, sum.Last))
+	if sum.Records == 0 {
+		return c.write([]byte("verified 0 records" + checked))
+	}
+	return c.write(fmt.Appendf(nil, "verified %s, seq %d to %d, last %v%s", plural(sum.Records, "record", "records"), sum.FirstSeq, sum.LastSeq, sum.Last, checked))
 }
 
 // publicKey reads the --key argument: a file holding the public key or the

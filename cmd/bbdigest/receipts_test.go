@@ -78,6 +78,78 @@ func runIn(t *testing.T, args []string, stdin string) (code int, stdout, stderr 
 	return code, out.String(), errb.String()
 }
 
+// TestReceiptsVerifyHWM runs receipts verify --hwm: a log at its mark
+// verifies, and the summary says it was checked against it; a log with its
+// last record dropped, a deleted log, a record past the mark, another
+// log's mark and a damaged high-water file exit 1, naming what is wrong
+// (on f67fe30 there was no --hwm, and the log without its last record
+// verified); a missing high-water file, and an empty or "-" --hwm, exit 2.
+func TestReceiptsVerifyHWM(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	good := writeReceipts(t, "log.jsonl", 5)
+	writeReceipts(t, "four.jsonl", 4) // the same first four records, and their mark
+	pub := scriptKey().Public().(ed25519.PublicKey)
+	os.WriteFile("log.pub", []byte(receipt.MarshalPublicKey(pub)+"\n"), 0o644)
+	lastStart := bytes.LastIndexByte(good[:len(good)-1], '\n') + 1
+	os.WriteFile("cut.jsonl", good[:lastStart], 0o644)
+	os.WriteFile("bad.hwm", []byte("not a high-water file"), 0o644)
+	// Another log of five records under the same key: other timestamps.
+	l, err := receipt.Open("other.jsonl", receipt.NewSigner(scriptKey()), receipt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if _, err := l.Append(context.Background(), receipt.Payload{Result: receipt.ResultFail, Reason: "no_authority", Class: receipt.ClassFinancial}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+
+	verify := func(args ...string) []string {
+		return append([]string{"receipts", "verify", "--key", "log.pub"}, args...)
+	}
+	want := fmt.Sprintf("verified 5 records, seq 1 to 5, last %s; checked against the high-water mark in log.jsonl.hwm, seq 5\n", lastDigest(good))
+	if code, out, errs := runIn(t, verify("--hwm", "log.jsonl.hwm", "log.jsonl"), ""); code != 0 || out != want || errs != "" {
+		t.Errorf("at its mark: exit %d, stdout %q, stderr %q, want %q", code, out, errs, want)
+	}
+	if code, out, _ := runIn(t, verify("log.jsonl", "--hwm=log.jsonl.hwm", "-"), string(good)); code != 2 || out != "" {
+		t.Errorf("two FILEs: exit %d", code)
+	}
+	if code, out, _ := runIn(t, verify("--hwm", "log.jsonl.hwm", "-"), string(good)); code != 0 || out != want {
+		t.Errorf("stdin: exit %d, %q", code, out)
+	}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		code  int
+		errRE string
+	}{
+		{"last record dropped", verify("--hwm", "log.jsonl.hwm", "cut.jsonl"), 1, fmt.Sprintf(`^bbdigest: error: cut.jsonl: line 5 at offset %d: the file ends after seq 4, but the high-water mark records seq 5, ending at offset %d: acknowledged records were removed from its end, or the file is an older copy\n`+
+			`bbdigest: hint: the 4 records before it verify: seq 1 to 4, last sha256:[0-9a-f]{64}\n`+
+			`bbdigest: hint: the high-water mark in log.jsonl.hwm records seq 5: acknowledged receipts are missing from the end of cut.jsonl \(truncated, deleted, or an older copy\); the gate refuses to open it\n$`, lastStart, len(good))},
+		{"deleted", verify("--hwm", "log.jsonl.hwm", "gone.jsonl"), 1, fmt.Sprintf(`^bbdigest: error: gone.jsonl: missing, but the high-water mark in log.jsonl.hwm records seq 5 \(through offset %d\): the log was deleted or moved\n$`, len(good))},
+		{"past the mark", verify("--hwm", "four.jsonl.hwm", "log.jsonl"), 1, fmt.Sprintf(`^bbdigest: error: log.jsonl: line 5 \(seq 5\) at offset %d: past the high-water mark, seq 4: never acknowledged .*\n`+
+			`bbdigest: hint: the 4 records before it verify: .*\n`+
+			`bbdigest: hint: a record past the high-water mark was never acknowledged .*cuts it off into FILE.torn\n$`, lastStart)},
+		{"another log's mark", verify("--hwm", "other.jsonl.hwm", "log.jsonl"), 1, `^bbdigest: error: log.jsonl: line 5 \(seq 5\) at offset \d+: the high-water mark records seq 5 as sha256:[0-9a-f]{64} ending at offset \d+, but this record is .*\n.*\nbbdigest: hint: log.jsonl is not the log that other.jsonl.hwm was written for, or it was rewritten; the gate refuses to open it\n$`},
+		{"damaged mark", verify("--hwm", "bad.hwm", "log.jsonl"), 1, `^bbdigest: error: --hwm: receipt: high-water file missing or damaged: bad.hwm is damaged: neither of its two slots holds a mark\n$`},
+		{"no mark", verify("--hwm", "none.hwm", "log.jsonl"), 2, `^bbdigest: error: --hwm: receipt: high-water file none.hwm: file does not exist\n$`},
+		{"empty --hwm", verify("--hwm", "", "log.jsonl"), 2, `^bbdigest: error: receipts verify: --hwm takes the log's high-water file, FILE.hwm\n`},
+		{"--hwm -", verify("--hwm", "-", "log.jsonl"), 2, `^bbdigest: error: receipts verify: --hwm takes the log's high-water file, FILE.hwm\n`},
+	} {
+		code, out, errs := runIn(t, c.args, "")
+		if code != c.code || out != "" || !regexp.MustCompile(c.errRE).MatchString(errs) {
+			t.Errorf("%s: exit %d (want %d), stdout %q, stderr %q, want %s", c.name, code, c.code, out, errs, c.errRE)
+		}
+	}
+	// Without --hwm the log without its last record verifies: the chain
+	// cannot show its own end, and the summary says it was not checked.
+	if code, out, _ := runIn(t, verify("cut.jsonl"), ""); code != 0 || !strings.HasSuffix(out, "; not checked against a high-water mark\n") {
+		t.Errorf("cut.jsonl without --hwm: exit %d, %q", code, out)
+	}
+}
+
 // TestReceiptsVerify runs receipts verify on a good log (key as a file,
 // as PEM and as the string itself, flags before and after FILE, stdin,
 // one worker), an empty one, a damaged one, a torn one and with another
@@ -105,7 +177,7 @@ func TestReceiptsVerify(t *testing.T) {
 	os.WriteFile("flipped.jsonl", flipped, 0o644)
 	os.WriteFile("torn.jsonl", good[:len(good)-7], 0o644)
 
-	ok := fmt.Sprintf("verified 5 records, seq 1 to 5, last %s\n", lastDigest(good))
+	ok := fmt.Sprintf("verified 5 records, seq 1 to 5, last %s; not checked against a high-water mark\n", lastDigest(good))
 	for _, args := range [][]string{
 		{"receipts", "verify", "--key", "log.pub", "log.jsonl"},
 		{"receipts", "verify", "log.jsonl", "--key", "log.pub"},
@@ -153,10 +225,10 @@ func TestReceiptsVerify(t *testing.T) {
 	}
 	// One record: "1 record".
 	os.WriteFile("one.jsonl", good[:starts[1]], 0o644)
-	if code, out, _ := runIn(t, []string{"receipts", "verify", "--key", "log.pub", "one.jsonl"}, ""); code != 0 || out != fmt.Sprintf("verified 1 record, seq 1 to 1, last sha256:%x\n", oneBefore) {
+	if code, out, _ := runIn(t, []string{"receipts", "verify", "--key", "log.pub", "one.jsonl"}, ""); code != 0 || out != fmt.Sprintf("verified 1 record, seq 1 to 1, last sha256:%x; not checked against a high-water mark\n", oneBefore) {
 		t.Errorf("one record: exit %d, %q", code, out)
 	}
-	if code, out, _ := runIn(t, []string{"receipts", "verify", "--key", "log.pub", "empty.jsonl"}, ""); code != 0 || out != "verified 0 records\n" {
+	if code, out, _ := runIn(t, []string{"receipts", "verify", "--key", "log.pub", "empty.jsonl"}, ""); code != 0 || out != "verified 0 records; not checked against a high-water mark\n" {
 		t.Errorf("empty: exit %d, %q", code, out)
 	}
 
@@ -516,5 +588,43 @@ func checkScriptVectors(t *testing.T, ep, turned []byte) {
 		if i < 0 || !reflect.DeepEqual(all.Vectors[i], v) {
 			t.Errorf("ep.json: vector %v is not EP's", v["id"])
 		}
+	}
+}
+
+// TestGateUnacknowledgedReceipts: a receipts log with a whole record past
+// its high-water mark (a gate killed between the log's fsync and the
+// mark's, or whose fsync failed and could not cut the record back) is
+// repaired at open: the record, never acknowledged, is cut off into
+// FILE.torn, the hint says so, and the decision takes its seq.
+func TestGateUnacknowledgedReceipts(t *testing.T) {
+	f := newGateFixture(t)
+	call := jsonrpcShape(`{"name":"search","arguments":{}}`)
+	var stdout, stderr bytes.Buffer
+	if code := run(f.args(), strings.NewReader(call), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d, %s", code, stderr.String())
+	}
+	mark1, err := os.ReadFile(receipt.MarkPath(f.receipts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, _ := os.ReadFile(f.receipts)
+	if code := run(f.args(), strings.NewReader(call), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d, %s", code, stderr.String())
+	}
+	two, _ := os.ReadFile(f.receipts)
+	os.WriteFile(receipt.MarkPath(f.receipts), mark1, 0o600) // the mark before the second record
+	stderr.Reset()
+	if code := run(f.args(), strings.NewReader(call), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d, %s", code, stderr.String())
+	}
+	want := fmt.Sprintf("bbdigest: hint: %s held 1 record past its high-water mark, written but never acknowledged (a crash, or a failed write or fsync, before the mark was updated: their decisions did not take effect): cut off its %d bytes from offset %d, kept in %s.torn; seq 2 goes on from there\n",
+		f.receipts, len(two)-len(one), len(one), f.receipts)
+	lines := strings.SplitAfter(stderr.String(), "\n")
+	// The recovery hint, the unauthenticated-authority hint, the decision.
+	if len(lines) != 4 || lines[0] != want || !strings.Contains(lines[2], "; receipt 2 sha256:") {
+		t.Errorf("stderr %q, want first %q", stderr.String(), want)
+	}
+	if kept, _ := os.ReadFile(f.receipts + ".torn"); !bytes.Equal(kept, two[len(one):]) {
+		t.Errorf("%s.torn holds %q", f.receipts, kept)
 	}
 }
