@@ -251,6 +251,17 @@ func (a *archiveRun) runInput(j int, name string) int {
 	}
 	in.start, in.firstLine, in.startSHA256 = s.pos, s.lines()+1, s.sum()
 	in.end, in.endSHA256 = s.pos, in.startSHA256
+	pi := &progressInput{name: name, raw: &ai.rawRead, rawSize: ai.rawSize, total: -1}
+	switch {
+	case hi >= 0:
+		pi.total = max(0, hi-s.pos)
+	case ai.compression == "none" && ai.rawSize >= 0:
+		pi.total = ai.rawSize - s.pos
+	}
+	// The progress covers the lines --resume checks (and computes again)
+	// as well as those it answers.
+	a.prog.begin(pi)
+	s.count = &a.prog.bytes
 	if code := a.skipAnswered(s, in, hi, j); code >= 0 {
 		return code
 	}
@@ -266,15 +277,6 @@ func (a *archiveRun) runInput(j int, name string) int {
 		}
 	}
 	a.opts.FirstLine = in.firstLine + in.lines
-	pi := &progressInput{name: name, raw: &ai.rawRead, rawSize: ai.rawSize, total: -1}
-	switch {
-	case hi >= 0:
-		pi.total = max(0, hi-s.pos)
-	case ai.compression == "none" && ai.rawSize >= 0:
-		pi.total = ai.rawSize - s.pos
-	}
-	a.prog.begin(pi)
-	s.count = &a.prog.bytes
 	_, err = batch.Stream(a.ctx, s.reader(hi), a.opts, a.emit)
 	if err == nil && a.ctx.Err() != nil {
 		// Ctrl-C as the input ended, which may be its writer's end by the
@@ -382,8 +384,8 @@ func (a *archiveRun) count(r *resultParts) {
 	}
 }
 
-// emit writes the result line of one record and counts its outcome.
-func (a *archiveRun) emit(res batch.Result) error {
+// resultOf returns what the result line of one record says.
+func (a *archiveRun) resultOf(res batch.Result) (resultParts, error) {
 	r := resultParts{line: res.Line}
 	switch {
 	case res.Err != nil:
@@ -393,12 +395,21 @@ func (a *archiveRun) emit(res batch.Result) error {
 	default:
 		claimed, err := claimOf(res)
 		if err != nil {
-			return err // Select accepted the record: never
+			return r, err // Select accepted the record: never
 		}
 		r.digest = res.Digest
 		if claimed != res.Digest {
 			r.claimed, r.class = claimed, classMismatch
 		}
+	}
+	return r, nil
+}
+
+// emit writes the result line of one record and counts its outcome.
+func (a *archiveRun) emit(res batch.Result) error {
+	r, err := a.resultOf(res)
+	if err != nil {
+		return err
 	}
 	b := a.appendResult(a.line[:0], &r)
 	a.count(&r)

@@ -16,17 +16,35 @@ package main
 // sidecar of the last checkpoint FILE holds (write, fsync, rename). So
 // whenever the run is killed, the sidecar describes a prefix of FILE.
 //
-// --resume refuses FILE, leaving it as it is, unless the sidecar is there
-// (or FILE is missing or empty: the run starts), names the same command,
-// --profile, --max-record, --shard and inputs, FILE is at least its
-// length and its prefix of that length hashes to the SHA-256 recorded,
-// that prefix holds exactly the result lines the run would write for the
-// lines of the input it skips (the format emit writes, line numbers in
-// order), and the input's bytes up to there hash to the SHA-256
-// recorded. Then FILE is cut at that length and the run goes on from the
-// next line: the result lines FILE held past the checkpoint are computed
-// again. The finished FILE is byte for byte the output of a run never
-// stopped, and the summary counts the outcomes of the lines kept.
+// --resume refuses FILE, leaving it and the sidecar as they are, unless
+// the sidecar is there (or FILE is missing or empty: the run starts),
+// names the same command, --profile, --max-record, --shard and inputs,
+// FILE is at least its length and its prefix of that length hashes to
+// the SHA-256 recorded and holds the number of lines recorded, the input
+// has the lines that prefix answers and its bytes up to there hash to
+// the SHA-256 recorded, and each line of the prefix is, byte for byte,
+// the result line this run writes for its line of the input. The lines
+// kept are not trusted: skipAnswered computes them again from the input,
+// with batch on every worker as the run answers the rest, so a --resume
+// costs the canonicalization and hashing of the lines it skips, as much
+// CPU as a run over them, and no output write. Then FILE is cut at that
+// length and the run goes on from the next line: the result lines FILE
+// held past the checkpoint are computed again. The finished FILE is byte
+// for byte the output of a run never stopped, and the summary counts the
+// outcomes of the lines kept (TestArchiveResumeCuts, TestArchiveResumeKill;
+// TestArchiveResumeForged: a kept line forged, with a sidecar recomputed
+// to match, is refused).
+//
+// The sidecar is not authenticated: whoever can write FILE can write
+// FILE.resume to match it. As --resume keeps only lines it has computed
+// again, a forged FILE or sidecar can make it refuse, or compute more
+// (a checkpoint earlier than the real one), but not finish with a line
+// that a run over the inputs, as this run reads them, would not write.
+// What it does not protect: the inputs themselves (a sidecar rewritten
+// for an input changed since the run was killed resumes, and FILE then
+// answers the input as it is now, whose SHA-256 the summary's
+// end_sha256 gives), and FILE once a run has ended (compare it with the
+// SHA-256 of the summary's "output").
 //
 // The sidecar is kept when the run completes: --resume of a completed
 // FILE checks it and its input again, writes nothing more and prints the
@@ -47,6 +65,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 )
@@ -221,7 +240,7 @@ func (a *archiveRun) writeSidecar(cp checkpoint) error {
 // same command, flags and inputs, FILE at least as long as recorded and
 // its prefix hashing to the SHA-256 recorded, holding the number of
 // result lines recorded. The lines themselves are checked as the input is
-// skipped (skipAnswered). A missing sidecar is taken for a run not
+// skipped, against the lines computed again (skipAnswered). A missing sidecar is taken for a run not
 // started when FILE is empty.
 func (a *archiveRun) readBack(f *os.File) error {
 	fi, err := f.Stat()
@@ -350,141 +369,83 @@ func quoteAll(names []string) string {
 	return strings.Join(q, " ")
 }
 
-// checkKept reads the next kept line of FILE, which must be, byte for
-// byte, the result line this run writes for line number line of the
-// current input with the outcome it states, and counts that outcome. The
-// line is read by the format emit writes (no JSON decoder: no other
-// spelling, order or case is accepted) and written again to compare.
-func (a *archiveRun) checkKept(line int64) error {
+// checkKept compares the next kept line of FILE with the result line
+// this run writes for res, computed again from the input, and counts its
+// outcome: a kept line is only ever what the run writes, byte for byte.
+func (a *archiveRun) checkKept(res batch.Result) error {
+	r, err := a.resultOf(res)
+	if err != nil {
+		return err
+	}
+	want := a.appendResult(a.line[:0], &r)
+	a.line = want
 	kept, err := a.resume.back.ReadSlice('\n')
 	if err != nil {
-		return notOutputError{fmt.Sprintf("not the output of this run: its result lines end before the %d its %s file records", a.resume.lines, resumeSuffix)}
+		// readBack counted the kept lines: never
+		return notOutputError{fmt.Sprintf("its result lines end before the %d its %s file records", a.resume.lines, resumeSuffix)}
 	}
-	n := a.resume.lines - a.resume.remaining + 1
-	r := resultParts{line: line}
-	a.parseResult(kept, &r)
-	if want := a.appendResult(nil, &r); !bytes.Equal(kept, want) {
-		return notOutputError{fmt.Sprintf("not the output of this run: its line %d is not the result line this run writes there, %s", n, strings.TrimSuffix(string(want), "\n"))}
+	if !bytes.Equal(kept, want) {
+		n := a.resume.lines - a.resume.remaining + 1
+		return notOutputError{fmt.Sprintf("its line %d is not the result line this run writes there, %s", n, strings.TrimSuffix(string(want), "\n"))}
 	}
 	a.count(&r)
+	a.prog.records.Add(1)
+	a.resume.remaining--
 	return nil
 }
 
-// parseResult reads into r the outcome a result line states, if it is
-// one of the forms appendResult writes; r.line is the number expected,
-// which the line written again from r then has. Whatever it does not
-// recognize is left out of r, so that the line written again differs.
-func (a *archiveRun) parseResult(b []byte, r *resultParts) {
-	i := bytes.Index(b, []byte(`"line":`))
-	if i < 0 {
-		return
-	}
-	rest := b[i+len(`"line":`):]
-	for len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
-		rest = rest[1:]
-	}
-	digest := func(s []byte) (hashing.Digest, []byte, bool) {
-		if len(s) < hashing.DigestTextLen {
-			return hashing.Digest{}, nil, false
-		}
-		d, err := hashing.ParseDigest(string(s[:hashing.DigestTextLen]))
-		return d, s[hashing.DigestTextLen:], err == nil
-	}
-	cut := func(s []byte, prefix string) ([]byte, bool) {
-		if !bytes.HasPrefix(s, []byte(prefix)) {
-			return nil, false
-		}
-		return s[len(prefix):], true
-	}
-	if a.verify {
-		if s, ok := cut(rest, `,"ok":false,"digest":"`); ok {
-			d, s, ok := digest(s)
-			if s, ok2 := cut(s, `","claimed":"`); ok && ok2 {
-				if c, _, ok := digest(s); ok {
-					r.digest, r.claimed, r.class = d, c, classMismatch
-				}
-			}
-			return
-		}
-		if s, ok := cut(rest, `,"ok":true,"digest":"`); ok {
-			r.digest, _, _ = digest(s)
-			return
-		}
-		rest, _ = cut(rest, `,"ok":false`)
-	} else if s, ok := cut(rest, `,"digest":"`); ok {
-		r.digest, _, _ = digest(s)
-		return
-	}
-	s, ok := cut(rest, `,"error":{"class":"`)
-	if !ok {
-		return
-	}
-	j := bytes.IndexByte(s, '"')
-	if j < 0 {
-		return
-	}
-	class := string(s[:j])
-	s, ok = cut(s[j:], `","offset":`)
-	if !ok {
-		return
-	}
-	j = bytes.Index(s, []byte(`,"pointer":`))
-	if j < 0 {
-		return
-	}
-	off, err := strconv.ParseInt(string(s[:j]), 10, 64)
-	if err != nil {
-		return
-	}
-	s, ok = cut(s[j:], `,"pointer":`)
-	if !ok {
-		return
-	}
-	// pointer and message, each a JSON string, which holds no '"' that
-	// is not escaped: the first `,"message":` ends the pointer.
-	k := bytes.Index(s, []byte(`,"message":`))
-	if k < 0 {
-		return
-	}
-	msg := bytes.TrimSuffix(s[k+len(`,"message":`):], []byte("}}\n"))
-	var p, m string
-	if json.Unmarshal(s[:k], &p) != nil || json.Unmarshal(msg, &m) != nil {
-		return
-	}
-	r.class, r.offset, r.pointer, r.message = class, off, p, m
-}
-
-// skipAnswered skips, in the input of index j being positioned, the
-// lines that the output kept already answers, checking each against its
-// result line and the bytes read against the SHA-256 recorded. It
-// returns -1, or the exit code of a failure it reported.
+// skipAnswered goes past the lines of the input of index j that the
+// output kept already answers, the input being positioned at the start of
+// its lines (or of the shard's range). It computes their result lines
+// again, with the run's own pipeline (batch, on every worker, as the run
+// answers the rest), and checks that each kept line is, byte for byte,
+// the line computed (checkKept), that the input has the lines recorded,
+// and that the bytes read hash to the SHA-256 recorded. Where both the
+// input and a kept line are wrong, the input is the one reported. Once
+// the input of the checkpoint is positioned, FILE is cut after the kept
+// lines (startOut). It returns -1, or the exit code of a failure it
+// reported; a refusal leaves FILE and FILE.resume as they are.
 func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64, j int) int {
 	side := a.resume.side
 	if side == nil || j > side.Input || a.resume.back == nil {
 		return -1
 	}
-	for j < side.Input || a.resume.remaining > 0 {
-		n, err := s.skipLines(1, hi)
-		if err != nil {
-			return a.ioFail(in.name, err)
-		}
-		if n == 0 {
-			break // the input (or the shard's range) ends
-		}
-		if a.resume.remaining == 0 {
-			return a.notThisRun(fmt.Sprintf("its %s file records %s, and %s has more lines before them", resumeSuffix, plural(a.resume.lines, "result line", "result lines"), quote(in.name)))
-		}
-		if err := a.checkKept(in.firstLine + in.lines); err != nil {
-			return a.notThisRun(strings.TrimPrefix(err.Error(), "not the output of this run: "))
-		}
-		in.lines++
-		a.resume.remaining--
+	// Every line of an input before the checkpoint's, and in that input
+	// the lines kept still to check.
+	limit := int64(-1)
+	if j == side.Input {
+		limit = a.resume.remaining
 	}
-	if j == side.Input && a.resume.remaining > 0 {
-		return a.notThisRun(fmt.Sprintf("it holds %s, and the input has %s", plural(a.resume.lines, "result line", "result lines"), plural(a.resume.lines-a.resume.remaining, "line", "lines")))
+	lines0, checked0 := s.lines(), a.resume.remaining
+	r := s.linesReader(limit, hi)
+	opts := a.opts
+	opts.Idle = nil // nothing is written
+	opts.FirstLine = in.firstLine
+	var kept error // the first kept line that is not the run's
+	_, err := batch.Stream(a.ctx, r, opts, func(res batch.Result) error {
+		if a.resume.remaining == 0 {
+			return notOutputError{fmt.Sprintf("its %s file records %s, and %s has more lines before them", resumeSuffix, plural(a.resume.lines, "result line", "result lines"), quote(in.name))}
+		}
+		return a.checkKept(res)
+	})
+	if e, ok := errors.AsType[notOutputError](err); ok {
+		// Read what is left of the lines kept, to report an input that
+		// is not the one recorded as that.
+		kept = e
+		_, err = io.Copy(io.Discard, r)
+	}
+	if err != nil {
+		return a.ioFail(in.name, err)
+	}
+	in.lines += checked0 - a.resume.remaining
+	if read := s.lines() - lines0; j == side.Input && read < checked0 {
+		return a.notThisRun(fmt.Sprintf("it holds %s, and the input has %s", plural(a.resume.lines, "result line", "result lines"), plural(a.resume.lines-checked0+read, "line", "lines")))
 	}
 	if got := s.sum(); got != side.InputsSHA256[j] {
 		return a.notThisRun(fmt.Sprintf("the SHA-256 of the first %s read of %s is %s, where its %s file records %s: the input is not the one FILE answers", plural(s.pos, "byte", "bytes"), quote(in.name), got, resumeSuffix, side.InputsSHA256[j]))
+	}
+	if kept != nil {
+		return a.notThisRun(kept.Error())
 	}
 	if j < side.Input {
 		return -1

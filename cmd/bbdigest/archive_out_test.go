@@ -432,43 +432,6 @@ func TestArchiveResumeKill(t *testing.T) {
 	}
 }
 
-// TestParseResultPointer checks that parseResult reads back every part of
-// a rejection's result line, the pointer and message included, however
-// they are escaped (a pointer holding `","message":"`, backslashes, a
-// control, a bidi override, a byte that is not UTF-8), so that --resume
-// writes the kept line again byte for byte; and that a line in the format
-// before pointers, or with the members in another order, is not read as
-// one (so --resume refuses it).
-func TestParseResultPointer(t *testing.T) {
-	for _, verify := range []bool{false, true} {
-		a := &archiveRun{verify: verify}
-		for _, p := range []string{"", "/doc", `/a","message":"x`, `/\\/~0~1`, "/\x1b\u202e", "/\xff", `/"}}`} {
-			r := resultParts{line: 7, class: "duplicate-name", offset: 12, pointer: p, message: `duplicate "` + p + `"`}
-			line := a.appendResult(nil, &r)
-			got := resultParts{line: 7}
-			a.parseResult(line, &got)
-			if again := a.appendResult(nil, &got); !bytes.Equal(again, line) {
-				t.Errorf("verify %v, pointer %q: read back as %+v, which writes\n%s\nnot\n%s", verify, p, got, again, line)
-			}
-		}
-		ok := ""
-		if verify {
-			ok = `,"ok":false`
-		}
-		for _, line := range []string{
-			`{"line":7` + ok + `,"error":{"class":"syntax","offset":1,"message":"m"}}` + "\n",
-			`{"line":7` + ok + `,"error":{"class":"syntax","offset":1,"message":"m","pointer":""}}` + "\n",
-			`{"line":7` + ok + `,"error":{"class":"syntax","pointer":"","offset":1,"message":"m"}}` + "\n",
-		} {
-			got := resultParts{line: 7}
-			a.parseResult([]byte(line), &got)
-			if again := a.appendResult(nil, &got); string(again) == line {
-				t.Errorf("verify %v: %s read as a result line of this format", verify, line)
-			}
-		}
-	}
-}
-
 // TestWithoutFlag checks the command line of the hint: the resume flag
 // left out in every spelling, the other flags and their values kept as
 // given, a value that looks like a flag and the operands included.
@@ -494,6 +457,196 @@ func TestWithoutFlag(t *testing.T) {
 	for in, want := range map[string]string{"a.jsonl": "a.jsonl", "--out": "--out", "a b": "'a b'", "it's": `'it'\''s'`, "": "''", "$x": "'$x'", "ü": "'ü'", "a\nb": "'a\nb'"} {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestArchiveResumeForged checks that --resume refuses kept lines that
+// are in the format the run writes but are not what it writes for the
+// input, with a sidecar recomputed to match them (FILE's length and
+// SHA-256, the number of lines), so that only the lines are wrong: a
+// digest changed, a rejection's class changed, the outcomes of two lines
+// swapped, and for verify a mismatch made "ok":true. It forges a
+// completed output and one killed half way (its kept lines forged, the
+// rest of FILE to be computed again), for rehash of one input, verify of
+// a gzip input, several inputs (the forged line in an input before the
+// checkpoint's) and a shard of a zstd input. Each refusal is exit 2 with
+// the first line that differs and the line the run writes there, FILE and
+// its sidecar left as they are; the line as written resumes.
+func TestArchiveResumeForged(t *testing.T) {
+	dir := t.TempDir()
+	mixed := genArchive(t, archivegen.Mixed, 200, 21)
+	var cb bytes.Buffer
+	if err := archivegen.Write(&cb, archivegen.Options{Kind: archivegen.Claims, Records: 200, Seed: 22, Wrong: 10}); err != nil {
+		t.Fatal(err)
+	}
+	claims := cb.Bytes()
+	files := map[string][]byte{
+		"mixed.jsonl":     mixed,
+		"mixed.jsonl.zst": zstdBytes(t, mixed),
+		"claims.jsonl.gz": gzipBytes(t, claims, false),
+		"small.jsonl":     []byte("[1]\n{\"a\":1,\"a\":2}\n[3]\n"),
+	}
+	plain := map[string][]byte{"mixed.jsonl": mixed, "mixed.jsonl.zst": mixed, "claims.jsonl.gz": claims, "small.jsonl": files["small.jsonl"]}
+	out := filepath.Join(dir, "out.jsonl")
+	hint := "bbdigest: hint: --resume continues an output of the same command, flags and inputs, with its .resume file; remove both to start over\n"
+	// outcome splits a result line after its line number.
+	outcome := func(l string) (string, string) {
+		i := strings.Index(l, `"line":`) + len(`"line":`)
+		for l[i] >= '0' && l[i] <= '9' {
+			i++
+		}
+		return l[:i], l[i:]
+	}
+	// find returns the index of the first line that has sub, after i.
+	find := func(lines []string, i int, sub string) int {
+		for ; i < len(lines); i++ {
+			if strings.Contains(lines[i], sub) {
+				return i
+			}
+		}
+		t.Fatalf("no result line has %s", sub)
+		return -1
+	}
+	type forgery struct {
+		name string
+		// edit forges lines and returns the index of the first one
+		// changed.
+		edit func(lines []string) int
+	}
+	digest := forgery{"digest changed", func(l []string) int {
+		i := find(l, 1, `"digest":"sha256:`)
+		j := strings.Index(l[i], `"digest":"sha256:`) + len(`"digest":"sha256:`)
+		c := byte('0')
+		if l[i][j] == '0' {
+			c = '1'
+		}
+		l[i] = l[i][:j] + string(c) + l[i][j+1:]
+		return i
+	}}
+	class := forgery{"class changed", func(l []string) int {
+		i := find(l, 1, `"class":"`)
+		to := `"class":"syntax"`
+		if strings.Contains(l[i], to) {
+			to = `"class":"depth"`
+		}
+		j := strings.Index(l[i], `"class":"`)
+		k := j + len(`"class":"`) + strings.IndexByte(l[i][j+len(`"class":"`):], '"') + 1
+		l[i] = l[i][:j] + to + l[i][k:]
+		return i
+	}}
+	swap := forgery{"outcomes swapped", func(l []string) int {
+		// A rejection (or a mismatch) and the next line accepted.
+		i := 1
+		for ; i < len(l) && !strings.Contains(l[i], `"class":"`) && !strings.Contains(l[i], `"claimed":"`); i++ {
+		}
+		j := i + 1
+		for ; j < len(l) && (strings.Contains(l[j], `"class":"`) || strings.Contains(l[j], `"claimed":"`)); j++ {
+		}
+		if j >= len(l) {
+			t.Fatal("no rejection followed by a line accepted")
+		}
+		hi, oi := outcome(l[i])
+		hj, oj := outcome(l[j])
+		l[i], l[j] = hi+oj, hj+oi
+		return i
+	}}
+	madeOK := forgery{"mismatch made ok", func(l []string) int {
+		i := find(l, 0, `"claimed":"`)
+		h, o := outcome(l[i])
+		d := o[strings.Index(o, `"digest":"`)+len(`"digest":"`):]
+		l[i] = h + `,"ok":true,"digest":"` + d[:hashing.DigestTextLen] + "\"}\n"
+		return i
+	}}
+	// Every mismatch made ok: the forged output says that the archive
+	// verifies (exit 0 where the kept lines are trusted).
+	allOK := forgery{"every mismatch made ok", func(l []string) int {
+		first := -1
+		for i := range l {
+			if strings.Contains(l[i], `"claimed":"`) {
+				h, o := outcome(l[i])
+				d := o[strings.Index(o, `"digest":"`)+len(`"digest":"`):]
+				l[i] = h + `,"ok":true,"digest":"` + d[:hashing.DigestTextLen] + "\"}\n"
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+		return first
+	}}
+	for _, tt := range []struct {
+		name    string
+		cmd     string
+		flags   []string
+		inputs  []string
+		forgery []forgery
+		half    bool // also forge a run killed half way (sidecarAt: no shard)
+	}{
+		{"rehash", "rehash", nil, []string{"mixed.jsonl"}, []forgery{digest, class, swap}, true},
+		{"verify", "verify", nil, []string{"claims.jsonl.gz"}, []forgery{digest, swap, madeOK, allOK}, true},
+		{"several", "rehash", nil, []string{"mixed.jsonl", "small.jsonl", "mixed.jsonl.zst"}, []forgery{digest, class, swap}, true},
+		{"shard", "rehash", []string{"--shard", "1/3"}, []string{"mixed.jsonl.zst"}, []forgery{digest, class, swap}, false},
+	} {
+		paths := writeFiles(t, dir, files, tt.inputs...)
+		var data [][]byte
+		for _, name := range tt.inputs {
+			data = append(data, plain[name])
+		}
+		args := append(append([]string{"archive", tt.cmd}, tt.flags...), "--out", out)
+		os.Remove(out + resumeSuffix)
+		if _, _, code := archiveCall(t, 0, nil, append(args, paths...)...); code != exitRejected {
+			t.Fatalf("%s: --out: exit code %d", tt.name, code)
+		}
+		fullB, _ := os.ReadFile(out)
+		sideB, _ := os.ReadFile(out + resumeSuffix)
+		full := string(fullB)
+		fullLines := strings.SplitAfter(full, "\n")
+		fullLines = fullLines[:len(fullLines)-1]
+		n := len(fullLines)
+		for _, f := range tt.forgery {
+			for _, half := range []bool{false, true} {
+				if half && !tt.half {
+					continue
+				}
+				lines := append([]string(nil), fullLines...)
+				first := f.edit(lines)
+				forged := strings.Join(lines, "")
+				var side []byte
+				if half {
+					// Killed with the forged line among the kept ones,
+					// and FILE holding part of the rest.
+					kept := max(first+1, n/2)
+					side = sidecarAt(t, tt.cmd, 1<<28, paths, data, forged, kept)
+					forged = strings.Join(lines[:kept], "") + strings.Join(fullLines[kept:kept+(n-kept)/2], "")
+				} else {
+					var s sidecar
+					if err := json.Unmarshal(sideB, &s); err != nil {
+						t.Fatal(err)
+					}
+					s.OutputBytes, s.OutputSHA256 = int64(len(forged)), sha256.Sum256([]byte(forged))
+					side, _ = json.Marshal(s)
+				}
+				os.WriteFile(out, []byte(forged), 0o666)
+				os.WriteFile(out+resumeSuffix, side, 0o666)
+				stdout, stderr, code := archiveCall(t, 0, nil, append(append(args, "--resume"), paths...)...)
+				got, _ := os.ReadFile(out)
+				gotSide, _ := os.ReadFile(out + resumeSuffix)
+				want := fmt.Sprintf("bbdigest: error: %s: not the output of this run: its line %d is not the result line this run writes there, %s\n",
+					fileField(out), first+1, strings.TrimSuffix(fullLines[first], "\n")) + hint
+				if code != exitUsage || stdout != "" || stderr != want || string(got) != forged || !bytes.Equal(gotSide, side) {
+					t.Errorf("%s, %s, half %v: exit code %d, stdout %q, stderr\n%s\nwant\n%s\nfile changed %v, sidecar changed %v",
+						tt.name, f.name, half, code, stdout, stderr, want, string(got) != forged, !bytes.Equal(gotSide, side))
+				}
+			}
+		}
+		// The output as written resumes, and stays as it is.
+		os.WriteFile(out, fullB, 0o666)
+		os.WriteFile(out+resumeSuffix, sideB, 0o666)
+		if _, stderr, code := archiveCall(t, 0, nil, append(append(args, "--resume"), paths...)...); code != exitRejected {
+			t.Errorf("%s: --resume of the output as written: exit code %d, stderr %s", tt.name, code, stderr)
+		}
+		if got, _ := os.ReadFile(out); string(got) != full {
+			t.Errorf("%s: --resume of the output as written changed it", tt.name)
 		}
 	}
 }

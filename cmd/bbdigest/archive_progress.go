@@ -6,7 +6,8 @@ package main
 // --progress json one JSON line a second, for logs (a Kubernetes pod's).
 //
 // The rates count the JSON Lines read by the workers (decompressed) and
-// the records answered, from the start of the run. The fraction done is
+// the records answered, from the start of the run (with --resume, the
+// lines kept, whose answers are computed again to check them, too). The fraction done is
 // that of the shard's range for --shard, else that of the input file
 // read (its compressed bytes for a compressed file), unknown on stdin.
 

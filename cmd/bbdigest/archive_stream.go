@@ -1,9 +1,11 @@
 package main
 
 // lineStream positions a run of rehash or verify in its input's JSON
-// Lines (decompressed): past the lines before a shard's range, past the
-// lines an interrupted run already answered (--resume), and it ends the
-// stream given to batch at the end of the shard's range.
+// Lines (decompressed): past the lines before a shard's range; it gives
+// batch the lines an interrupted run already answered (--resume), which
+// it computes again to check them, and then the rest, which it answers;
+// and it ends the streams given to batch at the end of the shard's
+// range.
 //
 // Positions are byte offsets in the stream. A line starts at 0 and after
 // every "\n"; such a position is a line boundary, and so is the end of
@@ -159,37 +161,26 @@ func (s *lineStream) lines() int64 {
 	return s.newlines
 }
 
-// skipLines consumes k lines, or as many as there are before the line
-// boundary at or after hi (hi < 0: the end of the input). It returns the
-// number consumed, and the input's error other than io.EOF.
-func (s *lineStream) skipLines(k, hi int64) (int64, error) {
-	before := s.lines()
-	for s.lines()-before < k && (hi < 0 || s.pos < hi || !s.atLine) {
-		if !s.fill() {
-			return s.lines() - before, s.readErr()
-		}
-		i := bytes.IndexByte(s.buf[s.start:s.end], '\n')
-		if i < 0 {
-			s.consume(s.end - s.start)
-		} else {
-			s.consume(i + 1)
-		}
-	}
-	return s.lines() - before, nil
-}
-
 // reader returns the rest of the input up to the line boundary at or
 // after hi (hi < 0: to the end of the input).
-func (s *lineStream) reader(hi int64) io.Reader { return &rangeReader{s: s, hi: hi} }
+func (s *lineStream) reader(hi int64) io.Reader { return &rangeReader{s: s, hi: hi, lines: -1} }
+
+// linesReader returns the next k lines of the input, or as many as there
+// are before the line boundary at or after hi (hi < 0: the end of the
+// input); k < 0 is no limit. s must be at a line boundary.
+func (s *lineStream) linesReader(k, hi int64) io.Reader {
+	return &rangeReader{s: s, hi: hi, lines: k}
+}
 
 type rangeReader struct {
-	s  *lineStream
-	hi int64
+	s     *lineStream
+	hi    int64
+	lines int64 // the "\n" still to read, or -1: no limit
 }
 
 func (r *rangeReader) Read(p []byte) (int, error) {
 	s := r.s
-	if r.hi >= 0 && s.pos >= r.hi && s.atLine {
+	if r.lines == 0 || r.hi >= 0 && s.pos >= r.hi && s.atLine {
 		return 0, io.EOF
 	}
 	if len(p) == 0 {
@@ -209,6 +200,14 @@ func (r *rangeReader) Read(p []byte) (int, error) {
 		}
 	}
 	avail = avail[:min(len(avail), len(p))]
+	if r.lines > 0 && int64(bytes.Count(avail, []byte{'\n'})) >= r.lines {
+		// Up to the last "\n" allowed.
+		end := 0
+		for range r.lines {
+			end += bytes.IndexByte(avail[end:], '\n') + 1
+		}
+		avail = avail[:end]
+	}
 	if s.mark != nil && avail[len(avail)-1] != '\n' {
 		// End the read at a line boundary, if there is one in it, for
 		// a checkpoint.
@@ -218,6 +217,9 @@ func (r *rangeReader) Read(p []byte) (int, error) {
 	}
 	n := copy(p, avail)
 	if n > 0 {
+		if r.lines > 0 {
+			r.lines -= int64(bytes.Count(avail, []byte{'\n'}))
+		}
 		s.consume(n)
 		if s.count != nil {
 			s.count.Add(int64(n))

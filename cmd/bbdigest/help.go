@@ -443,16 +443,25 @@ Options:
                   run starts), a regular file of at most 64 MiB, names
                   the same command, flags and inputs,
                   FILE is at least the length recorded and its bytes up
-                  to there hash to the SHA-256 recorded, each of its lines
-                  up to there is exactly the result line this run writes
-                  for the input line it skips (line numbers in order),
-                  and the input bytes skipped hash to the SHA-256
-                  recorded. It then cuts FILE at the length recorded
-                  (result lines past it are computed again), counts the
-                  outcomes of the lines kept in the summary, and goes on:
-                  the finished FILE is the same, byte for byte, as the
-                  output of a run never stopped. --resume of a completed
-                  FILE writes nothing and prints the same summary.
+                  to there hash to the SHA-256 recorded, the input bytes
+                  skipped hash to the SHA-256 recorded, and each line of
+                  FILE up to there is, byte for byte, the result line this
+                  run writes for the input line it skips: no kept line is
+                  trusted, their answers are computed again (on every
+                  core), so a resume costs the CPU of a run over the part
+                  it skips, without writing it, and the error names the
+                  first line that differs. The sidecar is not
+                  authenticated: rewriting FILE and FILE.resume can make
+                  --resume refuse or compute more, not keep a line this
+                  run would not write; it does not vouch for the inputs
+                  (an input changed since, with its sidecar rewritten, is
+                  answered as it is now) nor for FILE after the run. It
+                  then cuts FILE at the length recorded (result lines past
+                  it are computed again), counts the outcomes of the lines
+                  kept in the summary, and goes on: the finished FILE is
+                  the same, byte for byte, as the output of a run never
+                  stopped. --resume of a completed FILE writes nothing and
+                  prints the same summary.
                   Ctrl-C (SIGINT) stops a run with --out in order: it
                   stops reading (a read that waits for input first
                   returns), flushes and fsyncs FILE, writes FILE.resume,
