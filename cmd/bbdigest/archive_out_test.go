@@ -394,14 +394,39 @@ func TestArchiveResumeKill(t *testing.T) {
 		}()
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		killed := false
-		select {
-		case err = <-done:
-		case <-time.After(time.Duration(10+rng.IntN(200)) * time.Millisecond):
-			cmd.Process.Signal(syscall.SIGKILL)
-			err = <-done
-			killed = true
+		// A resume first answers the kept lines again, which takes longer
+		// the more FILE holds. One run in four is killed at a random point
+		// from the start, in that check included; the others once FILE has
+		// grown (the check is over), so that the runs make progress.
+		prev := int64(0)
+		if fi, err := os.Stat(out); err == nil {
+			prev = fi.Size()
 		}
+		if rng.IntN(4) == 0 {
+			prev = -1
+		}
+		killed := false
+		grown := time.NewTicker(time.Millisecond)
+	wait:
+		for {
+			select {
+			case err = <-done:
+				break wait
+			case <-grown.C:
+				if fi, err := os.Stat(out); prev >= 0 && (err != nil || fi.Size() <= prev) {
+					continue
+				}
+				select {
+				case err = <-done:
+				case <-time.After(time.Duration(10+rng.IntN(200)) * time.Millisecond):
+					cmd.Process.Signal(syscall.SIGKILL)
+					err = <-done
+					killed = true
+				}
+				break wait
+			}
+		}
+		grown.Stop()
 		got, rerr := os.ReadFile(out)
 		if rerr != nil && !os.IsNotExist(rerr) {
 			t.Fatal(rerr)
