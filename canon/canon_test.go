@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 type acceptCase struct {
@@ -482,7 +484,7 @@ func TestIsCanonicalAndValidate(t *testing.T) {
 func TestEncode(t *testing.T) {
 	var c Canonicalizer
 	var out bytes.Buffer
-	if err := c.Encode(&out, []byte(example64Envelope)); err != nil || out.Len() != 895 {
+	if err := c.Encode(&out, []byte(example64Envelope)); err != nil || out.Len() != demo.DraftCanonicalLen {
 		t.Fatalf("Encode: %d bytes, %v", out.Len(), err)
 	}
 	if err := c.Encode(&out, []byte(`[1,`)); !errors.Is(err, ErrSyntax) {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -13,44 +11,59 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-// The values of draft-morrison-binding-moment-envelope-04 §6.4.
+// Problem reasons the tables expect.
 const (
-	draftDigest    = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
-	draftCanonLen  = 895
-	draftAction1   = "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
-	draftAction2   = "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
-	testdataDir    = "testdata/envelopes"
-	draftFile      = "envelope-draft-6.4.json"
-	metaFile       = "envelope-meta.json"
-	action1File    = "action-1-dates.json"
-	action2File    = "action-2-dates-passport.json"
 	unknownMember  = "member not defined by the envelope grammar"
 	missingMember  = "missing required member"
 	wrongOptionCnt = "want 2 to 4 options, got "
 )
 
-func readTestdata(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testdataDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+// draftDoc is an envelope as encoding/json reads it: the expected values
+// of the tests that read the §6.4 example, from a decoder other than the
+// one under test.
+type draftDoc struct {
+	Synopsis        string   `json:"synopsis"`
+	Findings        []string `json:"findings"`
+	Recommendations []string `json:"recommendations"`
+	Offer           string   `json:"offer"`
+	Question        struct {
+		Stem    string `json:"stem"`
+		Options []struct {
+			Label        string `json:"label"`
+			Reasoning    string `json:"reasoning"`
+			ActionDigest string `json:"action_digest"`
+		} `json:"options"`
+		RecommendedIdx int `json:"recommended_idx"`
+		Hatches        struct {
+			FreeText bool `json:"free_text"`
+			Dialogue bool `json:"dialogue"`
+		} `json:"hatches"`
+	} `json:"question"`
 }
 
+// draftDecoded is demo.DraftEnvelope as encoding/json reads it.
+var draftDecoded = func() draftDoc {
+	var d draftDoc
+	if err := json.Unmarshal(demo.DraftEnvelope(), &d); err != nil {
+		panic("BUG: encoding/json cannot read the demo's §6.4 envelope: " + err.Error())
+	}
+	return d
+}()
+
 func TestDraftExample(t *testing.T) {
-	src := readTestdata(t, draftFile)
+	src := demo.DraftEnvelope()
 	e, err := Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Digest().String(); got != draftDigest {
-		t.Errorf("digest = %s, want %s", got, draftDigest)
+	if got := e.Digest().String(); got != demo.DraftEnvelopeDigest {
+		t.Errorf("digest = %s, want %s", got, demo.DraftEnvelopeDigest)
 	}
-	if n := len(e.Canonical()); n != draftCanonLen {
-		t.Errorf("canonical form is %d bytes, want %d", n, draftCanonLen)
+	if n := len(e.Canonical()); n != demo.DraftCanonicalLen {
+		t.Errorf("canonical form is %d bytes, want %d", n, demo.DraftCanonicalLen)
 	}
 	want, err := canon.Canonicalize(src, canon.Strict)
 	if err != nil {
@@ -59,13 +72,13 @@ func TestDraftExample(t *testing.T) {
 	if !bytes.Equal(e.Canonical(), want) {
 		t.Errorf("Canonical() differs from canon.Canonicalize:\n%s\n%s", e.Canonical(), want)
 	}
-	for i, f := range []string{action1File, action2File} {
-		d, err := actionDigest(readTestdata(t, f))
+	for i, f := range []func() []byte{demo.DraftAction1, demo.DraftAction2} {
+		d, err := actionDigest(f())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := []string{draftAction1, draftAction2}[i]; d.String() != want {
-			t.Errorf("%s digest = %s, want %s", f, d, want)
+		if want := []string{demo.DraftAction1Digest, demo.DraftAction2Digest}[i]; d.String() != want {
+			t.Errorf("action %d digest = %s, want %s", i+1, d, want)
 		}
 		if e.Options()[i].ActionDigest != d {
 			t.Errorf("option %d action_digest = %s, want %s", i, e.Options()[i].ActionDigest, d)
@@ -79,24 +92,16 @@ func TestDraftExample(t *testing.T) {
 		Hatches                   Hatches
 		Meta                      *Meta
 	}{
-		Synopsis: "Share the travel dates and withhold the passport number.",
-		Findings: []string{
-			"The booking service asks for dates and passport number.",
-			"Dates are enough to hold the reservation.",
-			"The passport number is only needed at check-in.",
-		},
-		Recommendations: []string{
-			"Release the travel dates now.",
-			"Withhold the passport number until check-in.",
-		},
-		Offer: "Ask for detail on any item.",
-		Stem:  "What should be shared with the booking service?",
-		Options: []Option{
-			{"Share dates only", "Holds the booking and keeps the passport number private.", mustDigest(t, draftAction1)},
-			{"Share dates and passport number", "Avoids a second request at check-in.", mustDigest(t, draftAction2)},
-		},
-		RecommendedIdx: 0,
-		Hatches:        Hatches{FreeText: true, Dialogue: true},
+		Synopsis:        draftDecoded.Synopsis,
+		Findings:        draftDecoded.Findings,
+		Recommendations: draftDecoded.Recommendations,
+		Offer:           draftDecoded.Offer,
+		Stem:            draftDecoded.Question.Stem,
+		RecommendedIdx:  draftDecoded.Question.RecommendedIdx,
+		Hatches:         Hatches(draftDecoded.Question.Hatches),
+	}
+	for _, o := range draftDecoded.Question.Options {
+		wantEnv.Options = append(wantEnv.Options, Option{o.Label, o.Reasoning, mustDigest(t, o.ActionDigest)})
 	}
 	got := wantEnv
 	got.Synopsis, got.Offer, got.Stem = e.Synopsis(), e.Offer(), e.Stem()
@@ -106,8 +111,8 @@ func TestDraftExample(t *testing.T) {
 		t.Errorf("Parse = %+v\nwant %+v", got, wantEnv)
 	}
 	d, err := Digest(src)
-	if err != nil || d.String() != draftDigest {
-		t.Errorf("Digest = %s, %v; want %s", d, err, draftDigest)
+	if err != nil || d.String() != demo.DraftEnvelopeDigest {
+		t.Errorf("Digest = %s, %v; want %s", d, err, demo.DraftEnvelopeDigest)
 	}
 }
 
@@ -121,7 +126,7 @@ func mustDigest(t testing.TB, s string) hashing.Digest {
 }
 
 func TestMeta(t *testing.T) {
-	e, err := Parse(readTestdata(t, metaFile))
+	e, err := Parse(demo.MetaEnvelope())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +152,7 @@ func placements(t testing.TB) []struct {
 	want Placement
 	src  string
 } {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	return []struct {
 		name string
 		want Placement
@@ -176,13 +181,13 @@ func TestPlacements(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e.Digest().String() != draftDigest {
-				t.Errorf("digest = %s, want %s", e.Digest(), draftDigest)
+			if e.Digest().String() != demo.DraftEnvelopeDigest {
+				t.Errorf("digest = %s, want %s", e.Digest(), demo.DraftEnvelopeDigest)
 			}
 			if p.Placement() != tc.want {
 				t.Errorf("placement = %v, want %v", p.Placement(), tc.want)
 			}
-			if len(e.Canonical()) != draftCanonLen {
+			if len(e.Canonical()) != demo.DraftCanonicalLen {
 				t.Errorf("canonical length %d", len(e.Canonical()))
 			}
 		})
@@ -190,7 +195,7 @@ func TestPlacements(t *testing.T) {
 }
 
 func TestPlacementErrors(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	other := strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1`, 1)
 	for _, tc := range []struct {
 		name, src, ptr string
@@ -218,7 +223,7 @@ func TestPlacementErrors(t *testing.T) {
 }
 
 func TestCanonGate(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	for _, tc := range []struct {
 		name, src, ptr string
 		class          canon.Class
@@ -277,7 +282,7 @@ func TestCanonGate(t *testing.T) {
 // Accepted after the gate's normalisation: the digest is over the canonical
 // form, so these all digest as the draft example does.
 func TestCanonicalEquivalents(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	for name, src := range map[string]string{
 		"idx-1.0":      strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.0`, 1),
 		"idx-0e5":      strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0e5`, 1),
@@ -287,8 +292,8 @@ func TestCanonicalEquivalents(t *testing.T) {
 		"reordered":    strings.Replace(env, `"hatches": { "free_text": true, "dialogue": true }`, `"hatches": { "dialogue": true, "free_text": true }`, 1),
 	} {
 		d, err := Digest([]byte(src))
-		if err != nil || d.String() != draftDigest {
-			t.Errorf("%s: Digest = %s, %v; want %s", name, d, err, draftDigest)
+		if err != nil || d.String() != demo.DraftEnvelopeDigest {
+			t.Errorf("%s: Digest = %s, %v; want %s", name, d, err, demo.DraftEnvelopeDigest)
 		}
 	}
 }
@@ -465,13 +470,13 @@ func malformedCases() []struct {
 	add("unknown/escaped-name", false, set("a/b~c", 1), p("/a~1b~0c", unknownMember))
 	add("unknown/binding_moment-nested", false, set("binding_moment", map[string]any{}, q), p("/question/binding_moment", unknownMember))
 	// The cases §4 names, and those §5.6 and §5.7 imply.
-	add("options/one", false, set("options", []any{map[string]any{"label": "a", "reasoning": "b", "action_digest": draftAction1}}, q),
+	add("options/one", false, set("options", []any{map[string]any{"label": "a", "reasoning": "b", "action_digest": demo.DraftAction1Digest}}, q),
 		p("/question/options", wrongOptionCnt+"1"))
 	add("options/none", false, set("options", []any{}, q),
 		[]Problem{{"/question/options", wrongOptionCnt + "0"}, {"/question/recommended_idx", "out of range: 0 is not an index of the 0 options"}})
 	fiveOpts := make([]any, 5)
 	for i := range fiveOpts {
-		fiveOpts[i] = map[string]any{"label": "a", "reasoning": "b", "action_digest": draftAction1}
+		fiveOpts[i] = map[string]any{"label": "a", "reasoning": "b", "action_digest": demo.DraftAction1Digest}
 	}
 	add("options/five", false, set("options", fiveOpts, q), p("/question/options", wrongOptionCnt+"5"))
 	add("recommended_idx/=len", false, set("recommended_idx", 2, q), p("/question/recommended_idx", "out of range: 2 is not an index of the 2 options"))
@@ -482,11 +487,11 @@ func malformedCases() []struct {
 	const dg = `want "sha256:" and 64 lowercase hex digits: `
 	for _, d := range []struct{ name, val string }{
 		{"uppercase", "sha256:FF91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"},
-		{"63-digits", draftAction1[:len(draftAction1)-1]},
-		{"65-digits", draftAction1 + "0"},
-		{"sha512", "sha512:" + draftAction1[7:]},
-		{"no-prefix", draftAction1[7:]},
-		{"space", " " + draftAction1},
+		{"63-digits", demo.DraftAction1Digest[:len(demo.DraftAction1Digest)-1]},
+		{"65-digits", demo.DraftAction1Digest + "0"},
+		{"sha512", "sha512:" + demo.DraftAction1Digest[7:]},
+		{"no-prefix", demo.DraftAction1Digest[7:]},
+		{"space", " " + demo.DraftAction1Digest},
 		{"empty", ""},
 		{"truncated", "sha256:ff91e3166e64..."},
 	} {
@@ -522,7 +527,7 @@ func malformedCases() []struct {
 }
 
 func TestMalformed(t *testing.T) {
-	draft, meta := readTestdata(t, draftFile), readTestdata(t, metaFile)
+	draft, meta := demo.DraftEnvelope(), demo.MetaEnvelope()
 	for _, tc := range malformedCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			var src []byte
@@ -556,7 +561,7 @@ func TestMalformed(t *testing.T) {
 
 // Members that are optional may be absent.
 func TestOptionalMembers(t *testing.T) {
-	meta := readTestdata(t, metaFile)
+	meta := demo.MetaEnvelope()
 	for name, f := range map[string]mutation{
 		"no-meta":             del("meta"),
 		"no-decision_class":   del("decision_class", "meta"),
@@ -593,7 +598,7 @@ func TestMalformedErrorMessage(t *testing.T) {
 
 // ParseInto reuses the Envelope and, on the same input, allocates nothing.
 func TestParseIntoAllocs(t *testing.T) {
-	src := readTestdata(t, draftFile)
+	src := demo.DraftEnvelope()
 	var p Parser
 	var e Envelope
 	if err := p.ParseInto(&e, src); err != nil {
@@ -607,11 +612,11 @@ func TestParseIntoAllocs(t *testing.T) {
 	if n != 0 {
 		t.Errorf("ParseInto allocates %v times per run, want 0", n)
 	}
-	if e.Digest().String() != draftDigest {
+	if e.Digest().String() != demo.DraftEnvelopeDigest {
 		t.Errorf("digest %s", e.Digest())
 	}
 	// A different envelope after the first: the strings change.
-	meta := readTestdata(t, metaFile)
+	meta := demo.MetaEnvelope()
 	if err := p.ParseInto(&e, meta); err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,11 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-const resD = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
+// resD is the envelope digest of the §6.4 example.
+const resD = demo.DraftEnvelopeDigest
 
 var resDigest, _ = hashing.ParseDigest(resD)
 
@@ -328,7 +330,7 @@ func TestParseResolutionAllocs(t *testing.T) {
 		if kind == "option" {
 			extra = `"option_idx":1`
 		}
-		src := resJSON(resExampleDigest, kind, extra)
+		src := resJSON(demo.DraftEnvelopeDigest, kind, extra)
 		ParseResolution(src) // warm the pool
 		if n := testing.AllocsPerRun(100, func() { ParseResolution(src) }); n > 1 {
 			t.Errorf("ParseResolution(%s) allocates %v times per call, want 1", kind, n)

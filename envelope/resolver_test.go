@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/demo"
 	"github.com/bbdigest/bbdigest/ledger"
 )
 
@@ -94,7 +95,7 @@ func TestResolver(t *testing.T) {
 			}
 		}},
 		{name: "discarded/other-envelope", final: ledger.StateEmitted, steps: func(d string) []step {
-			o := resExampleDigest // the unmodified §6.4 envelope: not the one held
+			o := demo.DraftEnvelopeDigest // the unmodified §6.4 envelope: not the one held
 			return []step{
 				{opt(o, 0), resAction0, OutcomeDiscarded},
 				{resJSON(o, "declined", ""), "", OutcomeDiscarded},

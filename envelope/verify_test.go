@@ -1,63 +1,60 @@
 package envelope
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-// The example of draft-morrison-binding-moment-envelope-04 §6.4: two
-// actions, and the envelope offering them, with the digests the draft gives.
-const (
-	resAction0 = `{"disclose":["travel_dates"],"recipient":"booking.example"}`
-	resAction1 = `{"disclose":["passport_number","travel_dates"],"recipient":"booking.example"}`
-
-	resAction0Digest = "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
-	resAction1Digest = "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
-	resExampleDigest = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
-
-	resExampleSynopsis = "Share the travel dates and withhold the passport number."
+// The actions of draft-morrison-binding-moment-envelope-04 §6.4
+// (demo.DraftAction1 and DraftAction2), compact, and the synopsis of the
+// envelope offering them.
+var (
+	resAction0         = compactJSON(demo.DraftAction1())
+	resAction1         = compactJSON(demo.DraftAction2())
+	resExampleSynopsis = draftDecoded.Synopsis
 )
 
-// resEnvelopeJSON returns the §6.4 envelope with the given synopsis and
-// hatches, as a tool result would carry it (whitespace, members unsorted).
-func resEnvelopeJSON(synopsis string, freeText, dialogue bool) string {
-	return fmt.Sprintf(`{
-  "synopsis": %q,
-  "findings": [
-    "The booking service asks for dates and passport number.",
-    "Dates are enough to hold the reservation.",
-    "The passport number is only needed at check-in."
-  ],
-  "recommendations": [
-    "Release the travel dates now.",
-    "Withhold the passport number until check-in."
-  ],
-  "offer": "Ask for detail on any item.",
-  "question": {
-    "stem": "What should be shared with the booking service?",
-    "options": [
-      {"label": "Share dates only",
-       "reasoning": "Holds the booking and keeps the passport number private.",
-       "action_digest": %q},
-      {"label": "Share dates and passport number",
-       "reasoning": "Avoids a second request at check-in.",
-       "action_digest": %q}
-    ],
-    "recommended_idx": 0,
-    "hatches": {"free_text": %t, "dialogue": %t}
-  }
-}`, synopsis, resAction0Digest, resAction1Digest, freeText, dialogue)
+func compactJSON(src []byte) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, src); err != nil {
+		panic("BUG: encoding/json cannot compact a demo document: " + err.Error())
+	}
+	return b.String()
+}
+
+// draftHatches is how demo.DraftEnvelope writes its hatches.
+const draftHatches = `"hatches": { "free_text": true, "dialogue": true }`
+
+// resEnvelopeJSON returns the §6.4 envelope (demo.DraftEnvelope, as a tool
+// result would carry it: whitespace, members unsorted) with the given
+// synopsis and hatches.
+func resEnvelopeJSON(t testing.TB, synopsis string, freeText, dialogue bool) string {
+	t.Helper()
+	env := string(demo.DraftEnvelope())
+	for _, r := range []struct{ old, new string }{
+		{fmt.Sprintf("%q", resExampleSynopsis), fmt.Sprintf("%q", synopsis)},
+		{draftHatches, fmt.Sprintf(`"hatches": { "free_text": %t, "dialogue": %t }`, freeText, dialogue)},
+	} {
+		if strings.Count(env, r.old) != 1 {
+			t.Fatalf("demo.DraftEnvelope does not write %s once", r.old)
+		}
+		env = strings.Replace(env, r.old, r.new, 1)
+	}
+	return env
 }
 
 // resTestEnvelope parses the §6.4 envelope with the given synopsis and
 // hatches through Parse.
 func resTestEnvelope(t testing.TB, synopsis string, freeText, dialogue bool) *Envelope {
 	t.Helper()
-	env, err := Parse([]byte(resEnvelopeJSON(synopsis, freeText, dialogue)))
+	env, err := Parse([]byte(resEnvelopeJSON(t, synopsis, freeText, dialogue)))
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -76,8 +73,8 @@ func resJSON(digest, kind, extra string) []byte {
 
 func TestExampleEnvelopeDigest(t *testing.T) {
 	env := resTestEnvelope(t, resExampleSynopsis, true, true)
-	if got := env.Digest().String(); got != resExampleDigest {
-		t.Fatalf("digest of the §6.4 example = %s, want %s", got, resExampleDigest)
+	if got := env.Digest().String(); got != demo.DraftEnvelopeDigest {
+		t.Fatalf("digest of the §6.4 example = %s, want %s", got, demo.DraftEnvelopeDigest)
 	}
 	for i, a := range []string{resAction0, resAction1} {
 		d, err := actionDigest([]byte(a))
@@ -276,7 +273,7 @@ func TestActionDigestAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { Verify(env, res, action) }); n > 0 {
 		t.Errorf("Verify (authority) allocates %v times per call", n)
 	}
-	want, _ := hashing.ParseDigest(resAction0Digest)
+	want, _ := hashing.ParseDigest(demo.DraftAction1Digest)
 	if got, _ := actionDigest(action); got != want {
 		t.Errorf("actionDigest = %s, want %s", got, want)
 	}
