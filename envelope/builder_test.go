@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/casename"
 	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
@@ -79,44 +80,44 @@ func TestBuildMeta(t *testing.T) {
 
 func TestBuildRefuses(t *testing.T) {
 	for _, tc := range []struct {
-		name string
+		name casename.CaseName
 		edit func(b *Builder)
 		want []Problem // nil: an *ActionError is expected
 	}{
-		{"one-option", func(b *Builder) { b.Options = b.Options[:1] }, []Problem{{"/question/options", wrongOptionCnt + "1"}}},
-		{"five-options", func(b *Builder) {
+		{casename.Name("one-option"), func(b *Builder) { b.Options = b.Options[:1] }, []Problem{{"/question/options", wrongOptionCnt + "1"}}},
+		{casename.Name("five-options"), func(b *Builder) {
 			b.Options = append(b.Options, b.Options...)
 			b.Options = append(b.Options, b.Options[0])
 		},
 			[]Problem{{"/question/options", wrongOptionCnt + "5"}}},
-		{"idx-out-of-range", func(b *Builder) { b.RecommendedIdx = 2 },
+		{casename.Name("idx-out-of-range"), func(b *Builder) { b.RecommendedIdx = 2 },
 			[]Problem{{"/question/recommended_idx", "out of range: 2 is not an index of the 2 options"}}},
-		{"idx-negative", func(b *Builder) { b.RecommendedIdx = -1 },
+		{casename.Name("idx-negative"), func(b *Builder) { b.RecommendedIdx = -1 },
 			[]Problem{{"/question/recommended_idx", "out of range: -1 is negative"}}},
-		{"invalid-utf8", func(b *Builder) { b.Options[1].Label = "bad\xff"; b.Synopsis = "\xc3" },
+		{casename.Name("invalid-utf8"), func(b *Builder) { b.Options[1].Label = "bad\xff"; b.Synopsis = "\xc3" },
 			[]Problem{{"/synopsis", "invalid UTF-8"}, {"/question/options/1/label", "invalid UTF-8"}}},
-		{"action-duplicate", func(b *Builder) { b.Options[0].Action = []byte(`{"a":1,"a":2}`) }, nil},
-		{"action-float", func(b *Builder) { b.Options[1].Action = []byte(`{"amount":2.5}`) }, nil},
-		{"action-missing", func(b *Builder) { b.Options[1].Action = nil }, nil},
-		{"action-digest-mismatch", func(b *Builder) { b.Options[1].ActionDigest = mustDigest(t, demo.DraftAction1Digest) }, nil},
+		{casename.Name("action-duplicate"), func(b *Builder) { b.Options[0].Action = []byte(`{"a":1,"a":2}`) }, nil},
+		{casename.Name("action-float"), func(b *Builder) { b.Options[1].Action = []byte(`{"amount":2.5}`) }, nil},
+		{casename.Name("action-missing"), func(b *Builder) { b.Options[1].Action = nil }, nil},
+		{casename.Name("action-digest-mismatch"), func(b *Builder) { b.Options[1].ActionDigest = mustDigest(t, demo.DraftAction1Digest) }, nil},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.name.Name, func(t *testing.T) {
 			b := draftBuilder()
 			tc.edit(b)
 			e, err := b.Build()
 			if e != nil {
-				t.Fatalf("Build succeeded: %s", e.Canonical())
+				t.Fatalf("%s: Build succeeded: %s", tc.name.Where, e.Canonical())
 			}
 			if tc.want == nil {
 				var ae *ActionError
 				if !errors.As(err, &ae) {
-					t.Fatalf("error = %v, want an *ActionError", err)
+					t.Fatalf("%s: error = %v, want an *ActionError", tc.name.Where, err)
 				}
 				return
 			}
 			var me *MalformedError
 			if !errors.As(err, &me) || !reflect.DeepEqual(me.Problems, tc.want) {
-				t.Fatalf("error = %v, want problems %q", err, tc.want)
+				t.Fatalf("%s: error = %v, want problems %q", tc.name.Where, err, tc.want)
 			}
 		})
 	}

@@ -65,8 +65,8 @@ func TestRenderTextInvariants(t *testing.T) {
 	// The recommended mark moves with recommended_idx.
 	b := draftBuilder()
 	b.RecommendedIdx = 1
-	if out := RenderText(mustBuild(t, b)); !strings.Contains(out, `* 2. "Share dates and passport number"  `+RecommendedMark+"\n") ||
-		strings.Count(out, RecommendedMark) != 1 || !strings.Contains(out, `  1. "Share dates only"`+"\n") {
+	if out := RenderText(mustBuild(t, b)); !strings.Contains(out, `* 2. "`+b.Options[1].Label+`"  `+RecommendedMark+"\n") ||
+		strings.Count(out, RecommendedMark) != 1 || !strings.Contains(out, `  1. "`+b.Options[0].Label+`"`+"\n") {
 		t.Errorf("mark not on option 2 alone:\n%s", out)
 	}
 }
@@ -324,7 +324,7 @@ func TestRenderFallback(t *testing.T) {
 					t.Errorf("fallback lacks %q:\n%s", s, out)
 				}
 			}
-			for _, s := range []string{RecommendedMark, "Decline", "Share dates only"} {
+			for _, s := range []string{RecommendedMark, "Decline", draftDecoded.Question.Options[0].Label} {
 				if strings.Contains(out, s) && tc.name != "canon" {
 					t.Errorf("fallback renders the decision (%q):\n%s", s, out)
 				}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/casename"
 	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
@@ -95,56 +96,56 @@ func TestVerify(t *testing.T) {
 	d := env.Digest().String()
 
 	tests := []struct {
-		name   string
+		name   casename.CaseName
 		env    *Envelope
 		res    []byte
 		action string // "" means no action (nil)
 		want   Outcome
 		reason string // substring of the reason
 	}{
-		{"option0/matching-action", env, resJSON(d, "option", `"option_idx":0`), resAction0, OutcomeAuthority, "matches"},
-		{"option1/matching-action", env, resJSON(d, "option", `"option_idx":1`), resAction1, OutcomeAuthority, "matches"},
-		{"option0/action-not-canonical", env, resJSON(d, "option", `"option_idx":0`),
+		{casename.Name("option0/matching-action"), env, resJSON(d, "option", `"option_idx":0`), resAction0, OutcomeAuthority, "matches"},
+		{casename.Name("option1/matching-action"), env, resJSON(d, "option", `"option_idx":1`), resAction1, OutcomeAuthority, "matches"},
+		{casename.Name("option0/action-not-canonical"), env, resJSON(d, "option", `"option_idx":0`),
 			` { "recipient" : "booking.example", "disclose" : [ "travel_dates" ] } `, OutcomeAuthority, ""},
-		{"option0/idx-written-1e0-is-option1", env, resJSON(d, "option", `"option_idx":1e0`), resAction1, OutcomeAuthority, ""},
+		{casename.Name("option0/idx-written-1e0-is-option1"), env, resJSON(d, "option", `"option_idx":1e0`), resAction1, OutcomeAuthority, ""},
 
 		// §7.3: the action differs: a record, not authority.
-		{"option0/other-action", env, resJSON(d, "option", `"option_idx":0`), resAction1, OutcomeRecord, "differs"},
-		{"option1/other-action", env, resJSON(d, "option", `"option_idx":1`), resAction0, OutcomeRecord, "differs"},
-		{"option0/no-action", env, resJSON(d, "option", `"option_idx":0`), "", OutcomeRecord, "no action"},
-		{"option0/action-duplicate-name", env, resJSON(d, "option", `"option_idx":0`),
+		{casename.Name("option0/other-action"), env, resJSON(d, "option", `"option_idx":0`), resAction1, OutcomeRecord, "differs"},
+		{casename.Name("option1/other-action"), env, resJSON(d, "option", `"option_idx":1`), resAction0, OutcomeRecord, "differs"},
+		{casename.Name("option0/no-action"), env, resJSON(d, "option", `"option_idx":0`), "", OutcomeRecord, "no action"},
+		{casename.Name("option0/action-duplicate-name"), env, resJSON(d, "option", `"option_idx":0`),
 			`{"disclose":["travel_dates"],"recipient":"booking.example","recipient":"evil.example"}`, OutcomeRecord, "duplicate-name"},
-		{"option0/action-non-integer", env, resJSON(d, "option", `"option_idx":0`), `{"n":1.5}`, OutcomeRecord, "non-integer"},
-		{"option0/action-syntax", env, resJSON(d, "option", `"option_idx":0`), `{`, OutcomeRecord, "syntax"},
+		{casename.Name("option0/action-non-integer"), env, resJSON(d, "option", `"option_idx":0`), `{"n":1.5}`, OutcomeRecord, "non-integer"},
+		{casename.Name("option0/action-syntax"), env, resJSON(d, "option", `"option_idx":0`), `{`, OutcomeRecord, "syntax"},
 
 		// §7.3: option_idx within range for the resolved envelope.
-		{"option2/out-of-range", env, resJSON(d, "option", `"option_idx":2`), resAction0, OutcomeMalformed, "out of range"},
-		{"option99/out-of-range", env, resJSON(d, "option", `"option_idx":99`), "", OutcomeMalformed, "out of range"},
+		{casename.Name("option2/out-of-range"), env, resJSON(d, "option", `"option_idx":2`), resAction0, OutcomeMalformed, "out of range"},
+		{casename.Name("option99/out-of-range"), env, resJSON(d, "option", `"option_idx":99`), "", OutcomeMalformed, "out of range"},
 
 		// §7.3, §12.5: a resolution names exactly one envelope.
-		{"option0/other-envelope", other, resJSON(d, "option", `"option_idx":0`), resAction0, OutcomeDiscarded, "not the envelope held"},
-		{"option99/other-envelope", other, resJSON(d, "option", `"option_idx":99`), resAction0, OutcomeDiscarded, "not the envelope held"},
-		{"declined/other-envelope", other, resJSON(d, "declined", ""), "", OutcomeDiscarded, ""},
+		{casename.Name("option0/other-envelope"), other, resJSON(d, "option", `"option_idx":0`), resAction0, OutcomeDiscarded, "not the envelope held"},
+		{casename.Name("option99/other-envelope"), other, resJSON(d, "option", `"option_idx":99`), resAction0, OutcomeDiscarded, "not the envelope held"},
+		{casename.Name("declined/other-envelope"), other, resJSON(d, "declined", ""), "", OutcomeDiscarded, ""},
 
 		// The other three kinds never authorize, action or not.
-		{"declined", env, resJSON(d, "declined", ""), "", OutcomeDeclined, "declined"},
-		{"declined/with-action", env, resJSON(d, "declined", ""), resAction0, OutcomeDeclined, ""},
-		{"question", env, resJSON(d, "question", ""), "", OutcomeQuestion, "reopens"},
-		{"question/with-action", env, resJSON(d, "question", ""), resAction0, OutcomeQuestion, ""},
-		{"answer", env, resJSON(d, "answer", `"answer":"Dates only, and ask me again at check-in."`), "", OutcomeAnswer, ""},
-		{"answer/with-action", env, resJSON(d, "answer", `"answer":"share dates"`), resAction0, OutcomeAnswer, ""},
+		{casename.Name("declined"), env, resJSON(d, "declined", ""), "", OutcomeDeclined, "declined"},
+		{casename.Name("declined/with-action"), env, resJSON(d, "declined", ""), resAction0, OutcomeDeclined, ""},
+		{casename.Name("question"), env, resJSON(d, "question", ""), "", OutcomeQuestion, "reopens"},
+		{casename.Name("question/with-action"), env, resJSON(d, "question", ""), resAction0, OutcomeQuestion, ""},
+		{casename.Name("answer"), env, resJSON(d, "answer", `"answer":"Dates only, and ask me again at check-in."`), "", OutcomeAnswer, ""},
+		{casename.Name("answer/with-action"), env, resJSON(d, "answer", `"answer":"share dates"`), resAction0, OutcomeAnswer, ""},
 
 		// §5.8: a hatch the envelope does not offer cannot be invoked.
-		{"answer/free_text-false", noFree, resJSON(noFree.Digest().String(), "answer", `"answer":"x"`), "", OutcomeMalformed, "free_text"},
-		{"question/dialogue-false", noDialogue, resJSON(noDialogue.Digest().String(), "question", ""), "", OutcomeMalformed, "dialogue"},
-		{"declined/free_text-false", noFree, resJSON(noFree.Digest().String(), "declined", ""), "", OutcomeDeclined, ""},
-		{"question/free_text-false", noFree, resJSON(noFree.Digest().String(), "question", ""), "", OutcomeQuestion, ""},
+		{casename.Name("answer/free_text-false"), noFree, resJSON(noFree.Digest().String(), "answer", `"answer":"x"`), "", OutcomeMalformed, "free_text"},
+		{casename.Name("question/dialogue-false"), noDialogue, resJSON(noDialogue.Digest().String(), "question", ""), "", OutcomeMalformed, "dialogue"},
+		{casename.Name("declined/free_text-false"), noFree, resJSON(noFree.Digest().String(), "declined", ""), "", OutcomeDeclined, ""},
+		{casename.Name("question/free_text-false"), noFree, resJSON(noFree.Digest().String(), "question", ""), "", OutcomeQuestion, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		t.Run(tt.name.Name, func(t *testing.T) {
 			res, err := ParseResolution(tt.res)
 			if err != nil {
-				t.Fatalf("ParseResolution: %v", err)
+				t.Fatalf("%s: ParseResolution: %v", tt.name.Where, err)
 			}
 			var action []byte
 			if tt.action != "" {
@@ -152,13 +153,13 @@ func TestVerify(t *testing.T) {
 			}
 			got := Verify(tt.env, res, action)
 			if got.Outcome != tt.want {
-				t.Fatalf("Verify = %v (%s), want %v", got.Outcome, got.Reason, tt.want)
+				t.Fatalf("%s: Verify = %v (%s), want %v", tt.name.Where, got.Outcome, got.Reason, tt.want)
 			}
 			if !strings.Contains(got.Reason, tt.reason) || got.Reason == "" {
-				t.Errorf("reason %q does not mention %q", got.Reason, tt.reason)
+				t.Errorf("%s: reason %q does not mention %q", tt.name.Where, got.Reason, tt.reason)
 			}
 			if got.Authorizes() != (tt.want == OutcomeAuthority) {
-				t.Errorf("Authorizes() = %v for %v", got.Authorizes(), got.Outcome)
+				t.Errorf("%s: Authorizes() = %v for %v", tt.name.Where, got.Authorizes(), got.Outcome)
 			}
 		})
 	}
