@@ -11,11 +11,11 @@ type benchInput struct {
 	data  []byte
 }
 
-// benchInputs returns the demo's call (cmd/bbdigest/testdata/demo) as the
-// file writes it (an MCP request), and as an Anthropic tool_use block with
-// the same arguments text, and as OpenAI Chat Completions and Responses
-// calls with the arguments compact in a string: the inputs of
-// bench/act_test.go's BenchmarkAct.
+// benchInputs returns the demo's call (demo.ToolCall) as the file writes
+// it (an MCP request), and as an Anthropic tool_use block with the same
+// arguments text, and as OpenAI Chat Completions and Responses calls with
+// the arguments compact in a string: the inputs of bench/act_test.go's
+// BenchmarkAct.
 func benchInputs(tb testing.TB) []benchInput {
 	ins := demoInputs(tb)
 	return []benchInput{

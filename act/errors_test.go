@@ -3,11 +3,11 @@ package act
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/casename"
 )
 
 // errCase is a call that must be refused: with class, at the JSON Pointer
@@ -16,7 +16,7 @@ import (
 // at offset off of the string's decoded text, inner the pointer within
 // that text.
 type errCase struct {
-	where    string // file:line of the case
+	where    casename.CasePos // the case's row
 	src      string
 	shape    Shape
 	class    string
@@ -28,10 +28,9 @@ type errCase struct {
 	inner    string
 }
 
-// ec returns an errCase named by the file and line of its caller.
+// ec returns an errCase named by the file and line of its caller, the row.
 func ec(c errCase) errCase {
-	_, file, line, _ := runtime.Caller(1)
-	c.where = fmt.Sprintf("%s:%d", file[strings.LastIndexByte(file, '/')+1:], line)
+	c.where = casename.Caller(1)
 	return c
 }
 
@@ -168,7 +167,7 @@ func errCases() []errCase {
 func TestErrors(t *testing.T) {
 	var p Parser
 	for _, tc := range errCases() {
-		t.Run(tc.where, func(t *testing.T) {
+		t.Run(tc.where.String(), func(t *testing.T) {
 			_, err := p.Parse([]byte(tc.src), tc.shape)
 			e, ok := errors.AsType[*Error](err)
 			if !ok {

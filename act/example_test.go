@@ -3,19 +3,15 @@ package act_test
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/bbdigest/bbdigest/act"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-// The demo's MCP request (cmd/bbdigest/testdata/demo/tool-call.json) read
-// into its act. The digest is SHA-256 of the act printed, as coreutils
+// The demo's MCP request (demo.ToolCall) read into its act. The digest is SHA-256 of the act printed, as coreutils
 // sha256sum computes it.
 func ExampleParse() {
-	src, err := os.ReadFile("../cmd/bbdigest/testdata/demo/tool-call.json")
-	if err != nil {
-		panic(err)
-	}
+	src := demo.ToolCall()
 	a, err := act.Parse(src, act.ShapeAuto, "")
 	if err != nil {
 		panic(err)

@@ -6,11 +6,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // This file holds the tests' oracle and input writers, independent of
@@ -253,23 +254,13 @@ func inputs(t testing.TB, tool, args string) map[string]string {
 	return out
 }
 
-// demoCall is cmd/bbdigest/testdata/demo/tool-call.json, the demo's MCP
-// request, and demoAct its canonical act written out by hand.
+// demoAct is the canonical act of demo.ToolCall, the demo's MCP request,
+// written out by hand.
 const (
-	demoCallFile = "../cmd/bbdigest/testdata/demo/tool-call.json"
-	demoAct      = `{"act":"tool_call/v1","arguments":{"check_in":"2026-11-02","city":"Zürich",` +
+	demoAct = `{"act":"tool_call/v1","arguments":{"check_in":"2026-11-02","city":"Zürich",` +
 		`"guests":[{"age":34,"name":"Ana"},{"age":7,"name":"Boël"}],"max_price_cents":25000,"nights":3,` +
 		`"notes":"Quiet room, please 🙏 / no smoking"},"tool":"book_hotel"}`
 )
-
-func readDemo(t testing.TB) []byte {
-	t.Helper()
-	b, err := os.ReadFile(demoCallFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // demoArgs returns the arguments of the demo call as the file writes them
 // (pretty, with \u escapes, \/ and 2.5E4).
@@ -280,7 +271,7 @@ func demoArgs(t testing.TB) string {
 			Arguments json.RawMessage `json:"arguments"`
 		} `json:"params"`
 	}
-	if err := json.Unmarshal(readDemo(t), &req); err != nil {
+	if err := json.Unmarshal(demo.ToolCall(), &req); err != nil {
 		t.Fatal(err)
 	}
 	return string(req.Params.Arguments)
@@ -296,7 +287,7 @@ func demoInputs(t testing.TB) map[string]string {
 	if err := json.Compact(&compact, []byte(args)); err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{"mcp-request/file": string(readDemo(t))}
+	out := map[string]string{"mcp-request/file": string(demo.ToolCall())}
 	for _, f := range callForms {
 		out[f.name+"/demo"] = f.write(`"book_hotel"`, args, quoteJSON(t, compact.String()))
 		out[f.name+"/demo-pretty-string"] = f.write(`"book_hotel"`, args, quoteJSON(t, args))

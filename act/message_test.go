@@ -463,7 +463,7 @@ func messageErrCases() []errCase {
 func TestMessageErrors(t *testing.T) {
 	var p Parser
 	for _, tc := range messageErrCases() {
-		t.Run(tc.where, func(t *testing.T) {
+		t.Run(tc.where.String(), func(t *testing.T) {
 			dst := make([]Act, 2, 8)
 			got, err := p.AppendMessage(dst, []byte(tc.src), tc.shape)
 			e, ok := errors.AsType[*Error](err)

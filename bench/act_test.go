@@ -5,25 +5,24 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"sync"
 	"testing"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // The act benchmarks measure the act digest of the demo's tool call
-// (cmd/bbdigest/testdata/demo/tool-call.json, an MCP tools/call request)
-// and of the same call in the other shapes, written as the vendors write
-// them: an Anthropic tool_use block and an MCP request pretty-printed as the
-// demo file is, and the OpenAI Chat Completions tool_calls entry and
+// (demo.ToolCall, an MCP tools/call request) and of the same call in the
+// other shapes, written as the vendors write them: an Anthropic tool_use
+// block and an MCP request pretty-printed as the demo file is, and the
+// OpenAI Chat Completions tool_calls entry and
 // Responses function_call item with the arguments compact in a JSON string
 // (so with \" and, from the demo's \u escapes, \\u escapes).
 //
@@ -58,15 +57,8 @@ type actInput struct {
 	data  []byte
 }
 
-// demoCallPath is the demo's tool call, relative to this file's directory.
-const demoCallPath = "../cmd/bbdigest/testdata/demo/tool-call.json"
-
 var actInputs = sync.OnceValues(func() ([]actInput, error) {
-	_, file, _, _ := runtime.Caller(0)
-	mcp, err := os.ReadFile(filepath.Join(filepath.Dir(file), demoCallPath))
-	if err != nil {
-		return nil, err
-	}
+	mcp := demo.ToolCall()
 	// The arguments as the demo file writes them (pretty, with escapes).
 	var req struct {
 		Params struct {

@@ -10,10 +10,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bbdigest/bbdigest/canon"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/gowebpki/jcs"
 	"github.com/valyala/fastjson"
+
+	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // Library names, used in benchmark names (lib=<name>).
@@ -211,7 +213,7 @@ func TestEnvelopeExample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := digest(out), []string{actionDigest0, actionDigest1}[i]; got != want {
+		if got, want := digest(out), []string{demo.DraftAction1Digest, demo.DraftAction2Digest}[i]; got != want {
 			t.Errorf("action %d: digest %s, want %s (canonical form %s)", i, got, want, out)
 		}
 	}
@@ -220,9 +222,9 @@ func TestEnvelopeExample(t *testing.T) {
 		if err != nil {
 			t.Fatalf("input=%s: %v", in.name, err)
 		}
-		if len(out) != envelopeLen || digest(out) != envelopeHash {
+		if len(out) != demo.DraftCanonicalLen || digest(out) != demo.DraftEnvelopeDigest {
 			t.Errorf("input=%s: canonical form is %d bytes with digest %s, want %d bytes with digest %s",
-				in.name, len(out), digest(out), envelopeLen, envelopeHash)
+				in.name, len(out), digest(out), demo.DraftCanonicalLen, demo.DraftEnvelopeDigest)
 		}
 	}
 }

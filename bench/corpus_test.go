@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -25,6 +26,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 var (
@@ -148,53 +151,75 @@ func obj(pairs ...any) *node {
 	return n
 }
 
-// Envelope draft §6.4: the two example actions, their digests, and the
-// binding_moment value with the digests written out in full.
-const (
-	actionDigest0 = "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
-	actionDigest1 = "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
-	envelopeLen   = 895
-	envelopeHash  = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
-)
-
+// envelopeActions returns the two actions of the envelope draft's §6.4, as
+// the demo embeds them (demo.DraftAction1 and DraftAction2).
 func envelopeActions() [2]*node {
-	return [2]*node{
-		obj("disclose", arr(str("travel_dates")), "recipient", str("booking.example")),
-		obj("disclose", arr(str("passport_number"), str("travel_dates")), "recipient", str("booking.example")),
-	}
+	return [2]*node{decodeNode(demo.DraftAction1()), decodeNode(demo.DraftAction2())}
 }
 
-func envelopeExample() *node {
-	return obj(
-		"synopsis", str("Share the travel dates and withhold the passport number."),
-		"findings", arr(
-			str("The booking service asks for dates and passport number."),
-			str("Dates are enough to hold the reservation."),
-			str("The passport number is only needed at check-in."),
-		),
-		"recommendations", arr(
-			str("Release the travel dates now."),
-			str("Withhold the passport number until check-in."),
-		),
-		"offer", str("Ask for detail on any item."),
-		"question", obj(
-			"stem", str("What should be shared with the booking service?"),
-			"options", arr(
-				obj(
-					"label", str("Share dates only"),
-					"reasoning", str("Holds the booking and keeps the passport number private."),
-					"action_digest", str(actionDigest0),
-				),
-				obj(
-					"label", str("Share dates and passport number"),
-					"reasoning", str("Avoids a second request at check-in."),
-					"action_digest", str(actionDigest1),
-				),
-			),
-			"recommended_idx", num("0"),
-			"hatches", obj("free_text", boolean(true), "dialogue", boolean(true)),
-		),
-	)
+// envelopeExample returns the binding_moment value of the envelope draft's
+// §6.4, with the digests written out in full, as the demo embeds it
+// (demo.DraftEnvelope).
+func envelopeExample() *node { return decodeNode(demo.DraftEnvelope()) }
+
+// decodeNode reads the JSON document src into a new tree, its members in the
+// order src writes them, for the writer to write again in other forms.
+func decodeNode(src []byte) *node {
+	dec := jsontext.NewDecoder(bytes.NewReader(src))
+	n, err := readNode(dec)
+	if err == nil {
+		_, err = dec.ReadToken()
+		if err == io.EOF {
+			return n
+		}
+		err = fmt.Errorf("more than one value (%v)", err)
+	}
+	panic(fmt.Sprintf("BUG: bench: jsontext cannot read a demo document: %v", err))
+}
+
+func readNode(dec *jsontext.Decoder) (*node, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	switch tok.Kind() {
+	case 'n':
+		return &node{kind: kNull}, nil
+	case 'f', 't':
+		return boolean(tok.Bool()), nil
+	case '0':
+		return num(tok.String()), nil // the literal as written
+	case '"':
+		return str(tok.String()), nil
+	case '[':
+		n := arr()
+		for dec.PeekKind() != ']' {
+			kid, err := readNode(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.kids = append(n.kids, kid)
+		}
+		_, err := dec.ReadToken()
+		return n, err
+	case '{':
+		n := &node{kind: kObject}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			n.names = append(n.names, name.String()) // before the token is voided
+			kid, err := readNode(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.kids = append(n.kids, kid)
+		}
+		_, err := dec.ReadToken()
+		return n, err
+	}
+	return nil, fmt.Errorf("unexpected token %v", tok)
 }
 
 // prose is the vocabulary of envelopesDoc: English, with the odd

@@ -8,9 +8,13 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/casename"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 type acceptCase struct {
+	where           casename.CasePos
 	in, strict, rfc string // "" in strict/rfc: same as the other; "!class" expects that rejection
 }
 
@@ -18,73 +22,73 @@ type acceptCase struct {
 // from RFC 8785 §3.2 and the strict profile's definition.
 var acceptCases = []acceptCase{
 	// whitespace and structure
-	{in: " \t\r\n{ \"a\" : [ 1 , 2 ] , \"b\" : { } , \"c\" : [ ] } \n", strict: `{"a":[1,2],"b":{},"c":[]}`},
-	{in: `{}`, strict: `{}`},
-	{in: `[]`, strict: `[]`},
-	{in: `[[[]],{}]`, strict: `[[[]],{}]`},
-	{in: `true`, strict: `true`},
-	{in: ` null `, strict: `null`},
-	{in: `"top"`, strict: `"top"`},
-	{in: `0`, strict: `0`},
+	{where: casename.Here(), in: " \t\r\n{ \"a\" : [ 1 , 2 ] , \"b\" : { } , \"c\" : [ ] } \n", strict: `{"a":[1,2],"b":{},"c":[]}`},
+	{where: casename.Here(), in: `{}`, strict: `{}`},
+	{where: casename.Here(), in: `[]`, strict: `[]`},
+	{where: casename.Here(), in: `[[[]],{}]`, strict: `[[[]],{}]`},
+	{where: casename.Here(), in: `true`, strict: `true`},
+	{where: casename.Here(), in: ` null `, strict: `null`},
+	{where: casename.Here(), in: `"top"`, strict: `"top"`},
+	{where: casename.Here(), in: `0`, strict: `0`},
 	// member order: UTF-16 code units, not code points or UTF-8
-	{in: `{"b":1,"a":2}`, strict: `{"a":2,"b":1}`},
-	{in: `{"\uff61":true,"\ud83d\ude00":1}`, strict: "{\"\U0001F600\":1,\"\uff61\":true}"},
-	{in: "{\"\u20ac\":1,\"\\r\":2,\"\ufb33\":3,\"1\":4,\"\\ud83d\\ude00\":5,\"\u0080\":6,\"\u00f6\":7}",
+	{where: casename.Here(), in: `{"b":1,"a":2}`, strict: `{"a":2,"b":1}`},
+	{where: casename.Here(), in: `{"\uff61":true,"\ud83d\ude00":1}`, strict: "{\"\U0001F600\":1,\"\uff61\":true}"},
+	{where: casename.Here(), in: "{\"\u20ac\":1,\"\\r\":2,\"\ufb33\":3,\"1\":4,\"\\ud83d\\ude00\":5,\"\u0080\":6,\"\u00f6\":7}",
 		strict: "{\"\\r\":2,\"1\":4,\"\u0080\":6,\"\u00f6\":7,\"\u20ac\":1,\"\U0001F600\":5,\"\ufb33\":3}"},
-	{in: `{"aa":1,"a":2,"":3}`, strict: `{"":3,"a":2,"aa":1}`},
-	{in: `{"a":{"d":1,"c":2},"b":[{"y":1,"x":2}]}`, strict: `{"a":{"c":2,"d":1},"b":[{"x":2,"y":1}]}`},
-	{in: `{"b":{"z":1,"y":{"q":1,"p":2}},"a":0}`, strict: `{"a":0,"b":{"y":{"p":2,"q":1},"z":1}}`},
+	{where: casename.Here(), in: `{"aa":1,"a":2,"":3}`, strict: `{"":3,"a":2,"aa":1}`},
+	{where: casename.Here(), in: `{"a":{"d":1,"c":2},"b":[{"y":1,"x":2}]}`, strict: `{"a":{"c":2,"d":1},"b":[{"x":2,"y":1}]}`},
+	{where: casename.Here(), in: `{"b":{"z":1,"y":{"q":1,"p":2}},"a":0}`, strict: `{"a":0,"b":{"y":{"p":2,"q":1},"z":1}}`},
 	// strings: only " \ and controls are escaped; everything else raw
-	{in: `"\u0041\/\u00e9\u20AC"`, strict: "\"A/\u00e9\u20ac\""},
-	{in: `"\b\t\n\f\r\"\\"`, strict: `"\b\t\n\f\r\"\\"`},
-	{in: `"\u0008\u0009\u000A\u000c\u000D\u0022\u005C"`, strict: `"\b\t\n\f\r\"\\"`},
-	{in: `"\u0000\u001F\u001f\u007f"`, strict: "\"\\u0000\\u001f\\u001f\u007f\""},
-	{in: `"\u2028\u2029\ufeff"`, strict: "\"\u2028\u2029\ufeff\""},
-	{in: "\"\u007f\u2028\"", strict: "\"\u007f\u2028\""},
-	{in: `"</script>"`, strict: `"</script>"`},
-	{in: `"\ud83d\ude00\uD83D\uDE00"`, strict: "\"\U0001F600\U0001F600\""},
-	{in: `{"\u0061":1}`, strict: `{"a":1}`},
-	{in: `{"\n":1,"\u000a\u0000":2}`, strict: `{"\n":1,"\n\u0000":2}`},
-	{in: "\"caf\u00e9 \u65e5\u672c\"", strict: "\"caf\u00e9 \u65e5\u672c\""},
+	{where: casename.Here(), in: `"\u0041\/\u00e9\u20AC"`, strict: "\"A/\u00e9\u20ac\""},
+	{where: casename.Here(), in: `"\b\t\n\f\r\"\\"`, strict: `"\b\t\n\f\r\"\\"`},
+	{where: casename.Here(), in: `"\u0008\u0009\u000A\u000c\u000D\u0022\u005C"`, strict: `"\b\t\n\f\r\"\\"`},
+	{where: casename.Here(), in: `"\u0000\u001F\u001f\u007f"`, strict: "\"\\u0000\\u001f\\u001f\u007f\""},
+	{where: casename.Here(), in: `"\u2028\u2029\ufeff"`, strict: "\"\u2028\u2029\ufeff\""},
+	{where: casename.Here(), in: "\"\u007f\u2028\"", strict: "\"\u007f\u2028\""},
+	{where: casename.Here(), in: `"</script>"`, strict: `"</script>"`},
+	{where: casename.Here(), in: `"\ud83d\ude00\uD83D\uDE00"`, strict: "\"\U0001F600\U0001F600\""},
+	{where: casename.Here(), in: `{"\u0061":1}`, strict: `{"a":1}`},
+	{where: casename.Here(), in: `{"\n":1,"\u000a\u0000":2}`, strict: `{"\n":1,"\n\u0000":2}`},
+	{where: casename.Here(), in: "\"caf\u00e9 \u65e5\u672c\"", strict: "\"caf\u00e9 \u65e5\u672c\""},
 	// numbers judged by exact value in strict; ES6 in rfc8785
-	{in: `1.0`, strict: `1`},
-	{in: `1e0`, strict: `1`},
-	{in: `1E2`, strict: `100`},
-	{in: `-0`, strict: `0`},
-	{in: `-0.0`, strict: `0`},
-	{in: `0e999999999999999999999`, strict: `0`},
-	{in: `-0.000e-5`, strict: `0`},
-	{in: `12.30e1`, strict: `123`},
-	{in: `123456789e-6`, strict: "!non-integer", rfc: `123.456789`},
-	{in: `1.5`, strict: "!non-integer", rfc: `1.5`},
-	{in: `1e-400`, strict: "!non-integer", rfc: `0`},
-	{in: `-1e-400`, strict: "!non-integer", rfc: `0`},
-	{in: `1.00000000000000001`, strict: "!non-integer", rfc: `1`},
-	{in: `1e21`, strict: "!unsafe-integer", rfc: `1e+21`},
-	{in: `1e20`, strict: "!unsafe-integer", rfc: `100000000000000000000`},
-	{in: `9007199254740991`, strict: `9007199254740991`},
-	{in: `-9007199254740991`, strict: `-9007199254740991`},
-	{in: `9007199254740992`, strict: "!unsafe-integer", rfc: `9007199254740992`},
-	{in: `-9007199254740992`, strict: "!unsafe-integer", rfc: `-9007199254740992`},
-	{in: `900719925474099.1e1`, strict: `9007199254740991`},
-	{in: `90071992547409910e-1`, strict: `9007199254740991`},
-	{in: `90071992547409920e-1`, strict: "!unsafe-integer", rfc: `9007199254740992`},
-	{in: `0.9007199254740991e16`, strict: `9007199254740991`},
-	{in: `123456789012345678901234567890`, strict: "!unsafe-integer", rfc: `1.2345678901234568e+29`},
-	{in: `1e400`, strict: "!unsafe-integer", rfc: "!number-range"},
-	{in: `-1e400`, strict: "!unsafe-integer", rfc: "!number-range"},
-	{in: `1.7976931348623159e308`, strict: "!unsafe-integer", rfc: "!number-range"},
-	{in: `1.7976931348623157e308`, strict: "!unsafe-integer", rfc: `1.7976931348623157e+308`},
-	{in: `5e-324`, strict: "!non-integer", rfc: `5e-324`},
-	{in: `1e-7`, strict: "!non-integer", rfc: `1e-7`},
-	{in: `0.000001`, strict: "!non-integer", rfc: `0.000001`},
-	{in: `1E-7`, strict: "!non-integer", rfc: `1e-7`},
-	{in: `333333333.33333329`, strict: "!non-integer", rfc: `333333333.3333333`},
-	{in: `4.50`, strict: "!non-integer", rfc: `4.5`},
-	{in: `2e-3`, strict: "!non-integer", rfc: `0.002`},
-	{in: `1E30`, strict: "!unsafe-integer", rfc: `1e+30`},
-	{in: `[1e1000000000000000000000000000]`, strict: "!unsafe-integer", rfc: "!number-range"},
-	{in: `[1e-1000000000000000000000000000]`, strict: "!non-integer", rfc: `[0]`},
+	{where: casename.Here(), in: `1.0`, strict: `1`},
+	{where: casename.Here(), in: `1e0`, strict: `1`},
+	{where: casename.Here(), in: `1E2`, strict: `100`},
+	{where: casename.Here(), in: `-0`, strict: `0`},
+	{where: casename.Here(), in: `-0.0`, strict: `0`},
+	{where: casename.Here(), in: `0e999999999999999999999`, strict: `0`},
+	{where: casename.Here(), in: `-0.000e-5`, strict: `0`},
+	{where: casename.Here(), in: `12.30e1`, strict: `123`},
+	{where: casename.Here(), in: `123456789e-6`, strict: "!non-integer", rfc: `123.456789`},
+	{where: casename.Here(), in: `1.5`, strict: "!non-integer", rfc: `1.5`},
+	{where: casename.Here(), in: `1e-400`, strict: "!non-integer", rfc: `0`},
+	{where: casename.Here(), in: `-1e-400`, strict: "!non-integer", rfc: `0`},
+	{where: casename.Here(), in: `1.00000000000000001`, strict: "!non-integer", rfc: `1`},
+	{where: casename.Here(), in: `1e21`, strict: "!unsafe-integer", rfc: `1e+21`},
+	{where: casename.Here(), in: `1e20`, strict: "!unsafe-integer", rfc: `100000000000000000000`},
+	{where: casename.Here(), in: `9007199254740991`, strict: `9007199254740991`},
+	{where: casename.Here(), in: `-9007199254740991`, strict: `-9007199254740991`},
+	{where: casename.Here(), in: `9007199254740992`, strict: "!unsafe-integer", rfc: `9007199254740992`},
+	{where: casename.Here(), in: `-9007199254740992`, strict: "!unsafe-integer", rfc: `-9007199254740992`},
+	{where: casename.Here(), in: `900719925474099.1e1`, strict: `9007199254740991`},
+	{where: casename.Here(), in: `90071992547409910e-1`, strict: `9007199254740991`},
+	{where: casename.Here(), in: `90071992547409920e-1`, strict: "!unsafe-integer", rfc: `9007199254740992`},
+	{where: casename.Here(), in: `0.9007199254740991e16`, strict: `9007199254740991`},
+	{where: casename.Here(), in: `123456789012345678901234567890`, strict: "!unsafe-integer", rfc: `1.2345678901234568e+29`},
+	{where: casename.Here(), in: `1e400`, strict: "!unsafe-integer", rfc: "!number-range"},
+	{where: casename.Here(), in: `-1e400`, strict: "!unsafe-integer", rfc: "!number-range"},
+	{where: casename.Here(), in: `1.7976931348623159e308`, strict: "!unsafe-integer", rfc: "!number-range"},
+	{where: casename.Here(), in: `1.7976931348623157e308`, strict: "!unsafe-integer", rfc: `1.7976931348623157e+308`},
+	{where: casename.Here(), in: `5e-324`, strict: "!non-integer", rfc: `5e-324`},
+	{where: casename.Here(), in: `1e-7`, strict: "!non-integer", rfc: `1e-7`},
+	{where: casename.Here(), in: `0.000001`, strict: "!non-integer", rfc: `0.000001`},
+	{where: casename.Here(), in: `1E-7`, strict: "!non-integer", rfc: `1e-7`},
+	{where: casename.Here(), in: `333333333.33333329`, strict: "!non-integer", rfc: `333333333.3333333`},
+	{where: casename.Here(), in: `4.50`, strict: "!non-integer", rfc: `4.5`},
+	{where: casename.Here(), in: `2e-3`, strict: "!non-integer", rfc: `0.002`},
+	{where: casename.Here(), in: `1E30`, strict: "!unsafe-integer", rfc: `1e+30`},
+	{where: casename.Here(), in: `[1e1000000000000000000000000000]`, strict: "!unsafe-integer", rfc: "!number-range"},
+	{where: casename.Here(), in: `[1e-1000000000000000000000000000]`, strict: "!non-integer", rfc: `[0]`},
 }
 
 func TestAcceptCases(t *testing.T) {
@@ -109,18 +113,18 @@ func testAcceptCases(t *testing.T) {
 			if class, ok := strings.CutPrefix(want, "!"); ok {
 				e, isErr := errors.AsType[*Error](err)
 				if !isErr || e.Class.String() != class {
-					t.Errorf("%s %q: got %q, %v; want class %s", p.Name(), tc.in, got, err, class)
+					t.Errorf("%s: %s %q: got %q, %v; want class %s", tc.where, p.Name(), tc.in, got, err, class)
 				}
 				continue
 			}
 			if err != nil || string(got) != want {
-				t.Errorf("%s %q:\n got %q, %v\nwant %q", p.Name(), tc.in, got, err, want)
+				t.Errorf("%s: %s %q:\n got %q, %v\nwant %q", tc.where, p.Name(), tc.in, got, err, want)
 				continue
 			}
 			// Canonical output is a fixed point that View passes through.
 			v, err := c.View(got)
 			if err != nil || !bytes.Equal(v, got) || &v[0] != &got[0] {
-				t.Errorf("%s %q: View of canonical %q = %q, %v; want it unchanged", p.Name(), tc.in, got, v, err)
+				t.Errorf("%s: %s %q: View of canonical %q = %q, %v; want it unchanged", tc.where, p.Name(), tc.in, got, v, err)
 			}
 		}
 	}
@@ -129,6 +133,7 @@ func testAcceptCases(t *testing.T) {
 // rejectCase expects one class at one offset (len of the prefix before the
 // offending byte) with one pointer, under both profiles unless rfcOnly.
 type rejectCase struct {
+	where        casename.CasePos
 	prefix, rest string // input = prefix + rest; the error is at len(prefix)
 	class        Class
 	pointer      string
@@ -136,79 +141,79 @@ type rejectCase struct {
 
 var rejectCases = []rejectCase{
 	// syntax
-	{"", "", ClassSyntax, ""},
-	{"  ", "", ClassSyntax, ""},
-	{"", "\xef\xbb\xbf{}", ClassSyntax, ""},
-	{"", "01", ClassSyntax, ""},
-	{"", "+1", ClassSyntax, ""},
-	{"", ".5", ClassSyntax, ""},
-	{"1.", "", ClassSyntax, ""},
-	{"1.", "e5", ClassSyntax, ""},
-	{"1e", "", ClassSyntax, ""},
-	{"-", "", ClassSyntax, ""},
-	{"-", "a", ClassSyntax, ""},
-	{"[1", "x]", ClassSyntax, "/0"},
-	{"[1,", "]", ClassSyntax, "/1"},
-	{`{"a":1,`, "}", ClassSyntax, "/a"},
-	{`{"a":1 `, `"b":2}`, ClassSyntax, "/a"},
-	{`{`, `a:1}`, ClassSyntax, ""},
-	{`{"a"`, `}`, ClassSyntax, "/a"},
-	{`{"a":`, `}`, ClassSyntax, "/a"},
-	{"", "NaN", ClassSyntax, ""},
-	{"", "Infinity", ClassSyntax, ""},
-	{"-", "Infinity", ClassSyntax, ""},
-	{"tru", "x", ClassSyntax, ""},
-	{"tru", "", ClassSyntax, ""},
-	{"true", "x", ClassSyntax, ""},
-	{"true ", "false", ClassSyntax, ""},
-	{"{} ", "{}", ClassSyntax, ""},
-	{`["a`, "\x01\"]", ClassSyntax, "/0"},
-	{`["a`, "\t\"]", ClassSyntax, "/0"},
-	{`["`, `\x"]`, ClassSyntax, "/0"},
-	{`["`, `\u12"]`, ClassSyntax, "/0"},
-	{`["`, `\u12G4"]`, ClassSyntax, "/0"},
-	{`["`, `\uG234"]`, ClassSyntax, "/0"}, // a bad hex digit in each place
-	{`["`, `\u1g34"]`, ClassSyntax, "/0"},
-	{`["`, `\u123G"]`, ClassSyntax, "/0"},
-	{`["`, `\u00e:"]`, ClassSyntax, "/0"},
-	{`["\ud83d`, `\ude0G"]`, ClassSyntax, "/0"}, // in the low half of a pair
-	{`["\ud83d`, `\u/e00"]`, ClassSyntax, "/0"},
-	{`{"`, `\u006Z":1}`, ClassSyntax, ""},
-	{`["abc`, ``, ClassSyntax, "/0"},
-	{`"\`, ``, ClassSyntax, ""},
-	{"[", "", ClassSyntax, "/0"},
-	{"", "]", ClassSyntax, ""},
-	{"[1]", "]", ClassSyntax, ""},
-	{"[1,2", "", ClassSyntax, "/1"},
+	{casename.Here(), "", "", ClassSyntax, ""},
+	{casename.Here(), "  ", "", ClassSyntax, ""},
+	{casename.Here(), "", "\xef\xbb\xbf{}", ClassSyntax, ""},
+	{casename.Here(), "", "01", ClassSyntax, ""},
+	{casename.Here(), "", "+1", ClassSyntax, ""},
+	{casename.Here(), "", ".5", ClassSyntax, ""},
+	{casename.Here(), "1.", "", ClassSyntax, ""},
+	{casename.Here(), "1.", "e5", ClassSyntax, ""},
+	{casename.Here(), "1e", "", ClassSyntax, ""},
+	{casename.Here(), "-", "", ClassSyntax, ""},
+	{casename.Here(), "-", "a", ClassSyntax, ""},
+	{casename.Here(), "[1", "x]", ClassSyntax, "/0"},
+	{casename.Here(), "[1,", "]", ClassSyntax, "/1"},
+	{casename.Here(), `{"a":1,`, "}", ClassSyntax, "/a"},
+	{casename.Here(), `{"a":1 `, `"b":2}`, ClassSyntax, "/a"},
+	{casename.Here(), `{`, `a:1}`, ClassSyntax, ""},
+	{casename.Here(), `{"a"`, `}`, ClassSyntax, "/a"},
+	{casename.Here(), `{"a":`, `}`, ClassSyntax, "/a"},
+	{casename.Here(), "", "NaN", ClassSyntax, ""},
+	{casename.Here(), "", "Infinity", ClassSyntax, ""},
+	{casename.Here(), "-", "Infinity", ClassSyntax, ""},
+	{casename.Here(), "tru", "x", ClassSyntax, ""},
+	{casename.Here(), "tru", "", ClassSyntax, ""},
+	{casename.Here(), "true", "x", ClassSyntax, ""},
+	{casename.Here(), "true ", "false", ClassSyntax, ""},
+	{casename.Here(), "{} ", "{}", ClassSyntax, ""},
+	{casename.Here(), `["a`, "\x01\"]", ClassSyntax, "/0"},
+	{casename.Here(), `["a`, "\t\"]", ClassSyntax, "/0"},
+	{casename.Here(), `["`, `\x"]`, ClassSyntax, "/0"},
+	{casename.Here(), `["`, `\u12"]`, ClassSyntax, "/0"},
+	{casename.Here(), `["`, `\u12G4"]`, ClassSyntax, "/0"},
+	{casename.Here(), `["`, `\uG234"]`, ClassSyntax, "/0"}, // a bad hex digit in each place
+	{casename.Here(), `["`, `\u1g34"]`, ClassSyntax, "/0"},
+	{casename.Here(), `["`, `\u123G"]`, ClassSyntax, "/0"},
+	{casename.Here(), `["`, `\u00e:"]`, ClassSyntax, "/0"},
+	{casename.Here(), `["\ud83d`, `\ude0G"]`, ClassSyntax, "/0"}, // in the low half of a pair
+	{casename.Here(), `["\ud83d`, `\u/e00"]`, ClassSyntax, "/0"},
+	{casename.Here(), `{"`, `\u006Z":1}`, ClassSyntax, ""},
+	{casename.Here(), `["abc`, ``, ClassSyntax, "/0"},
+	{casename.Here(), `"\`, ``, ClassSyntax, ""},
+	{casename.Here(), "[", "", ClassSyntax, "/0"},
+	{casename.Here(), "", "]", ClassSyntax, ""},
+	{casename.Here(), "[1]", "]", ClassSyntax, ""},
+	{casename.Here(), "[1,2", "", ClassSyntax, "/1"},
 	// invalid UTF-8: overlong, CESU-8 surrogate, > U+10FFFF, truncated, stray continuation
-	{`"`, "\xc0\xaf\"", ClassInvalidUTF8, ""},
-	{`"`, "\xe0\x80\xaf\"", ClassInvalidUTF8, ""},
-	{`"`, "\xed\xa0\x80\"", ClassInvalidUTF8, ""},
-	{`"`, "\xf4\x90\x80\x80\"", ClassInvalidUTF8, ""},
-	{`"ab`, "\xe2\x82\"", ClassInvalidUTF8, ""},
-	{`"`, "\x80\"", ClassInvalidUTF8, ""},
-	{`{"`, "\xff\":1}", ClassInvalidUTF8, ""},
-	{`"\n`, "\xfe\"", ClassInvalidUTF8, ""},
+	{casename.Here(), `"`, "\xc0\xaf\"", ClassInvalidUTF8, ""},
+	{casename.Here(), `"`, "\xe0\x80\xaf\"", ClassInvalidUTF8, ""},
+	{casename.Here(), `"`, "\xed\xa0\x80\"", ClassInvalidUTF8, ""},
+	{casename.Here(), `"`, "\xf4\x90\x80\x80\"", ClassInvalidUTF8, ""},
+	{casename.Here(), `"ab`, "\xe2\x82\"", ClassInvalidUTF8, ""},
+	{casename.Here(), `"`, "\x80\"", ClassInvalidUTF8, ""},
+	{casename.Here(), `{"`, "\xff\":1}", ClassInvalidUTF8, ""},
+	{casename.Here(), `"\n`, "\xfe\"", ClassInvalidUTF8, ""},
 	// duplicate names after escape decoding, at any level
-	{`{"a":1,`, `"a":2}`, ClassDuplicateName, "/a"},
-	{`{"a":1,`, `"\u0061":2}`, ClassDuplicateName, "/a"},
-	{`{"b":1,"a":2,`, `"b":3}`, ClassDuplicateName, "/b"},
-	{`{"x":{"k":1,`, `"k":2}}`, ClassDuplicateName, "/x/k"},
-	{"{\"\U0001F600\":1,", `"\ud83d\ude00":2}`, ClassDuplicateName, "/\U0001F600"},
-	{`[{"a/b~":1,`, `"a/b~":1}]`, ClassDuplicateName, "/0/a~1b~0"},
+	{casename.Here(), `{"a":1,`, `"a":2}`, ClassDuplicateName, "/a"},
+	{casename.Here(), `{"a":1,`, `"\u0061":2}`, ClassDuplicateName, "/a"},
+	{casename.Here(), `{"b":1,"a":2,`, `"b":3}`, ClassDuplicateName, "/b"},
+	{casename.Here(), `{"x":{"k":1,`, `"k":2}}`, ClassDuplicateName, "/x/k"},
+	{casename.Here(), "{\"\U0001F600\":1,", `"\ud83d\ude00":2}`, ClassDuplicateName, "/\U0001F600"},
+	{casename.Here(), `[{"a/b~":1,`, `"a/b~":1}]`, ClassDuplicateName, "/0/a~1b~0"},
 	// unpaired surrogates, in values and names
-	{`["`, `\ud800"]`, ClassUnpairedSurrogate, "/0"},
-	{`["`, `\udc00"]`, ClassUnpairedSurrogate, "/0"},
-	{`["`, `\udc00\ud800"]`, ClassUnpairedSurrogate, "/0"},
-	{`["`, `\ud800\u0041"]`, ClassUnpairedSurrogate, "/0"},
-	{`["`, `\ud800A"]`, ClassUnpairedSurrogate, "/0"},
-	{`["x`, `\uDBFF\uDBFF"]`, ClassUnpairedSurrogate, "/0"},
-	{`{`, `"\ud800":1}`, ClassSyntax, ""}, // replaced below: the name case
+	{casename.Here(), `["`, `\ud800"]`, ClassUnpairedSurrogate, "/0"},
+	{casename.Here(), `["`, `\udc00"]`, ClassUnpairedSurrogate, "/0"},
+	{casename.Here(), `["`, `\udc00\ud800"]`, ClassUnpairedSurrogate, "/0"},
+	{casename.Here(), `["`, `\ud800\u0041"]`, ClassUnpairedSurrogate, "/0"},
+	{casename.Here(), `["`, `\ud800A"]`, ClassUnpairedSurrogate, "/0"},
+	{casename.Here(), `["x`, `\uDBFF\uDBFF"]`, ClassUnpairedSurrogate, "/0"},
+	{casename.Here(), `{`, `"\ud800":1}`, ClassSyntax, ""}, // replaced below: the name case
 }
 
 func init() {
 	// A lone surrogate in a member name: the error is at the escape.
-	rejectCases[len(rejectCases)-1] = rejectCase{`{"`, `\ud800":1}`, ClassUnpairedSurrogate, ""}
+	rejectCases[len(rejectCases)-1] = rejectCase{casename.Here(), `{"`, `\ud800":1}`, ClassUnpairedSurrogate, ""}
 }
 
 func TestRejectCases(t *testing.T) {
@@ -221,18 +226,18 @@ func TestRejectCases(t *testing.T) {
 			got, err := c.Append(dst, []byte(in))
 			e, ok := errors.AsType[*Error](err)
 			if !ok {
-				t.Errorf("%s %q: got %q, %v; want *Error", p.Name(), in, got, err)
+				t.Errorf("%s: %s %q: got %q, %v; want *Error", tc.where, p.Name(), in, got, err)
 				continue
 			}
 			if e.Class != tc.class || e.Offset != int64(len(tc.prefix)) || e.Pointer != tc.pointer {
-				t.Errorf("%s %q: got %v (class %v, offset %d, pointer %q); want class %v, offset %d, pointer %q",
+				t.Errorf("%s: %s %q: got %v (class %v, offset %d, pointer %q); want class %v, offset %d, pointer %q", tc.where,
 					p.Name(), in, err, e.Class, e.Offset, e.Pointer, tc.class, len(tc.prefix), tc.pointer)
 			}
 			if !errors.Is(err, tc.class.Sentinel()) {
-				t.Errorf("%s %q: errors.Is(err, %v) = false", p.Name(), in, tc.class)
+				t.Errorf("%s: %s %q: errors.Is(err, %v) = false", tc.where, p.Name(), in, tc.class)
 			}
 			if string(got) != "keep" {
-				t.Errorf("%s %q: dst changed to %q on error", p.Name(), in, got)
+				t.Errorf("%s: %s %q: dst changed to %q on error", tc.where, p.Name(), in, got)
 			}
 		}
 	}
@@ -265,30 +270,31 @@ func TestDepth(t *testing.T) {
 		return strings.Repeat(`{"d":`, n-1) + "{}" + strings.Repeat("}", n-1)
 	}
 	for _, tc := range []struct {
+		where casename.CasePos
 		in    string
 		p     Profile
 		depth int // 0: accepted
 	}{
-		{nest("[", "]", 64), Strict, 0},
-		{nest("[", "]", 65), Strict, 65},
-		{objects(64), Strict, 0},
-		{objects(65), Strict, 65},
-		{nest("[", "]", 1000), RFC8785, 0},
-		{nest("[", "]", 1001), RFC8785, 1001},
-		{nest("[", "]", 1_000_000), Strict, 65},
-		{nest("[", "]", 1_000_000), RFC8785, 1001},
-		{strings.Repeat("[", 1_000_000), RFC8785, 1001},
+		{casename.Here(), nest("[", "]", 64), Strict, 0},
+		{casename.Here(), nest("[", "]", 65), Strict, 65},
+		{casename.Here(), objects(64), Strict, 0},
+		{casename.Here(), objects(65), Strict, 65},
+		{casename.Here(), nest("[", "]", 1000), RFC8785, 0},
+		{casename.Here(), nest("[", "]", 1001), RFC8785, 1001},
+		{casename.Here(), nest("[", "]", 1_000_000), Strict, 65},
+		{casename.Here(), nest("[", "]", 1_000_000), RFC8785, 1001},
+		{casename.Here(), strings.Repeat("[", 1_000_000), RFC8785, 1001},
 	} {
 		_, err := Canonicalize([]byte(tc.in), tc.p)
 		if tc.depth == 0 {
 			if err != nil {
-				t.Errorf("%s depth %d: %v", tc.p.Name(), len(tc.in)/2, err)
+				t.Errorf("%s: %s depth %d: %v", tc.where, tc.p.Name(), len(tc.in)/2, err)
 			}
 			continue
 		}
 		e, ok := errors.AsType[*Error](err)
 		if !ok || e.Class != ClassDepth || e.Offset != int64(tc.depth-1)*int64(len(tc.in[:1+strings.IndexAny(tc.in[1:], "[{")])) {
-			t.Errorf("%s: err %v, want depth at container %d", tc.p.Name(), err, tc.depth)
+			t.Errorf("%s: %s: err %v, want depth at container %d", tc.where, tc.p.Name(), err, tc.depth)
 		}
 	}
 	p, err := RFC8785.WithMaxDepth(3)
@@ -482,7 +488,7 @@ func TestIsCanonicalAndValidate(t *testing.T) {
 func TestEncode(t *testing.T) {
 	var c Canonicalizer
 	var out bytes.Buffer
-	if err := c.Encode(&out, []byte(example64Envelope)); err != nil || out.Len() != 895 {
+	if err := c.Encode(&out, []byte(example64Envelope)); err != nil || out.Len() != demo.DraftCanonicalLen {
 		t.Fatalf("Encode: %d bytes, %v", out.Len(), err)
 	}
 	if err := c.Encode(&out, []byte(`[1,`)); !errors.Is(err, ErrSyntax) {

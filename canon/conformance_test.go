@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest/internal/demo"
 	"github.com/bbdigest/bbdigest/internal/es6/es6seq"
 )
 
@@ -157,48 +158,12 @@ func TestEPCanonicalizationVectors(t *testing.T) {
 	}
 }
 
-// The envelope draft's §6.4 example, with the full action digests in place.
-const (
-	example64Action0 = `{
-  "disclose": ["travel_dates"],
-  "recipient": "booking.example"
-}`
-	example64Action1 = `{
-  "disclose": ["passport_number", "travel_dates"],
-  "recipient": "booking.example"
-}`
-	example64Envelope = `{
-  "synopsis":
-    "Share the travel dates and withhold the passport number.",
-  "findings": [
-    "The booking service asks for dates and passport number.",
-    "Dates are enough to hold the reservation.",
-    "The passport number is only needed at check-in."
-  ],
-  "recommendations": [
-    "Release the travel dates now.",
-    "Withhold the passport number until check-in."
-  ],
-  "offer": "Ask for detail on any item.",
-  "question": {
-    "stem": "What should be shared with the booking service?",
-    "options": [
-      {
-        "label": "Share dates only",
-        "reasoning":
-          "Holds the booking and keeps the passport number private.",
-        "action_digest": "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
-      },
-      {
-        "label": "Share dates and passport number",
-        "reasoning": "Avoids a second request at check-in.",
-        "action_digest": "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
-      }
-    ],
-    "recommended_idx": 0,
-    "hatches": { "free_text": true, "dialogue": true }
-  }
-}`
+// The envelope draft's §6.4 example, with the full action digests in place,
+// as the demo embeds it.
+var (
+	example64Action0  = string(demo.DraftAction1())
+	example64Action1  = string(demo.DraftAction2())
+	example64Envelope = string(demo.DraftEnvelope())
 )
 
 // TestEnvelopeExample64 reproduces the published figures of the envelope
@@ -217,9 +182,9 @@ func TestEnvelopeExample64(t *testing.T) {
 		src, want string
 		size      int
 	}{
-		{example64Action0, "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa", -1},
-		{example64Action1, "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945", -1},
-		{example64Envelope, "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1", 895},
+		{example64Action0, demo.DraftAction1Digest, -1},
+		{example64Action1, demo.DraftAction2Digest, -1},
+		{example64Envelope, demo.DraftEnvelopeDigest, demo.DraftCanonicalLen},
 	} {
 		got, size := digest(tc.src)
 		if got != tc.want || (tc.size >= 0 && size != tc.size) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // BenchmarkParse compares parse+validate+digest of an envelope
@@ -14,7 +15,7 @@ import (
 //	go test -run '^$' -bench BenchmarkParse -count 10 ./envelope | tee parse.txt
 //	benchstat -col /lib parse.txt
 func BenchmarkParse(b *testing.B) {
-	draft := readTestdata(b, draftFile)
+	draft := demo.DraftEnvelope()
 	canonical, err := canon.Canonicalize(draft, canon.Strict)
 	if err != nil {
 		b.Fatal(err)
@@ -25,7 +26,7 @@ func BenchmarkParse(b *testing.B) {
 	}{
 		{"envelope-6.4-pretty", draft},
 		{"envelope-6.4-canonical", canonical},
-		{"envelope-meta-pretty", readTestdata(b, metaFile)},
+		{"envelope-meta-pretty", demo.MetaEnvelope()},
 		{"jsonrpc-6.4", []byte(`{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"3 rooms available."}],` +
 			`"structuredContent":{"rooms":3,"binding_moment":` + string(draft) + `}}}`)},
 	}

@@ -5,41 +5,44 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/casename"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-// draftBuilder builds the §6.4 example from its parts.
-func draftBuilder(t testing.TB) *Builder {
+// draftBuilder builds the §6.4 example from its parts: the texts as
+// encoding/json reads them from demo.DraftEnvelope, the two actions of
+// demo.DraftAction1 and DraftAction2. Each call returns a Builder of its
+// own, which the caller may change.
+func draftBuilder() *Builder {
+	d := draftDecoded
 	b := &Builder{
-		Synopsis: "Share the travel dates and withhold the passport number.",
-		Findings: []string{
-			"The booking service asks for dates and passport number.",
-			"Dates are enough to hold the reservation.",
-			"The passport number is only needed at check-in.",
-		},
-		Recommendations: []string{
-			"Release the travel dates now.",
-			"Withhold the passport number until check-in.",
-		},
-		Offer:   "Ask for detail on any item.",
-		Stem:    "What should be shared with the booking service?",
-		Hatches: Hatches{FreeText: true, Dialogue: true},
+		Synopsis:        d.Synopsis,
+		Findings:        slices.Clone(d.Findings),
+		Recommendations: slices.Clone(d.Recommendations),
+		Offer:           d.Offer,
+		Stem:            d.Question.Stem,
+		Hatches:         Hatches(d.Question.Hatches),
+		RecommendedIdx:  d.Question.RecommendedIdx,
 	}
-	b.AddOption("Share dates only", "Holds the booking and keeps the passport number private.", readTestdata(t, action1File))
-	b.AddOption("Share dates and passport number", "Avoids a second request at check-in.", readTestdata(t, action2File))
+	for i, act := range [][]byte{demo.DraftAction1(), demo.DraftAction2()} {
+		o := d.Question.Options[i]
+		b.AddOption(o.Label, o.Reasoning, act)
+	}
 	return b
 }
 
 func TestBuildDraftExample(t *testing.T) {
-	e, err := draftBuilder(t).Build()
+	e, err := draftBuilder().Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Digest().String() != draftDigest {
-		t.Errorf("digest = %s, want %s", e.Digest(), draftDigest)
+	if e.Digest().String() != demo.DraftEnvelopeDigest {
+		t.Errorf("digest = %s, want %s", e.Digest(), demo.DraftEnvelopeDigest)
 	}
 	// Round trip: Build -> MarshalJSON -> Parse gives the same envelope.
 	j, err := json.Marshal(e)
@@ -59,7 +62,7 @@ func TestBuildDraftExample(t *testing.T) {
 }
 
 func TestBuildMeta(t *testing.T) {
-	b := draftBuilder(t)
+	b := draftBuilder()
 	dc, note := "consent", "Earlier I understated the \"risk\".\n"
 	b.Meta = &Meta{DecisionClass: &dc, CalibrationNote: &note}
 	e, err := b.Build()
@@ -77,69 +80,69 @@ func TestBuildMeta(t *testing.T) {
 
 func TestBuildRefuses(t *testing.T) {
 	for _, tc := range []struct {
-		name string
+		name casename.CaseName
 		edit func(b *Builder)
 		want []Problem // nil: an *ActionError is expected
 	}{
-		{"one-option", func(b *Builder) { b.Options = b.Options[:1] }, []Problem{{"/question/options", wrongOptionCnt + "1"}}},
-		{"five-options", func(b *Builder) {
+		{casename.Name("one-option"), func(b *Builder) { b.Options = b.Options[:1] }, []Problem{{"/question/options", wrongOptionCnt + "1"}}},
+		{casename.Name("five-options"), func(b *Builder) {
 			b.Options = append(b.Options, b.Options...)
 			b.Options = append(b.Options, b.Options[0])
 		},
 			[]Problem{{"/question/options", wrongOptionCnt + "5"}}},
-		{"idx-out-of-range", func(b *Builder) { b.RecommendedIdx = 2 },
+		{casename.Name("idx-out-of-range"), func(b *Builder) { b.RecommendedIdx = 2 },
 			[]Problem{{"/question/recommended_idx", "out of range: 2 is not an index of the 2 options"}}},
-		{"idx-negative", func(b *Builder) { b.RecommendedIdx = -1 },
+		{casename.Name("idx-negative"), func(b *Builder) { b.RecommendedIdx = -1 },
 			[]Problem{{"/question/recommended_idx", "out of range: -1 is negative"}}},
-		{"invalid-utf8", func(b *Builder) { b.Options[1].Label = "bad\xff"; b.Synopsis = "\xc3" },
+		{casename.Name("invalid-utf8"), func(b *Builder) { b.Options[1].Label = "bad\xff"; b.Synopsis = "\xc3" },
 			[]Problem{{"/synopsis", "invalid UTF-8"}, {"/question/options/1/label", "invalid UTF-8"}}},
-		{"action-duplicate", func(b *Builder) { b.Options[0].Action = []byte(`{"a":1,"a":2}`) }, nil},
-		{"action-float", func(b *Builder) { b.Options[1].Action = []byte(`{"amount":2.5}`) }, nil},
-		{"action-missing", func(b *Builder) { b.Options[1].Action = nil }, nil},
-		{"action-digest-mismatch", func(b *Builder) { b.Options[1].ActionDigest = mustDigest(t, draftAction1) }, nil},
+		{casename.Name("action-duplicate"), func(b *Builder) { b.Options[0].Action = []byte(`{"a":1,"a":2}`) }, nil},
+		{casename.Name("action-float"), func(b *Builder) { b.Options[1].Action = []byte(`{"amount":2.5}`) }, nil},
+		{casename.Name("action-missing"), func(b *Builder) { b.Options[1].Action = nil }, nil},
+		{casename.Name("action-digest-mismatch"), func(b *Builder) { b.Options[1].ActionDigest = mustDigest(t, demo.DraftAction1Digest) }, nil},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			b := draftBuilder(t)
+		t.Run(tc.name.Name, func(t *testing.T) {
+			b := draftBuilder()
 			tc.edit(b)
 			e, err := b.Build()
 			if e != nil {
-				t.Fatalf("Build succeeded: %s", e.Canonical())
+				t.Fatalf("%s: Build succeeded: %s", tc.name.Where, e.Canonical())
 			}
 			if tc.want == nil {
 				var ae *ActionError
 				if !errors.As(err, &ae) {
-					t.Fatalf("error = %v, want an *ActionError", err)
+					t.Fatalf("%s: error = %v, want an *ActionError", tc.name.Where, err)
 				}
 				return
 			}
 			var me *MalformedError
 			if !errors.As(err, &me) || !reflect.DeepEqual(me.Problems, tc.want) {
-				t.Fatalf("error = %v, want problems %q", err, tc.want)
+				t.Fatalf("%s: error = %v, want problems %q", tc.name.Where, err, tc.want)
 			}
 		})
 	}
 }
 
 func TestBuildGivenDigest(t *testing.T) {
-	b := draftBuilder(t)
+	b := draftBuilder()
 	for i := range b.Options {
-		b.Options[i].ActionDigest = mustDigest(t, []string{draftAction1, draftAction2}[i])
+		b.Options[i].ActionDigest = mustDigest(t, []string{demo.DraftAction1Digest, demo.DraftAction2Digest}[i])
 	}
 	e, err := b.Build() // Action and ActionDigest agree
-	if err != nil || e.Digest().String() != draftDigest {
+	if err != nil || e.Digest().String() != demo.DraftEnvelopeDigest {
 		t.Fatalf("Build = %v", err)
 	}
 	for i := range b.Options {
 		b.Options[i].Action = nil
 	}
 	e, err = b.Build() // digests alone
-	if err != nil || e.Digest().String() != draftDigest {
+	if err != nil || e.Digest().String() != demo.DraftEnvelopeDigest {
 		t.Fatalf("Build = %v", err)
 	}
 }
 
 func TestToolResult(t *testing.T) {
-	e, err := draftBuilder(t).Build()
+	e, err := draftBuilder().Build()
 	if err != nil {
 		t.Fatal(err)
 	}

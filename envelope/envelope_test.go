@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -13,44 +11,60 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/casename"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-// The values of draft-morrison-binding-moment-envelope-04 §6.4.
+// Problem reasons the tables expect.
 const (
-	draftDigest    = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
-	draftCanonLen  = 895
-	draftAction1   = "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
-	draftAction2   = "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
-	testdataDir    = "testdata/envelopes"
-	draftFile      = "envelope-draft-6.4.json"
-	metaFile       = "envelope-meta.json"
-	action1File    = "action-1-dates.json"
-	action2File    = "action-2-dates-passport.json"
 	unknownMember  = "member not defined by the envelope grammar"
 	missingMember  = "missing required member"
 	wrongOptionCnt = "want 2 to 4 options, got "
 )
 
-func readTestdata(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testdataDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+// draftDoc is an envelope as encoding/json reads it: the expected values
+// of the tests that read the §6.4 example, from a decoder other than the
+// one under test.
+type draftDoc struct {
+	Synopsis        string   `json:"synopsis"`
+	Findings        []string `json:"findings"`
+	Recommendations []string `json:"recommendations"`
+	Offer           string   `json:"offer"`
+	Question        struct {
+		Stem    string `json:"stem"`
+		Options []struct {
+			Label        string `json:"label"`
+			Reasoning    string `json:"reasoning"`
+			ActionDigest string `json:"action_digest"`
+		} `json:"options"`
+		RecommendedIdx int `json:"recommended_idx"`
+		Hatches        struct {
+			FreeText bool `json:"free_text"`
+			Dialogue bool `json:"dialogue"`
+		} `json:"hatches"`
+	} `json:"question"`
 }
 
+// draftDecoded is demo.DraftEnvelope as encoding/json reads it.
+var draftDecoded = func() draftDoc {
+	var d draftDoc
+	if err := json.Unmarshal(demo.DraftEnvelope(), &d); err != nil {
+		panic("BUG: encoding/json cannot read the demo's §6.4 envelope: " + err.Error())
+	}
+	return d
+}()
+
 func TestDraftExample(t *testing.T) {
-	src := readTestdata(t, draftFile)
+	src := demo.DraftEnvelope()
 	e, err := Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Digest().String(); got != draftDigest {
-		t.Errorf("digest = %s, want %s", got, draftDigest)
+	if got := e.Digest().String(); got != demo.DraftEnvelopeDigest {
+		t.Errorf("digest = %s, want %s", got, demo.DraftEnvelopeDigest)
 	}
-	if n := len(e.Canonical()); n != draftCanonLen {
-		t.Errorf("canonical form is %d bytes, want %d", n, draftCanonLen)
+	if n := len(e.Canonical()); n != demo.DraftCanonicalLen {
+		t.Errorf("canonical form is %d bytes, want %d", n, demo.DraftCanonicalLen)
 	}
 	want, err := canon.Canonicalize(src, canon.Strict)
 	if err != nil {
@@ -59,13 +73,13 @@ func TestDraftExample(t *testing.T) {
 	if !bytes.Equal(e.Canonical(), want) {
 		t.Errorf("Canonical() differs from canon.Canonicalize:\n%s\n%s", e.Canonical(), want)
 	}
-	for i, f := range []string{action1File, action2File} {
-		d, err := actionDigest(readTestdata(t, f))
+	for i, f := range []func() []byte{demo.DraftAction1, demo.DraftAction2} {
+		d, err := actionDigest(f())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := []string{draftAction1, draftAction2}[i]; d.String() != want {
-			t.Errorf("%s digest = %s, want %s", f, d, want)
+		if want := []string{demo.DraftAction1Digest, demo.DraftAction2Digest}[i]; d.String() != want {
+			t.Errorf("action %d digest = %s, want %s", i+1, d, want)
 		}
 		if e.Options()[i].ActionDigest != d {
 			t.Errorf("option %d action_digest = %s, want %s", i, e.Options()[i].ActionDigest, d)
@@ -79,24 +93,16 @@ func TestDraftExample(t *testing.T) {
 		Hatches                   Hatches
 		Meta                      *Meta
 	}{
-		Synopsis: "Share the travel dates and withhold the passport number.",
-		Findings: []string{
-			"The booking service asks for dates and passport number.",
-			"Dates are enough to hold the reservation.",
-			"The passport number is only needed at check-in.",
-		},
-		Recommendations: []string{
-			"Release the travel dates now.",
-			"Withhold the passport number until check-in.",
-		},
-		Offer: "Ask for detail on any item.",
-		Stem:  "What should be shared with the booking service?",
-		Options: []Option{
-			{"Share dates only", "Holds the booking and keeps the passport number private.", mustDigest(t, draftAction1)},
-			{"Share dates and passport number", "Avoids a second request at check-in.", mustDigest(t, draftAction2)},
-		},
-		RecommendedIdx: 0,
-		Hatches:        Hatches{FreeText: true, Dialogue: true},
+		Synopsis:        draftDecoded.Synopsis,
+		Findings:        draftDecoded.Findings,
+		Recommendations: draftDecoded.Recommendations,
+		Offer:           draftDecoded.Offer,
+		Stem:            draftDecoded.Question.Stem,
+		RecommendedIdx:  draftDecoded.Question.RecommendedIdx,
+		Hatches:         Hatches(draftDecoded.Question.Hatches),
+	}
+	for _, o := range draftDecoded.Question.Options {
+		wantEnv.Options = append(wantEnv.Options, Option{o.Label, o.Reasoning, mustDigest(t, o.ActionDigest)})
 	}
 	got := wantEnv
 	got.Synopsis, got.Offer, got.Stem = e.Synopsis(), e.Offer(), e.Stem()
@@ -106,8 +112,8 @@ func TestDraftExample(t *testing.T) {
 		t.Errorf("Parse = %+v\nwant %+v", got, wantEnv)
 	}
 	d, err := Digest(src)
-	if err != nil || d.String() != draftDigest {
-		t.Errorf("Digest = %s, %v; want %s", d, err, draftDigest)
+	if err != nil || d.String() != demo.DraftEnvelopeDigest {
+		t.Errorf("Digest = %s, %v; want %s", d, err, demo.DraftEnvelopeDigest)
 	}
 }
 
@@ -121,7 +127,7 @@ func mustDigest(t testing.TB, s string) hashing.Digest {
 }
 
 func TestMeta(t *testing.T) {
-	e, err := Parse(readTestdata(t, metaFile))
+	e, err := Parse(demo.MetaEnvelope())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +153,7 @@ func placements(t testing.TB) []struct {
 	want Placement
 	src  string
 } {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	return []struct {
 		name string
 		want Placement
@@ -176,13 +182,13 @@ func TestPlacements(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e.Digest().String() != draftDigest {
-				t.Errorf("digest = %s, want %s", e.Digest(), draftDigest)
+			if e.Digest().String() != demo.DraftEnvelopeDigest {
+				t.Errorf("digest = %s, want %s", e.Digest(), demo.DraftEnvelopeDigest)
 			}
 			if p.Placement() != tc.want {
 				t.Errorf("placement = %v, want %v", p.Placement(), tc.want)
 			}
-			if len(e.Canonical()) != draftCanonLen {
+			if len(e.Canonical()) != demo.DraftCanonicalLen {
 				t.Errorf("canonical length %d", len(e.Canonical()))
 			}
 		})
@@ -190,7 +196,7 @@ func TestPlacements(t *testing.T) {
 }
 
 func TestPlacementErrors(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	other := strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1`, 1)
 	for _, tc := range []struct {
 		name, src, ptr string
@@ -218,57 +224,58 @@ func TestPlacementErrors(t *testing.T) {
 }
 
 func TestCanonGate(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	for _, tc := range []struct {
-		name, src, ptr string
-		class          canon.Class
+		name     casename.CaseName
+		src, ptr string
+		class    canon.Class
 	}{
-		{"duplicate-in-envelope", strings.Replace(env, `"offer":`, `"offer":"x","offer":`, 1), "/offer", canon.ClassDuplicateName},
-		{"duplicate-escaped", strings.Replace(env, `"offer":`, `"offer":"x","\u006fffer":`, 1), "/offer", canon.ClassDuplicateName},
-		{"duplicate-in-payload", `{"a":1,"a":2,"binding_moment":` + env + `}`, "/a", canon.ClassDuplicateName},
-		{"lone-surrogate", strings.Replace(env, `"Ask for detail`, `"\ud800 Ask for detail`, 1), "/offer", canon.ClassUnpairedSurrogate},
-		{"non-integer-idx", strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1), "/question/recommended_idx", canon.ClassNonInteger},
-		{"unsafe-integer-idx", strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 9007199254740992`, 1), "/question/recommended_idx", canon.ClassUnsafeInteger},
-		{"wrapped-non-integer-idx", `{"price": 2.5, "binding_moment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1) + `}`,
+		{casename.Name("duplicate-in-envelope"), strings.Replace(env, `"offer":`, `"offer":"x","offer":`, 1), "/offer", canon.ClassDuplicateName},
+		{casename.Name("duplicate-escaped"), strings.Replace(env, `"offer":`, `"offer":"x","\u006fffer":`, 1), "/offer", canon.ClassDuplicateName},
+		{casename.Name("duplicate-in-payload"), `{"a":1,"a":2,"binding_moment":` + env + `}`, "/a", canon.ClassDuplicateName},
+		{casename.Name("lone-surrogate"), strings.Replace(env, `"Ask for detail`, `"\ud800 Ask for detail`, 1), "/offer", canon.ClassUnpairedSurrogate},
+		{casename.Name("non-integer-idx"), strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1), "/question/recommended_idx", canon.ClassNonInteger},
+		{casename.Name("unsafe-integer-idx"), strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 9007199254740992`, 1), "/question/recommended_idx", canon.ClassUnsafeInteger},
+		{casename.Name("wrapped-non-integer-idx"), `{"price": 2.5, "binding_moment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1) + `}`,
 			"/binding_moment/question/recommended_idx", canon.ClassNonInteger},
-		{"wrapped-rounded-idx", `{"price":2.5,"structuredContent":{"binding_moment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1.00000000000000001`, 1) + `}}`,
+		{casename.Name("wrapped-rounded-idx"), `{"price":2.5,"structuredContent":{"binding_moment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1.00000000000000001`, 1) + `}}`,
 			"/structuredContent/binding_moment/question/recommended_idx", canon.ClassNonInteger},
-		{"wrapped-second-candidate", `{"price":2.5,"binding_moment":` + env + `,"structuredContent":{"binding_moment":` +
+		{casename.Name("wrapped-second-candidate"), `{"price":2.5,"binding_moment":` + env + `,"structuredContent":{"binding_moment":` +
 			strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1e-400`, 1) + `}}`,
 			"/structuredContent/binding_moment/question/recommended_idx", canon.ClassNonInteger},
-		{"wrapped-deep-envelope", `{"price":2.5,"binding_moment":` + strings.Replace(env, `"offer":`, `"x":`+strings.Repeat("[", 64)+strings.Repeat("]", 64)+`,"offer":`, 1) + `}`,
+		{casename.Name("wrapped-deep-envelope"), `{"price":2.5,"binding_moment":` + strings.Replace(env, `"offer":`, `"x":`+strings.Repeat("[", 64)+strings.Repeat("]", 64)+`,"offer":`, 1) + `}`,
 			"/binding_moment/x", canon.ClassDepth},
-		{"wrapped-escaped-name", `{"price":2.5,"\ud83d\ude00":1,"binding\u005fmoment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1) + `}`,
+		{casename.Name("wrapped-escaped-name"), `{"price":2.5,"\ud83d\ude00":1,"binding\u005fmoment":` + strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.5`, 1) + `}`,
 			"/binding_moment/question/recommended_idx", canon.ClassNonInteger},
-		{"duplicate-in-payload-with-fraction", `{"price":2.5,"a":1,"a":2,"binding_moment":` + env + `}`, "/a", canon.ClassDuplicateName},
-		{"overflow-in-payload", `{"price":1e400,"binding_moment":` + env + `}`, "/price", canon.ClassNumberRange},
-		{"bare-non-integer-elsewhere", strings.Replace(env, `"offer":`, `"x":1.5,"offer":`, 1), "/x", canon.ClassNonInteger},
-		{"invalid-utf8", strings.Replace(env, "Ask for", "Ask \xff for", 1), "/offer", canon.ClassInvalidUTF8},
-		{"depth", strings.Repeat("[", 65) + strings.Repeat("]", 65), "", canon.ClassDepth},
-		{"syntax", env[:100], "", canon.ClassSyntax},
-		{"trailing", env + "{}", "", canon.ClassSyntax},
-		{"empty", "", "", canon.ClassSyntax},
+		{casename.Name("duplicate-in-payload-with-fraction"), `{"price":2.5,"a":1,"a":2,"binding_moment":` + env + `}`, "/a", canon.ClassDuplicateName},
+		{casename.Name("overflow-in-payload"), `{"price":1e400,"binding_moment":` + env + `}`, "/price", canon.ClassNumberRange},
+		{casename.Name("bare-non-integer-elsewhere"), strings.Replace(env, `"offer":`, `"x":1.5,"offer":`, 1), "/x", canon.ClassNonInteger},
+		{casename.Name("invalid-utf8"), strings.Replace(env, "Ask for", "Ask \xff for", 1), "/offer", canon.ClassInvalidUTF8},
+		{casename.Name("depth"), strings.Repeat("[", 65) + strings.Repeat("]", 65), "", canon.ClassDepth},
+		{casename.Name("syntax"), env[:100], "", canon.ClassSyntax},
+		{casename.Name("trailing"), env + "{}", "", canon.ClassSyntax},
+		{casename.Name("empty"), "", "", canon.ClassSyntax},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.name.Name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.src))
 			ce, ok := errors.AsType[*canon.Error](err)
 			if !ok {
-				t.Fatalf("Parse error = %v, want a *canon.Error", err)
+				t.Fatalf("%s: Parse error = %v, want a *canon.Error", tc.name.Where, err)
 			}
 			if ce.Class != tc.class || (tc.ptr != "" && !strings.HasPrefix(ce.Pointer, tc.ptr)) {
-				t.Errorf("error = %v (pointer %q), want class %v at %q", err, ce.Pointer, tc.class, tc.ptr)
+				t.Errorf("%s: error = %v (pointer %q), want class %v at %q", tc.name.Where, err, ce.Pointer, tc.class, tc.ptr)
 			}
 			// The offset is in the caller's input, at the offending token.
 			if ce.Class != canon.ClassDuplicateName && ce.Class != canon.ClassSyntax {
 				want := map[canon.Class]string{canon.ClassNonInteger: "0123456789-", canon.ClassUnsafeInteger: "0123456789-",
 					canon.ClassNumberRange: "0123456789-", canon.ClassDepth: "[{", canon.ClassUnpairedSurrogate: `\`, canon.ClassInvalidUTF8: "\xff"}[ce.Class]
 				if ce.Offset < 0 || int(ce.Offset) >= len(tc.src) || strings.IndexByte(want, tc.src[ce.Offset]) < 0 {
-					t.Errorf("offset %d does not point at the offending token in the input", ce.Offset)
+					t.Errorf("%s: offset %d does not point at the offending token in the input", tc.name.Where, ce.Offset)
 				}
 			}
 			ps := Validate([]byte(tc.src))
 			if len(ps) != 1 || !strings.HasPrefix(ps[0].Reason, tc.class.String()+": ") || ps[0].Pointer != ce.Pointer {
-				t.Errorf("Validate = %v", ps)
+				t.Errorf("%s: Validate = %v", tc.name.Where, ps)
 			}
 		})
 	}
@@ -277,7 +284,7 @@ func TestCanonGate(t *testing.T) {
 // Accepted after the gate's normalisation: the digest is over the canonical
 // form, so these all digest as the draft example does.
 func TestCanonicalEquivalents(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	for name, src := range map[string]string{
 		"idx-1.0":      strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0.0`, 1),
 		"idx-0e5":      strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 0e5`, 1),
@@ -287,8 +294,8 @@ func TestCanonicalEquivalents(t *testing.T) {
 		"reordered":    strings.Replace(env, `"hatches": { "free_text": true, "dialogue": true }`, `"hatches": { "dialogue": true, "free_text": true }`, 1),
 	} {
 		d, err := Digest([]byte(src))
-		if err != nil || d.String() != draftDigest {
-			t.Errorf("%s: Digest = %s, %v; want %s", name, d, err, draftDigest)
+		if err != nil || d.String() != demo.DraftEnvelopeDigest {
+			t.Errorf("%s: Digest = %s, %v; want %s", name, d, err, demo.DraftEnvelopeDigest)
 		}
 	}
 }
@@ -350,7 +357,7 @@ func mutate(t testing.TB, base []byte, f mutation) []byte {
 // every level missing, of the wrong type and accompanied by an unknown
 // member, and the cases §4 and §5 name.
 func malformedCases() []struct {
-	name string
+	name casename.CaseName
 	meta bool // start from envelope-meta.json instead of the draft example
 	f    mutation
 	want []Problem
@@ -362,14 +369,14 @@ func malformedCases() []struct {
 	)
 	p := func(ptr, reason string) []Problem { return []Problem{{ptr, reason}} }
 	var cases []struct {
-		name string
+		name casename.CaseName
 		meta bool
 		f    mutation
 		want []Problem
 	}
-	add := func(name string, meta bool, f mutation, want []Problem) {
+	add := func(name casename.CaseName, meta bool, f mutation, want []Problem) {
 		cases = append(cases, struct {
-			name string
+			name casename.CaseName
 			meta bool
 			f    mutation
 			want []Problem
@@ -378,117 +385,124 @@ func malformedCases() []struct {
 
 	// Every required member, missing.
 	for _, m := range []struct {
-		ptr  string
-		name string
-		path []string
+		where casename.CasePos
+		ptr   string
+		name  string
+		path  []string
 	}{
-		{"/synopsis", "synopsis", nil},
-		{"/findings", "findings", nil},
-		{"/recommendations", "recommendations", nil},
-		{"/offer", "offer", nil},
-		{"/question", "question", nil},
-		{"/question/stem", "stem", []string{q}},
-		{"/question/options", "options", []string{q}},
-		{"/question/recommended_idx", "recommended_idx", []string{q}},
-		{"/question/hatches", "hatches", []string{q}},
-		{"/question/hatches/free_text", "free_text", []string{q, h}},
-		{"/question/hatches/dialogue", "dialogue", []string{q, h}},
-		{"/question/options/0/label", "label", []string{q, opt, "0"}},
-		{"/question/options/1/reasoning", "reasoning", []string{q, opt, "1"}},
-		{"/question/options/1/action_digest", "action_digest", []string{q, opt, "1"}},
+		{casename.Here(), "/synopsis", "synopsis", nil},
+		{casename.Here(), "/findings", "findings", nil},
+		{casename.Here(), "/recommendations", "recommendations", nil},
+		{casename.Here(), "/offer", "offer", nil},
+		{casename.Here(), "/question", "question", nil},
+		{casename.Here(), "/question/stem", "stem", []string{q}},
+		{casename.Here(), "/question/options", "options", []string{q}},
+		{casename.Here(), "/question/recommended_idx", "recommended_idx", []string{q}},
+		{casename.Here(), "/question/hatches", "hatches", []string{q}},
+		{casename.Here(), "/question/hatches/free_text", "free_text", []string{q, h}},
+		{casename.Here(), "/question/hatches/dialogue", "dialogue", []string{q, h}},
+		{casename.Here(), "/question/options/0/label", "label", []string{q, opt, "0"}},
+		{casename.Here(), "/question/options/1/reasoning", "reasoning", []string{q, opt, "1"}},
+		{casename.Here(), "/question/options/1/action_digest", "action_digest", []string{q, opt, "1"}},
 	} {
-		add("missing"+m.ptr, false, del(m.name, m.path...), p(m.ptr, missingMember))
+		add(casename.CaseName{Name: "missing" + m.ptr, Where: m.where}, false, del(m.name, m.path...), p(m.ptr, missingMember))
 	}
 	// Every member, of the wrong type; each type tried where it is wrong.
 	for _, m := range []struct {
+		where     casename.CasePos
 		ptr, name string
 		path      []string
 		val       any
 		want      string
 	}{
-		{"/synopsis", "synopsis", nil, 7, "want string, got number"},
-		{"/synopsis", "synopsis", nil, nil, "want string, got null"},
-		{"/synopsis", "synopsis", nil, []any{"a"}, "want string, got array"},
-		{"/findings", "findings", nil, "a finding", "want array, got string"},
-		{"/findings", "findings", nil, map[string]any{}, "want array, got object"},
-		{"/recommendations", "recommendations", nil, true, "want array, got boolean"},
-		{"/offer", "offer", nil, false, "want string, got boolean"},
-		{"/question", "question", nil, []any{}, "want object, got array"},
-		{"/question", "question", nil, "q", "want object, got string"},
-		{"/question/stem", "stem", []string{q}, map[string]any{}, "want string, got object"},
-		{"/question/options", "options", []string{q}, map[string]any{}, "want array, got object"},
-		{"/question/options", "options", []string{q}, nil, "want array, got null"},
-		{"/question/recommended_idx", "recommended_idx", []string{q}, "0", "want integer, got string"},
-		{"/question/recommended_idx", "recommended_idx", []string{q}, nil, "want integer, got null"},
-		{"/question/recommended_idx", "recommended_idx", []string{q}, false, "want integer, got boolean"},
-		{"/question/hatches", "hatches", []string{q}, true, "want object, got boolean"},
-		{"/question/hatches/free_text", "free_text", []string{q, h}, "true", "want boolean, got string"},
-		{"/question/hatches/free_text", "free_text", []string{q, h}, 1, "want boolean, got number"},
-		{"/question/hatches/dialogue", "dialogue", []string{q, h}, nil, "want boolean, got null"},
-		{"/question/options/0/label", "label", []string{q, opt, "0"}, 1, "want string, got number"},
-		{"/question/options/1/reasoning", "reasoning", []string{q, opt, "1"}, []any{}, "want string, got array"},
-		{"/question/options/0/action_digest", "action_digest", []string{q, opt, "0"}, 5, "want string, got number"},
-		{"/meta", "meta", nil, "consent", "want object, got string"},
-		{"/meta", "meta", nil, nil, "want object, got null"},
+		{casename.Here(), "/synopsis", "synopsis", nil, 7, "want string, got number"},
+		{casename.Here(), "/synopsis", "synopsis", nil, nil, "want string, got null"},
+		{casename.Here(), "/synopsis", "synopsis", nil, []any{"a"}, "want string, got array"},
+		{casename.Here(), "/findings", "findings", nil, "a finding", "want array, got string"},
+		{casename.Here(), "/findings", "findings", nil, map[string]any{}, "want array, got object"},
+		{casename.Here(), "/recommendations", "recommendations", nil, true, "want array, got boolean"},
+		{casename.Here(), "/offer", "offer", nil, false, "want string, got boolean"},
+		{casename.Here(), "/question", "question", nil, []any{}, "want object, got array"},
+		{casename.Here(), "/question", "question", nil, "q", "want object, got string"},
+		{casename.Here(), "/question/stem", "stem", []string{q}, map[string]any{}, "want string, got object"},
+		{casename.Here(), "/question/options", "options", []string{q}, map[string]any{}, "want array, got object"},
+		{casename.Here(), "/question/options", "options", []string{q}, nil, "want array, got null"},
+		{casename.Here(), "/question/recommended_idx", "recommended_idx", []string{q}, "0", "want integer, got string"},
+		{casename.Here(), "/question/recommended_idx", "recommended_idx", []string{q}, nil, "want integer, got null"},
+		{casename.Here(), "/question/recommended_idx", "recommended_idx", []string{q}, false, "want integer, got boolean"},
+		{casename.Here(), "/question/hatches", "hatches", []string{q}, true, "want object, got boolean"},
+		{casename.Here(), "/question/hatches/free_text", "free_text", []string{q, h}, "true", "want boolean, got string"},
+		{casename.Here(), "/question/hatches/free_text", "free_text", []string{q, h}, 1, "want boolean, got number"},
+		{casename.Here(), "/question/hatches/dialogue", "dialogue", []string{q, h}, nil, "want boolean, got null"},
+		{casename.Here(), "/question/options/0/label", "label", []string{q, opt, "0"}, 1, "want string, got number"},
+		{casename.Here(), "/question/options/1/reasoning", "reasoning", []string{q, opt, "1"}, []any{}, "want string, got array"},
+		{casename.Here(), "/question/options/0/action_digest", "action_digest", []string{q, opt, "0"}, 5, "want string, got number"},
+		{casename.Here(), "/meta", "meta", nil, "consent", "want object, got string"},
+		{casename.Here(), "/meta", "meta", nil, nil, "want object, got null"},
 	} {
-		add("type"+m.ptr+"/"+m.want, false, set(m.name, m.val, m.path...), p(m.ptr, m.want))
+		add(casename.CaseName{Name: "type" + m.ptr + "/" + m.want, Where: m.where}, false, set(m.name, m.val, m.path...), p(m.ptr, m.want))
 	}
 	for _, m := range []struct {
+		where     casename.CasePos
 		ptr, name string
 		val       any
 		want      string
 	}{
-		{"/meta/decision_class", "decision_class", 3, "want string, got number"},
-		{"/meta/calibration_note", "calibration_note", map[string]any{}, "want string, got object"},
+		{casename.Here(), "/meta/decision_class", "decision_class", 3, "want string, got number"},
+		{casename.Here(), "/meta/calibration_note", "calibration_note", map[string]any{}, "want string, got object"},
 	} {
-		add("type"+m.ptr, true, set(m.name, m.val, "meta"), p(m.ptr, m.want))
+		add(casename.CaseName{Name: "type" + m.ptr, Where: m.where}, true, set(m.name, m.val, "meta"), p(m.ptr, m.want))
 	}
 	// Array elements of the wrong type.
-	add("type/findings/1", false, setElem("findings", 1, 7), p("/findings/1", "want string, got number"))
-	add("type/recommendations/0", false, setElem("recommendations", 0, nil), p("/recommendations/0", "want string, got null"))
-	add("type/options/1", false, setElem("options", 1, "Share all", q), p("/question/options/1", "want object, got string"))
+	add(casename.Name("type/findings/1"), false, setElem("findings", 1, 7), p("/findings/1", "want string, got number"))
+	add(casename.Name("type/recommendations/0"), false, setElem("recommendations", 0, nil), p("/recommendations/0", "want string, got null"))
+	add(casename.Name("type/options/1"), false, setElem("options", 1, "Share all", q), p("/question/options/1", "want object, got string"))
 	// An unknown member at every level.
 	for _, m := range []struct {
-		ptr  string
-		meta bool
-		path []string
+		where casename.CasePos
+		ptr   string
+		meta  bool
+		path  []string
 	}{
-		{"", false, nil},
-		{"/question", false, []string{q}},
-		{"/question/hatches", false, []string{q, h}},
-		{"/question/options/0", false, []string{q, opt, "0"}},
-		{"/question/options/1", false, []string{q, opt, "1"}},
-		{"/meta", true, []string{"meta"}},
+		{casename.Here(), "", false, nil},
+		{casename.Here(), "/question", false, []string{q}},
+		{casename.Here(), "/question/hatches", false, []string{q, h}},
+		{casename.Here(), "/question/options/0", false, []string{q, opt, "0"}},
+		{casename.Here(), "/question/options/1", false, []string{q, opt, "1"}},
+		{casename.Here(), "/meta", true, []string{"meta"}},
 	} {
-		add("unknown"+m.ptr, m.meta, set("extra", "x", m.path...), p(m.ptr+"/extra", unknownMember))
+		add(casename.CaseName{Name: "unknown" + m.ptr, Where: m.where}, m.meta, set("extra", "x", m.path...), p(m.ptr+"/extra", unknownMember))
 	}
-	add("unknown/escaped-name", false, set("a/b~c", 1), p("/a~1b~0c", unknownMember))
-	add("unknown/binding_moment-nested", false, set("binding_moment", map[string]any{}, q), p("/question/binding_moment", unknownMember))
+	add(casename.Name("unknown/escaped-name"), false, set("a/b~c", 1), p("/a~1b~0c", unknownMember))
+	add(casename.Name("unknown/binding_moment-nested"), false, set("binding_moment", map[string]any{}, q), p("/question/binding_moment", unknownMember))
 	// The cases §4 names, and those §5.6 and §5.7 imply.
-	add("options/one", false, set("options", []any{map[string]any{"label": "a", "reasoning": "b", "action_digest": draftAction1}}, q),
+	add(casename.Name("options/one"), false, set("options", []any{map[string]any{"label": "a", "reasoning": "b", "action_digest": demo.DraftAction1Digest}}, q),
 		p("/question/options", wrongOptionCnt+"1"))
-	add("options/none", false, set("options", []any{}, q),
+	add(casename.Name("options/none"), false, set("options", []any{}, q),
 		[]Problem{{"/question/options", wrongOptionCnt + "0"}, {"/question/recommended_idx", "out of range: 0 is not an index of the 0 options"}})
 	fiveOpts := make([]any, 5)
 	for i := range fiveOpts {
-		fiveOpts[i] = map[string]any{"label": "a", "reasoning": "b", "action_digest": draftAction1}
+		fiveOpts[i] = map[string]any{"label": "a", "reasoning": "b", "action_digest": demo.DraftAction1Digest}
 	}
-	add("options/five", false, set("options", fiveOpts, q), p("/question/options", wrongOptionCnt+"5"))
-	add("recommended_idx/=len", false, set("recommended_idx", 2, q), p("/question/recommended_idx", "out of range: 2 is not an index of the 2 options"))
-	add("recommended_idx/large", false, set("recommended_idx", json.Number("9007199254740991"), q),
+	add(casename.Name("options/five"), false, set("options", fiveOpts, q), p("/question/options", wrongOptionCnt+"5"))
+	add(casename.Name("recommended_idx/=len"), false, set("recommended_idx", 2, q), p("/question/recommended_idx", "out of range: 2 is not an index of the 2 options"))
+	add(casename.Name("recommended_idx/large"), false, set("recommended_idx", json.Number("9007199254740991"), q),
 		p("/question/recommended_idx", "out of range: 9007199254740991 is not an index of the 2 options"))
-	add("recommended_idx/negative", false, set("recommended_idx", -1, q), p("/question/recommended_idx", "out of range: -1 is negative"))
-	add("recommended_idx/meta-3-options", true, set("recommended_idx", 3, q), p("/question/recommended_idx", "out of range: 3 is not an index of the 3 options"))
+	add(casename.Name("recommended_idx/negative"), false, set("recommended_idx", -1, q), p("/question/recommended_idx", "out of range: -1 is negative"))
+	add(casename.Name("recommended_idx/meta-3-options"), true, set("recommended_idx", 3, q), p("/question/recommended_idx", "out of range: 3 is not an index of the 3 options"))
 	const dg = `want "sha256:" and 64 lowercase hex digits: `
-	for _, d := range []struct{ name, val string }{
-		{"uppercase", "sha256:FF91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"},
-		{"63-digits", draftAction1[:len(draftAction1)-1]},
-		{"65-digits", draftAction1 + "0"},
-		{"sha512", "sha512:" + draftAction1[7:]},
-		{"no-prefix", draftAction1[7:]},
-		{"space", " " + draftAction1},
-		{"empty", ""},
-		{"truncated", "sha256:ff91e3166e64..."},
+	for _, d := range []struct {
+		where     casename.CasePos
+		name, val string
+	}{
+		{casename.Here(), "uppercase", "sha256:FF" + demo.DraftAction1Digest[9:]},
+		{casename.Here(), "63-digits", demo.DraftAction1Digest[:len(demo.DraftAction1Digest)-1]},
+		{casename.Here(), "65-digits", demo.DraftAction1Digest + "0"},
+		{casename.Here(), "sha512", "sha512:" + demo.DraftAction1Digest[7:]},
+		{casename.Here(), "no-prefix", demo.DraftAction1Digest[7:]},
+		{casename.Here(), "space", " " + demo.DraftAction1Digest},
+		{casename.Here(), "empty", ""},
+		{casename.Here(), "truncated", "sha256:ff91e3166e64..."},
 	} {
 		f := set("action_digest", d.val, q, opt, "1")
 		_, err := hashing.ParseDigest(d.val)
@@ -496,11 +510,11 @@ func malformedCases() []struct {
 		if !errors.As(err, &de) {
 			panic("BUG: test digest " + d.val + " parses")
 		}
-		add("action_digest/"+d.name, false, f, p("/question/options/1/action_digest", dg+de.Reason))
+		add(casename.CaseName{Name: "action_digest/" + d.name, Where: d.where}, false, f, p("/question/options/1/action_digest", dg+de.Reason))
 	}
 	// Several problems at once: all reported, in document order, missing
 	// members after the members of their object.
-	add("many", false, both(
+	add(casename.Name("many"), false, both(
 		set("synopsis", 1),
 		del("offer"),
 		set("extra", true),
@@ -517,14 +531,14 @@ func malformedCases() []struct {
 		{"/synopsis", "want string, got number"},
 		{"/offer", missingMember},
 	})
-	add("not-an-object/array", false, nil, p("", "want object, got array"))
+	add(casename.Name("not-an-object/array"), false, nil, p("", "want object, got array"))
 	return cases
 }
 
 func TestMalformed(t *testing.T) {
-	draft, meta := readTestdata(t, draftFile), readTestdata(t, metaFile)
+	draft, meta := demo.DraftEnvelope(), demo.MetaEnvelope()
 	for _, tc := range malformedCases() {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.name.Name, func(t *testing.T) {
 			var src []byte
 			switch {
 			case tc.f == nil:
@@ -537,18 +551,18 @@ func TestMalformed(t *testing.T) {
 			_, err := Parse(src)
 			var me *MalformedError
 			if !errors.As(err, &me) || !errors.Is(err, ErrMalformed) {
-				t.Fatalf("Parse error = %v, want a *MalformedError\ninput: %s", err, src)
+				t.Fatalf("%s: Parse error = %v, want a *MalformedError\ninput: %s", tc.name.Where, err, src)
 			}
 			if !reflect.DeepEqual(me.Problems, tc.want) {
-				t.Errorf("problems:\n got %q\nwant %q\ninput: %s", me.Problems, tc.want, src)
+				t.Errorf("%s: problems:\n got %q\nwant %q\ninput: %s", tc.name.Where, me.Problems, tc.want, src)
 			}
 			if got := Validate(src); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("Validate = %q", got)
+				t.Errorf("%s: Validate = %q", tc.name.Where, got)
 			}
 			// Every placement reports the same problems.
 			wrapped := []byte(`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"binding_moment":` + string(src) + `}}}`)
 			if got := Validate(wrapped); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("Validate(wrapped) = %q", got)
+				t.Errorf("%s: Validate(wrapped) = %q", tc.name.Where, got)
 			}
 		})
 	}
@@ -556,7 +570,7 @@ func TestMalformed(t *testing.T) {
 
 // Members that are optional may be absent.
 func TestOptionalMembers(t *testing.T) {
-	meta := readTestdata(t, metaFile)
+	meta := demo.MetaEnvelope()
 	for name, f := range map[string]mutation{
 		"no-meta":             del("meta"),
 		"no-decision_class":   del("decision_class", "meta"),
@@ -593,7 +607,7 @@ func TestMalformedErrorMessage(t *testing.T) {
 
 // ParseInto reuses the Envelope and, on the same input, allocates nothing.
 func TestParseIntoAllocs(t *testing.T) {
-	src := readTestdata(t, draftFile)
+	src := demo.DraftEnvelope()
 	var p Parser
 	var e Envelope
 	if err := p.ParseInto(&e, src); err != nil {
@@ -607,11 +621,11 @@ func TestParseIntoAllocs(t *testing.T) {
 	if n != 0 {
 		t.Errorf("ParseInto allocates %v times per run, want 0", n)
 	}
-	if e.Digest().String() != draftDigest {
+	if e.Digest().String() != demo.DraftEnvelopeDigest {
 		t.Errorf("digest %s", e.Digest())
 	}
 	// A different envelope after the first: the strings change.
-	meta := readTestdata(t, metaFile)
+	meta := demo.MetaEnvelope()
 	if err := p.ParseInto(&e, meta); err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,13 @@ package envelope_test
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 func ExampleParse() {
-	src, _ := os.ReadFile("testdata/envelopes/envelope-draft-6.4.json")
+	src := demo.DraftEnvelope()
 	e, err := envelope.Parse(src)
 	if err != nil {
 		panic(err)
@@ -70,7 +70,7 @@ func ExampleBuilder() {
 }
 
 func ExampleRenderText() {
-	src, _ := os.ReadFile("testdata/envelopes/envelope-draft-6.4.json")
+	src := demo.DraftEnvelope()
 	e, _ := envelope.Parse(src)
 	fmt.Print(envelope.RenderText(e))
 	// Output:

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // FuzzParse checks that Parse never panics; that it rejects, with a
@@ -18,7 +19,7 @@ import (
 // profile); and that an accepted envelope's canonical bytes parse to the
 // same digest.
 func FuzzParse(f *testing.F) {
-	draft, meta := readTestdata(f, draftFile), readTestdata(f, metaFile)
+	draft, meta := demo.DraftEnvelope(), demo.MetaEnvelope()
 	f.Add(draft)
 	f.Add(meta)
 	for _, tc := range placements(f) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // snapshot is everything an Envelope shows to its users.
@@ -101,7 +102,7 @@ func TestEnvelopeImmutable(t *testing.T) {
 			t.Errorf("Envelope has an exported field %s: it could change apart from the digest", f.Name)
 		}
 	}
-	a1, a2 := readTestdata(t, action1File), readTestdata(t, action2File)
+	a1, a2 := demo.DraftAction1(), demo.DraftAction2()
 	other := []byte(`{"disclose":["everything"],"recipient":"evil.example"}`)
 	otherDigest, err := actionDigest(other)
 	if err != nil {
@@ -109,7 +110,7 @@ func TestEnvelopeImmutable(t *testing.T) {
 	}
 	actions := [][]byte{a1, a2, other, nil}
 
-	b := draftBuilder(t)
+	b := draftBuilder()
 	dc, note := "consent", "A note."
 	b.Meta = &Meta{DecisionClass: &dc, CalibrationNote: &note}
 	built := mustBuild(t, b)
@@ -166,7 +167,7 @@ func TestEnvelopeImmutable(t *testing.T) {
 // The mutation test above must be able to fail: an envelope whose accessor
 // hands out its own slice is caught.
 func TestMutateReachesSlices(t *testing.T) {
-	e := mustBuild(t, draftBuilder(t))
+	e := mustBuild(t, draftBuilder())
 	leaked := e.options // what a leaking Options() would return
 	mutateAll(reflect.ValueOf(leaked), hashing.Sum([]byte("x")))
 	if e.options[0].ActionDigest != hashing.Sum([]byte("x")) || !strings.HasPrefix(e.options[0].Label, "mutated ") {
@@ -177,7 +178,7 @@ func TestMutateReachesSlices(t *testing.T) {
 // json.Unmarshal of a marshalled envelope gives back the same envelope,
 // through Parse: the issue found it gave zeros and no error.
 func TestEnvelopeJSONRoundTrip(t *testing.T) {
-	b := draftBuilder(t)
+	b := draftBuilder()
 	dc := "consent"
 	b.Meta = &Meta{DecisionClass: &dc}
 	e := mustBuild(t, b)
@@ -221,7 +222,7 @@ func TestEnvelopeJSONRoundTrip(t *testing.T) {
 }
 
 func TestEnvelopeUnmarshalJSONRejects(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	for name, tc := range map[string]struct {
 		src  string
 		want error
@@ -235,13 +236,13 @@ func TestEnvelopeUnmarshalJSONRejects(t *testing.T) {
 		"go-struct-dump": {`{"Synopsis":"x","Findings":null,"Question":{"Options":null}}`, ErrMalformed},
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := mustBuild(t, draftBuilder(t))
+			e := mustBuild(t, draftBuilder())
 			before := e.Digest()
 			err := json.Unmarshal([]byte(tc.src), e)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("json.Unmarshal error = %v, want %v", err, tc.want)
 			}
-			if e.Digest() != before || RenderText(e) != RenderText(mustBuild(t, draftBuilder(t))) {
+			if e.Digest() != before || RenderText(e) != RenderText(mustBuild(t, draftBuilder())) {
 				t.Errorf("a failed UnmarshalJSON changed the envelope")
 			}
 			var v struct{ E Envelope }
@@ -266,7 +267,7 @@ func TestZeroEnvelope(t *testing.T) {
 		t.Errorf("ToolResult of the zero Envelope succeeded")
 	}
 	// A failed ParseInto leaves no envelope behind.
-	good := mustBuild(t, draftBuilder(t))
+	good := mustBuild(t, draftBuilder())
 	var p Parser
 	if err := p.ParseInto(good, []byte(`{"synopsis":1}`)); err == nil {
 		t.Fatal("ParseInto accepted a malformed envelope")
@@ -279,7 +280,7 @@ func TestZeroEnvelope(t *testing.T) {
 // Build lists every problem, not only the first (issue item 11), with the
 // full pointer of an action's error.
 func TestBuildListsEveryProblem(t *testing.T) {
-	b := draftBuilder(t)
+	b := draftBuilder()
 	b.Synopsis = "bad \xff utf-8"
 	b.RecommendedIdx = 5
 	b.Options[1].Action = []byte(`{"a":1,"a":2}`)
@@ -318,7 +319,7 @@ func TestBuildListsEveryProblem(t *testing.T) {
 
 // An envelope with a million unknown members costs a hundred problems.
 func TestProblemsCapped(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	var extra strings.Builder
 	const n = 5000
 	for i := range n {
@@ -340,7 +341,7 @@ func TestProblemsCapped(t *testing.T) {
 		t.Errorf("Validate returned %d problems", len(ps))
 	}
 	// Options past the fourth are counted, not kept.
-	opts := strings.Repeat(`{"label":"l","reasoning":"r","action_digest":"`+draftAction1+`"},`, 1000)
+	opts := strings.Repeat(`{"label":"l","reasoning":"r","action_digest":"`+demo.DraftAction1Digest+`"},`, 1000)
 	src = strings.Replace(env, `"options": [`, `"options": [`+opts, 1)
 	_, err = Parse([]byte(src))
 	if !errors.As(err, &me) || len(me.Problems) != 1 || me.Problems[0].Reason != "want 2 to 4 options, got 1002" {

@@ -11,10 +11,12 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 func TestRenderTextInvariants(t *testing.T) {
-	e, err := Parse(readTestdata(t, draftFile))
+	e, err := Parse(demo.DraftEnvelope())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,12 +44,12 @@ func TestRenderTextInvariants(t *testing.T) {
 	if !strings.Contains(out, "  d. Decline") {
 		t.Errorf("no decline affordance:\n%s", out)
 	}
-	if !strings.Contains(out, "Envelope: "+draftDigest) {
+	if !strings.Contains(out, "Envelope: "+demo.DraftEnvelopeDigest) {
 		t.Errorf("no digest line")
 	}
 	// Hatches: each appears exactly when its flag is true.
 	for _, h := range []Hatches{{true, true}, {true, false}, {false, true}, {false, false}} {
-		b := draftBuilder(t)
+		b := draftBuilder()
 		b.Hatches = h
 		out := RenderText(mustBuild(t, b))
 		if got := strings.Contains(out, "  a. Answer in your own words"); got != h.FreeText {
@@ -61,10 +63,10 @@ func TestRenderTextInvariants(t *testing.T) {
 		}
 	}
 	// The recommended mark moves with recommended_idx.
-	b := draftBuilder(t)
+	b := draftBuilder()
 	b.RecommendedIdx = 1
-	if out := RenderText(mustBuild(t, b)); !strings.Contains(out, `* 2. "Share dates and passport number"  `+RecommendedMark+"\n") ||
-		strings.Count(out, RecommendedMark) != 1 || !strings.Contains(out, `  1. "Share dates only"`+"\n") {
+	if out := RenderText(mustBuild(t, b)); !strings.Contains(out, `* 2. "`+b.Options[1].Label+`"  `+RecommendedMark+"\n") ||
+		strings.Count(out, RecommendedMark) != 1 || !strings.Contains(out, `  1. "`+b.Options[0].Label+`"`+"\n") {
 		t.Errorf("mark not on option 2 alone:\n%s", out)
 	}
 }
@@ -79,7 +81,7 @@ func mustBuild(t testing.TB, b *Builder) *Envelope {
 }
 
 func TestRenderTextMeta(t *testing.T) {
-	e, err := Parse(readTestdata(t, metaFile))
+	e, err := Parse(demo.MetaEnvelope())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ var renderMarks = []string{
 	"  " + DeclineKey + ". Decline: answer no to the question as put",
 	"  " + FreeTextKey + ". Answer in your own words instead of choosing an option",
 	"  " + DialogueKey + ". Reject the question and reopen the discussion",
-	"Envelope: " + draftDigest, "Synopsis: ", "Findings:", "Recommendations:", "Offer: ",
+	"Envelope: " + demo.DraftEnvelopeDigest, "Synopsis: ", "Findings:", "Recommendations:", "Offer: ",
 	"Question: ", "Decision: ", "Note: ", "(none)", "binding moment discarded: ",
 }
 
@@ -226,7 +228,7 @@ func checkTerminalSafe(t *testing.T, out string) {
 // agent-written slot, the rendering keeps the structure of a benign one,
 // shows the recommended mark once, and holds nothing a terminal acts on.
 func TestRenderTextMarksUnforgeable(t *testing.T) {
-	benign := draftBuilder(t)
+	benign := draftBuilder()
 	dc, note := "consent", "A note."
 	benign.Meta = &Meta{DecisionClass: &dc, CalibrationNote: &note}
 	want := skeleton(t, RenderText(mustBuild(t, benign)), textsOf(benign))
@@ -245,7 +247,7 @@ func TestRenderTextMarksUnforgeable(t *testing.T) {
 	for _, mark := range renderMarks {
 		for _, text := range hostile(mark) {
 			for si, set := range slots {
-				b := draftBuilder(t)
+				b := draftBuilder()
 				dc, note := "consent", "A note."
 				b.Meta = &Meta{DecisionClass: &dc, CalibrationNote: &note}
 				set(b, text)
@@ -282,7 +284,7 @@ func textsOf(b *Builder) map[string]bool {
 }
 
 func TestRender(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	var buf bytes.Buffer
 	if err := Render(&buf, []byte(`{"rooms":3,"binding_moment":`+env+`}`)); err != nil {
 		t.Fatal(err)
@@ -295,7 +297,7 @@ func TestRender(t *testing.T) {
 
 // §9.3, §12.8: a malformed envelope is never rendered as a decision.
 func TestRenderFallback(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	bad := strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 7`, 1)
 	for _, tc := range []struct {
 		name, src string
@@ -322,7 +324,7 @@ func TestRenderFallback(t *testing.T) {
 					t.Errorf("fallback lacks %q:\n%s", s, out)
 				}
 			}
-			for _, s := range []string{RecommendedMark, "Decline", "Share dates only"} {
+			for _, s := range []string{RecommendedMark, "Decline", draftDecoded.Question.Options[0].Label} {
 				if strings.Contains(out, s) && tc.name != "canon" {
 					t.Errorf("fallback renders the decision (%q):\n%s", s, out)
 				}
@@ -332,7 +334,7 @@ func TestRenderFallback(t *testing.T) {
 }
 
 func TestPayload(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	for _, tc := range []struct{ src, want string }{
 		{`{"rooms":3,"binding_moment":` + env + `}`, `{"rooms":3}`},
 		{`{"binding_moment":` + env + `,"rooms":3}`, `{"rooms":3}`},
@@ -351,7 +353,7 @@ func TestPayload(t *testing.T) {
 // The fallback shows nothing a terminal acts on, no bidi control and no
 // recommended mark, whatever the tool result holds (§9.3, §12.1).
 func TestRenderFallbackEscapes(t *testing.T) {
-	env := string(readTestdata(t, draftFile))
+	env := string(demo.DraftEnvelope())
 	bad := strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 7`, 1)
 	rng := rand.New(rand.NewPCG(3, 4))
 	garbage := make([]byte, 2000)

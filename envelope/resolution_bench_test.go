@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/demo"
 	"github.com/bbdigest/bbdigest/ledger"
 )
 
@@ -29,7 +30,7 @@ func BenchmarkVerify(b *testing.B) {
 
 // BenchmarkParseResolution parses a wrapped option resolution.
 func BenchmarkParseResolution(b *testing.B) {
-	src := resJSON(resExampleDigest, "option", `"option_idx":1`)
+	src := resJSON(demo.DraftEnvelopeDigest, "option", `"option_idx":1`)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -11,140 +11,143 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/casename"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-const resD = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
+// resD is the envelope digest of the §6.4 example.
+const resD = demo.DraftEnvelopeDigest
 
 var resDigest, _ = hashing.ParseDigest(resD)
 
 // parseResolutionTests are the cases of TestParseResolution; they also seed
 // FuzzParseResolution.
 var parseResolutionTests = []struct {
-	name  string
+	name  casename.CaseName
 	in    string
 	want  *Resolution // nil when rejected
 	canon error       // the canon sentinel, when the gate rejects
 	probs []Problem   // when malformed: pointers and reasons, in order
 }{
 	// Accepted: the four kinds, wrapped and bare.
-	{name: "option", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1}}`,
+	{name: casename.Name("option"), in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1}}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 1}},
-	{name: "option/bare", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0}`,
+	{name: casename.Name("option/bare"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption}},
-	{name: "option/whitespace-and-order", in: " {\n \"binding_moment_resolution\" : { \"option_idx\" : 3 , \"resolution\" : \"option\" , \"envelope_digest\" : \"" + resD + "\" } } \n",
+	{name: casename.Name("option/whitespace-and-order"), in: " {\n \"binding_moment_resolution\" : { \"option_idx\" : 3 , \"resolution\" : \"option\" , \"envelope_digest\" : \"" + resD + "\" } } \n",
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 3}},
-	{name: "option/idx-1e0", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1e0}`,
+	{name: casename.Name("option/idx-1e0"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1e0}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 1}},
-	{name: "option/idx-1.0", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1.0}`,
+	{name: casename.Name("option/idx-1.0"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":1.0}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: 1}},
-	{name: "option/idx-minus-0", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":-0}`,
+	{name: casename.Name("option/idx-minus-0"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":-0}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption}},
-	{name: "option/idx-max-safe", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":9007199254740991}`,
+	{name: casename.Name("option/idx-max-safe"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":9007199254740991}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindOption, OptionIdx: int(maxSafeIndex)}},
-	{name: "answer", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"answer","answer":"Dates only, \u00e9\n"}}`,
+	{name: casename.Name("answer"), in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"answer","answer":"Dates only, \u00e9\n"}}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindAnswer, Answer: "Dates only, é\n"}},
-	{name: "answer/empty", in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":""}`,
+	{name: casename.Name("answer/empty"), in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":""}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindAnswer}},
-	{name: "question", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"question"}}`,
+	{name: casename.Name("question"), in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"question"}}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindQuestion}},
-	{name: "declined", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"declined"}}`,
+	{name: casename.Name("declined"), in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"declined"}}`,
 		want: &Resolution{EnvelopeDigest: resDigest, Kind: KindDeclined}},
 
 	// The canonicalization gate of §6.3 comes first.
-	{name: "gate/duplicate-name", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0,"option_idx":1}`, canon: canon.ErrDuplicateName},
-	{name: "gate/duplicate-wrapper", in: `{"binding_moment_resolution":{},"binding_moment_resolution":{}}`, canon: canon.ErrDuplicateName},
-	{name: "gate/non-integer-idx", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0.5}`, canon: canon.ErrNonInteger},
-	{name: "gate/unsafe-integer-idx", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":9007199254740992}`, canon: canon.ErrUnsafeInteger},
-	{name: "gate/unpaired-surrogate", in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":"\ud800"}`, canon: canon.ErrUnpairedSurrogate},
-	{name: "gate/syntax", in: `{"envelope_digest":`, canon: canon.ErrSyntax},
-	{name: "gate/empty", in: ``, canon: canon.ErrSyntax},
-	{name: "gate/trailing", in: `{} {}`, canon: canon.ErrSyntax},
+	{name: casename.Name("gate/duplicate-name"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0,"option_idx":1}`, canon: canon.ErrDuplicateName},
+	{name: casename.Name("gate/duplicate-wrapper"), in: `{"binding_moment_resolution":{},"binding_moment_resolution":{}}`, canon: canon.ErrDuplicateName},
+	{name: casename.Name("gate/non-integer-idx"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0.5}`, canon: canon.ErrNonInteger},
+	{name: casename.Name("gate/unsafe-integer-idx"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":9007199254740992}`, canon: canon.ErrUnsafeInteger},
+	{name: casename.Name("gate/unpaired-surrogate"), in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":"\ud800"}`, canon: canon.ErrUnpairedSurrogate},
+	{name: casename.Name("gate/syntax"), in: `{"envelope_digest":`, canon: canon.ErrSyntax},
+	{name: casename.Name("gate/empty"), in: ``, canon: canon.ErrSyntax},
+	{name: casename.Name("gate/trailing"), in: `{} {}`, canon: canon.ErrSyntax},
 
 	// Shape.
-	{name: "not-object/array", in: `[]`, probs: []Problem{{"", "a resolution must be a JSON object, not an array"}}},
-	{name: "not-object/null", in: `null`, probs: []Problem{{"", "a resolution must be a JSON object, not null"}}},
-	{name: "not-object/string", in: `"option"`, probs: []Problem{{"", "a resolution must be a JSON object, not a string"}}},
-	{name: "wrapper/not-object", in: `{"binding_moment_resolution":[1]}`,
+	{name: casename.Name("not-object/array"), in: `[]`, probs: []Problem{{"", "a resolution must be a JSON object, not an array"}}},
+	{name: casename.Name("not-object/null"), in: `null`, probs: []Problem{{"", "a resolution must be a JSON object, not null"}}},
+	{name: casename.Name("not-object/string"), in: `"option"`, probs: []Problem{{"", "a resolution must be a JSON object, not a string"}}},
+	{name: casename.Name("wrapper/not-object"), in: `{"binding_moment_resolution":[1]}`,
 		probs: []Problem{{"", "binding_moment_resolution must be a JSON object, not an array"}}},
-	{name: "wrapper/null", in: `{"binding_moment_resolution":null}`,
+	{name: casename.Name("wrapper/null"), in: `{"binding_moment_resolution":null}`,
 		probs: []Problem{{"", "binding_moment_resolution must be a JSON object, not null"}}},
-	{name: "wrapper/extra-member", in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"declined"},"x":1}`,
+	{name: casename.Name("wrapper/extra-member"), in: `{"binding_moment_resolution":{"envelope_digest":"` + resD + `","resolution":"declined"},"x":1}`,
 		probs: []Problem{{"", `unknown member "x" beside binding_moment_resolution`}}},
-	{name: "empty-object", in: `{}`, probs: []Problem{
+	{name: casename.Name("empty-object"), in: `{}`, probs: []Problem{
 		{"/envelope_digest", "required member missing"},
 		{"/resolution", "required member missing"}}},
 
 	// envelope_digest: REQUIRED, the form of §6.2.
-	{name: "digest/missing", in: `{"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "required member missing"}}},
-	{name: "digest/number", in: `{"envelope_digest":1,"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "must be a string, not a number"}}},
-	{name: "digest/null", in: `{"envelope_digest":null,"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "must be a string, not null"}}},
-	{name: "digest/uppercase", in: `{"envelope_digest":"sha256:0DB384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
+	{name: casename.Name("digest/missing"), in: `{"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "required member missing"}}},
+	{name: casename.Name("digest/number"), in: `{"envelope_digest":1,"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "must be a string, not a number"}}},
+	{name: casename.Name("digest/null"), in: `{"envelope_digest":null,"resolution":"declined"}`, probs: []Problem{{"/envelope_digest", "must be a string, not null"}}},
+	{name: casename.Name("digest/uppercase"), in: `{"envelope_digest":"sha256:0DB384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
 		probs: []Problem{{"/envelope_digest", ""}}},
-	{name: "digest/no-prefix", in: `{"envelope_digest":"0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
+	{name: casename.Name("digest/no-prefix"), in: `{"envelope_digest":"0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
 		probs: []Problem{{"/envelope_digest", ""}}},
-	{name: "digest/short", in: `{"envelope_digest":"sha256:0db384","resolution":"declined"}`,
+	{name: casename.Name("digest/short"), in: `{"envelope_digest":"sha256:0db384","resolution":"declined"}`,
 		probs: []Problem{{"/envelope_digest", "not a digest of the form sha256:<64 lowercase hex>: want 64 hex digits, got 6 bytes at offset 7"}}},
-	{name: "digest/uppercase-reason", in: `{"envelope_digest":"sha256:0DB384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
+	{name: casename.Name("digest/uppercase-reason"), in: `{"envelope_digest":"sha256:0DB384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`,
 		probs: []Problem{{"/envelope_digest", "not a digest of the form sha256:<64 lowercase hex>: uppercase hex digit 'D' (digests are lowercase) at offset 8"}}},
-	{name: "digest/escaped", in: `{"envelope_digest":"sha256:\u000a0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d","resolution":"declined"}`,
+	{name: casename.Name("digest/escaped"), in: `{"envelope_digest":"sha256:\u000a0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d","resolution":"declined"}`,
 		probs: []Problem{{"/envelope_digest", `not a digest of the form sha256:<64 lowercase hex>: not a lowercase hex digit: "\n" at offset 7`}}},
 
 	// resolution: REQUIRED, one of four.
-	{name: "resolution/missing", in: `{"envelope_digest":"` + resD + `"}`, probs: []Problem{{"/resolution", "required member missing"}}},
-	{name: "resolution/unknown", in: `{"envelope_digest":"` + resD + `","resolution":"Option","option_idx":0}`,
+	{name: casename.Name("resolution/missing"), in: `{"envelope_digest":"` + resD + `"}`, probs: []Problem{{"/resolution", "required member missing"}}},
+	{name: casename.Name("resolution/unknown"), in: `{"envelope_digest":"` + resD + `","resolution":"Option","option_idx":0}`,
 		probs: []Problem{{"/resolution", `must be "option", "answer", "question" or "declined", not "Option"`}}},
-	{name: "resolution/cancel", in: `{"envelope_digest":"` + resD + `","resolution":"cancel"}`,
+	{name: casename.Name("resolution/cancel"), in: `{"envelope_digest":"` + resD + `","resolution":"cancel"}`,
 		probs: []Problem{{"/resolution", `must be "option", "answer", "question" or "declined", not "cancel"`}}},
-	{name: "resolution/escaped", in: `{"envelope_digest":"` + resD + `","resolution":"opt\u0069on\n","option_idx":0}`,
+	{name: casename.Name("resolution/escaped"), in: `{"envelope_digest":"` + resD + `","resolution":"opt\u0069on\n","option_idx":0}`,
 		probs: []Problem{{"/resolution", `must be "option", "answer", "question" or "declined", not "option\n"`}}},
-	{name: "resolution/bool", in: `{"envelope_digest":"` + resD + `","resolution":true}`,
+	{name: casename.Name("resolution/bool"), in: `{"envelope_digest":"` + resD + `","resolution":true}`,
 		probs: []Problem{{"/resolution", "must be a string, not a boolean"}}},
 
 	// option_idx: REQUIRED for option, absent otherwise, non-negative integer.
-	{name: "option_idx/missing", in: `{"envelope_digest":"` + resD + `","resolution":"option"}`,
+	{name: casename.Name("option_idx/missing"), in: `{"envelope_digest":"` + resD + `","resolution":"option"}`,
 		probs: []Problem{{"/option_idx", `required member missing: resolution is "option"`}}},
-	{name: "option_idx/negative", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":-1}`,
+	{name: casename.Name("option_idx/negative"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":-1}`,
 		probs: []Problem{{"/option_idx", "must be a non-negative integer, not -1"}}},
-	{name: "option_idx/string", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":"0"}`,
+	{name: casename.Name("option_idx/string"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":"0"}`,
 		probs: []Problem{{"/option_idx", "must be a non-negative integer, not a string"}}},
-	{name: "option_idx/null", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":null}`,
+	{name: casename.Name("option_idx/null"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":null}`,
 		probs: []Problem{{"/option_idx", "must be a non-negative integer, not null"}}},
-	{name: "option_idx/with-answer", in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":"x","option_idx":0}`,
+	{name: casename.Name("option_idx/with-answer"), in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":"x","option_idx":0}`,
 		probs: []Problem{{"/option_idx", `must be absent when resolution is "answer"`}}},
-	{name: "option_idx/with-question", in: `{"envelope_digest":"` + resD + `","resolution":"question","option_idx":0}`,
+	{name: casename.Name("option_idx/with-question"), in: `{"envelope_digest":"` + resD + `","resolution":"question","option_idx":0}`,
 		probs: []Problem{{"/option_idx", `must be absent when resolution is "question"`}}},
-	{name: "option_idx/with-declined", in: `{"envelope_digest":"` + resD + `","resolution":"declined","option_idx":0}`,
+	{name: casename.Name("option_idx/with-declined"), in: `{"envelope_digest":"` + resD + `","resolution":"declined","option_idx":0}`,
 		probs: []Problem{{"/option_idx", `must be absent when resolution is "declined"`}}},
 
 	// answer: REQUIRED for answer, absent otherwise, a string.
-	{name: "answer/missing", in: `{"envelope_digest":"` + resD + `","resolution":"answer"}`,
+	{name: casename.Name("answer/missing"), in: `{"envelope_digest":"` + resD + `","resolution":"answer"}`,
 		probs: []Problem{{"/answer", `required member missing: resolution is "answer"`}}},
-	{name: "answer/number", in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":42}`,
+	{name: casename.Name("answer/number"), in: `{"envelope_digest":"` + resD + `","resolution":"answer","answer":42}`,
 		probs: []Problem{{"/answer", "must be a string, not a number"}}},
-	{name: "answer/with-option", in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0,"answer":"x"}`,
+	{name: casename.Name("answer/with-option"), in: `{"envelope_digest":"` + resD + `","resolution":"option","option_idx":0,"answer":"x"}`,
 		probs: []Problem{{"/answer", `must be absent when resolution is "option"`}}},
-	{name: "answer/with-question", in: `{"envelope_digest":"` + resD + `","resolution":"question","answer":"x"}`,
+	{name: casename.Name("answer/with-question"), in: `{"envelope_digest":"` + resD + `","resolution":"question","answer":"x"}`,
 		probs: []Problem{{"/answer", `must be absent when resolution is "question"`}}},
-	{name: "answer/with-declined", in: `{"envelope_digest":"` + resD + `","resolution":"declined","answer":""}`,
+	{name: casename.Name("answer/with-declined"), in: `{"envelope_digest":"` + resD + `","resolution":"declined","answer":""}`,
 		probs: []Problem{{"/answer", `must be absent when resolution is "declined"`}}},
 
 	// Exactly the members of §7.3.
-	{name: "unknown-member", in: `{"envelope_digest":"` + resD + `","resolution":"declined","reason":"no"}`,
+	{name: casename.Name("unknown-member"), in: `{"envelope_digest":"` + resD + `","resolution":"declined","reason":"no"}`,
 		probs: []Problem{{"/reason", "unknown member"}}},
-	{name: "unknown-member/escaped", in: `{"envelope_digest":"` + resD + `","resolution":"declined","a/b~c":0}`,
+	{name: casename.Name("unknown-member/escaped"), in: `{"envelope_digest":"` + resD + `","resolution":"declined","a/b~c":0}`,
 		probs: []Problem{{"/a~1b~0c", "unknown member"}}},
-	{name: "unknown-member/inner-wrapper-name", in: `{"envelope_digest":"` + resD + `","resolution":"declined","signature":"x"}`,
+	{name: casename.Name("unknown-member/inner-wrapper-name"), in: `{"envelope_digest":"` + resD + `","resolution":"declined","signature":"x"}`,
 		probs: []Problem{{"/signature", "unknown member"}}},
 
 	// Every problem is reported, in member order.
-	{name: "many", in: `{"binding_moment_resolution":{"resolution":"question","option_idx":-2,"answer":1,"zz":0,"aa":0}}`,
+	{name: casename.Name("many"), in: `{"binding_moment_resolution":{"resolution":"question","option_idx":-2,"answer":1,"zz":0,"aa":0}}`,
 		probs: []Problem{
 			{"/envelope_digest", "required member missing"},
 			{"/option_idx", `must be absent when resolution is "question"`},
 			{"/answer", `must be absent when resolution is "question"`},
 			{"/aa", "unknown member"},
 			{"/zz", "unknown member"}}},
-	{name: "many/unknown-kind", in: `{"envelope_digest":"sha256:x","resolution":"maybe","option_idx":-1,"answer":2}`,
+	{name: casename.Name("many/unknown-kind"), in: `{"envelope_digest":"sha256:x","resolution":"maybe","option_idx":-1,"answer":2}`,
 		probs: []Problem{
 			{"/envelope_digest", ""},
 			{"/resolution", `must be "option", "answer", "question" or "declined", not "maybe"`},
@@ -159,7 +162,7 @@ var maxSafeIndex int64 = 1<<53 - 1
 
 func TestParseResolution(t *testing.T) {
 	for _, tt := range parseResolutionTests {
-		t.Run(tt.name, func(t *testing.T) {
+		t.Run(tt.name.Name, func(t *testing.T) {
 			if strconv.IntSize == 32 && strings.Contains(tt.in, "9007199254740991") {
 				t.Skip("the index does not fit a 32-bit int")
 			}
@@ -167,36 +170,36 @@ func TestParseResolution(t *testing.T) {
 			switch {
 			case tt.want != nil:
 				if err != nil {
-					t.Fatalf("ParseResolution: %v", err)
+					t.Fatalf("%s: ParseResolution: %v", tt.name.Where, err)
 				}
 				if !reflect.DeepEqual(got, tt.want) {
-					t.Fatalf("ParseResolution = %+v, want %+v", got, tt.want)
+					t.Fatalf("%s: ParseResolution = %+v, want %+v", tt.name.Where, got, tt.want)
 				}
 			case tt.canon != nil:
 				if got != nil || !errors.Is(err, tt.canon) {
-					t.Fatalf("ParseResolution = %+v, %v; want %v", got, err, tt.canon)
+					t.Fatalf("%s: ParseResolution = %+v, %v; want %v", tt.name.Where, got, err, tt.canon)
 				}
 				if _, ok := errors.AsType[*canon.Error](err); !ok {
-					t.Fatalf("error %T is not a *canon.Error", err)
+					t.Fatalf("%s: error %T is not a *canon.Error", tt.name.Where, err)
 				}
 			default:
 				if got != nil || err == nil {
-					t.Fatalf("ParseResolution = %+v, %v; want malformed", got, err)
+					t.Fatalf("%s: ParseResolution = %+v, %v; want malformed", tt.name.Where, got, err)
 				}
 				if !errors.Is(err, ErrMalformedResolution) {
-					t.Fatalf("error %v does not wrap ErrMalformedResolution", err)
+					t.Fatalf("%s: error %v does not wrap ErrMalformedResolution", tt.name.Where, err)
 				}
 				me, ok := errors.AsType[*MalformedResolutionError](err)
 				if !ok {
-					t.Fatalf("error %T is not a *MalformedResolutionError", err)
+					t.Fatalf("%s: error %T is not a *MalformedResolutionError", tt.name.Where, err)
 				}
 				if len(me.Problems) != len(tt.probs) {
-					t.Fatalf("problems = %q, want %q", me.Problems, tt.probs)
+					t.Fatalf("%s: problems = %q, want %q", tt.name.Where, me.Problems, tt.probs)
 				}
 				for i, p := range me.Problems {
 					w := tt.probs[i]
 					if p.Pointer != w.Pointer || w.Reason != "" && p.Reason != w.Reason || p.Reason == "" {
-						t.Errorf("problem %d = %q, want %q", i, p, w)
+						t.Errorf("%s: problem %d = %q, want %q", tt.name.Where, i, p, w)
 					}
 				}
 			}
@@ -328,7 +331,7 @@ func TestParseResolutionAllocs(t *testing.T) {
 		if kind == "option" {
 			extra = `"option_idx":1`
 		}
-		src := resJSON(resExampleDigest, kind, extra)
+		src := resJSON(demo.DraftEnvelopeDigest, kind, extra)
 		ParseResolution(src) // warm the pool
 		if n := testing.AllocsPerRun(100, func() { ParseResolution(src) }); n > 1 {
 			t.Errorf("ParseResolution(%s) allocates %v times per call, want 1", kind, n)

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/casename"
+	"github.com/bbdigest/bbdigest/internal/demo"
 	"github.com/bbdigest/bbdigest/ledger"
 )
 
@@ -36,14 +38,14 @@ func TestResolver(t *testing.T) {
 	}
 	// Each case gets a fresh, emitted envelope; d is its digest.
 	type testCase struct {
-		name   string
+		name   casename.CaseName
 		steps  func(d string) []step
 		final  ledger.State
 		noEmit bool
 	}
 	opt := func(d string, i int) []byte { return resJSON(d, "option", fmt.Sprintf(`"option_idx":%d`, i)) }
 	tests := []testCase{
-		{name: "authority/then-replay", final: ledger.StateResolved, steps: func(d string) []step {
+		{name: casename.Name("authority/then-replay"), final: ledger.StateResolved, steps: func(d string) []step {
 			return []step{
 				{opt(d, 0), resAction0, OutcomeAuthority},
 				{opt(d, 0), resAction0, OutcomeDiscarded}, // replay
@@ -51,7 +53,7 @@ func TestResolver(t *testing.T) {
 				{resJSON(d, "declined", ""), "", OutcomeDiscarded},
 			}
 		}},
-		{name: "record/does-not-consume", final: ledger.StateResolved, steps: func(d string) []step {
+		{name: casename.Name("record/does-not-consume"), final: ledger.StateResolved, steps: func(d string) []step {
 			return []step{
 				{opt(d, 0), resAction1, OutcomeRecord}, // wrong action
 				{opt(d, 0), "", OutcomeRecord},         // dry run, no action
@@ -59,31 +61,31 @@ func TestResolver(t *testing.T) {
 				{opt(d, 0), resAction0, OutcomeDiscarded},
 			}
 		}},
-		{name: "record/only", final: ledger.StateEmitted, steps: func(d string) []step {
+		{name: casename.Name("record/only"), final: ledger.StateEmitted, steps: func(d string) []step {
 			return []step{{opt(d, 1), resAction0, OutcomeRecord}}
 		}},
-		{name: "declined/consumes", final: ledger.StateResolved, steps: func(d string) []step {
+		{name: casename.Name("declined/consumes"), final: ledger.StateResolved, steps: func(d string) []step {
 			return []step{
 				{resJSON(d, "declined", ""), "", OutcomeDeclined},
 				{resJSON(d, "declined", ""), "", OutcomeDiscarded},
 				{opt(d, 0), resAction0, OutcomeDiscarded}, // no authority after a decline
 			}
 		}},
-		{name: "question/consumes", final: ledger.StateResolved, steps: func(d string) []step {
+		{name: casename.Name("question/consumes"), final: ledger.StateResolved, steps: func(d string) []step {
 			return []step{
 				{resJSON(d, "question", ""), "", OutcomeQuestion},
 				{resJSON(d, "question", ""), "", OutcomeDiscarded},
 				{opt(d, 0), resAction0, OutcomeDiscarded},
 			}
 		}},
-		{name: "answer/consumes", final: ledger.StateResolved, steps: func(d string) []step {
+		{name: casename.Name("answer/consumes"), final: ledger.StateResolved, steps: func(d string) []step {
 			return []step{
 				{resJSON(d, "answer", `"answer":"dates only"`), "", OutcomeAnswer},
 				{resJSON(d, "answer", `"answer":"dates only"`), "", OutcomeDiscarded},
 				{opt(d, 0), resAction0, OutcomeDiscarded},
 			}
 		}},
-		{name: "malformed/does-not-consume", final: ledger.StateResolved, steps: func(d string) []step {
+		{name: casename.Name("malformed/does-not-consume"), final: ledger.StateResolved, steps: func(d string) []step {
 			return []step{
 				{opt(d, 2), resAction0, OutcomeMalformed},                                                                       // out of range
 				{resJSON(d, "option", ""), resAction0, OutcomeMalformed},                                                        // option_idx missing
@@ -93,14 +95,14 @@ func TestResolver(t *testing.T) {
 				{opt(d, 0), resAction0, OutcomeAuthority},
 			}
 		}},
-		{name: "discarded/other-envelope", final: ledger.StateEmitted, steps: func(d string) []step {
-			o := resExampleDigest // the unmodified §6.4 envelope: not the one held
+		{name: casename.Name("discarded/other-envelope"), final: ledger.StateEmitted, steps: func(d string) []step {
+			o := demo.DraftEnvelopeDigest // the unmodified §6.4 envelope: not the one held
 			return []step{
 				{opt(o, 0), resAction0, OutcomeDiscarded},
 				{resJSON(o, "declined", ""), "", OutcomeDiscarded},
 			}
 		}},
-		{name: "discarded/not-emitted", final: ledger.StateUnknown, noEmit: true, steps: func(d string) []step {
+		{name: casename.Name("discarded/not-emitted"), final: ledger.StateUnknown, noEmit: true, steps: func(d string) []step {
 			return []step{
 				{opt(d, 0), resAction0, OutcomeDiscarded},
 				{opt(d, 0), resAction1, OutcomeDiscarded}, // unknown beats record
@@ -113,13 +115,13 @@ func TestResolver(t *testing.T) {
 	}
 	for _, lt := range resLedgers {
 		for i, tt := range tests {
-			t.Run("ledger="+lt.name+"/"+tt.name, func(t *testing.T) {
+			t.Run("ledger="+lt.name+"/"+tt.name.Name, func(t *testing.T) {
 				l := lt.open(t)
 				r := NewResolver(l)
 				env := resTestEnvelope(t, fmt.Sprintf("%s Case %d.", resExampleSynopsis, i), true, true)
 				if !tt.noEmit {
 					if err := l.Emit(env.Digest()); err != nil {
-						t.Fatal(err)
+						t.Fatalf("%s: Emit: %v", tt.name.Where, err)
 					}
 				}
 				for j, s := range tt.steps(env.Digest().String()) {
@@ -129,14 +131,14 @@ func TestResolver(t *testing.T) {
 					}
 					got, err := r.Resolve(ctx, env, s.res, action)
 					if err != nil {
-						t.Fatalf("step %d: Resolve: %v", j, err)
+						t.Fatalf("%s: step %d: Resolve: %v", tt.name.Where, j, err)
 					}
 					if got.Outcome != s.want || got.Reason == "" {
-						t.Fatalf("step %d: Resolve(%s) = %v (%s), want %v", j, s.res, got.Outcome, got.Reason, s.want)
+						t.Fatalf("%s: step %d: Resolve(%s) = %v (%s), want %v", tt.name.Where, j, s.res, got.Outcome, got.Reason, s.want)
 					}
 				}
 				if e, err := l.Lookup(env.Digest()); err != nil || e.State != tt.final {
-					t.Fatalf("final state %v, %v; want %v", e.State, err, tt.final)
+					t.Fatalf("%s: final state %v, %v; want %v", tt.name.Where, e.State, err, tt.final)
 				}
 			})
 		}

@@ -1,63 +1,61 @@
 package envelope
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/casename"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-// The example of draft-morrison-binding-moment-envelope-04 §6.4: two
-// actions, and the envelope offering them, with the digests the draft gives.
-const (
-	resAction0 = `{"disclose":["travel_dates"],"recipient":"booking.example"}`
-	resAction1 = `{"disclose":["passport_number","travel_dates"],"recipient":"booking.example"}`
-
-	resAction0Digest = "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
-	resAction1Digest = "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
-	resExampleDigest = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
-
-	resExampleSynopsis = "Share the travel dates and withhold the passport number."
+// The actions of draft-morrison-binding-moment-envelope-04 §6.4
+// (demo.DraftAction1 and DraftAction2), compact, and the synopsis of the
+// envelope offering them.
+var (
+	resAction0         = compactJSON(demo.DraftAction1())
+	resAction1         = compactJSON(demo.DraftAction2())
+	resExampleSynopsis = draftDecoded.Synopsis
 )
 
-// resEnvelopeJSON returns the §6.4 envelope with the given synopsis and
-// hatches, as a tool result would carry it (whitespace, members unsorted).
-func resEnvelopeJSON(synopsis string, freeText, dialogue bool) string {
-	return fmt.Sprintf(`{
-  "synopsis": %q,
-  "findings": [
-    "The booking service asks for dates and passport number.",
-    "Dates are enough to hold the reservation.",
-    "The passport number is only needed at check-in."
-  ],
-  "recommendations": [
-    "Release the travel dates now.",
-    "Withhold the passport number until check-in."
-  ],
-  "offer": "Ask for detail on any item.",
-  "question": {
-    "stem": "What should be shared with the booking service?",
-    "options": [
-      {"label": "Share dates only",
-       "reasoning": "Holds the booking and keeps the passport number private.",
-       "action_digest": %q},
-      {"label": "Share dates and passport number",
-       "reasoning": "Avoids a second request at check-in.",
-       "action_digest": %q}
-    ],
-    "recommended_idx": 0,
-    "hatches": {"free_text": %t, "dialogue": %t}
-  }
-}`, synopsis, resAction0Digest, resAction1Digest, freeText, dialogue)
+func compactJSON(src []byte) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, src); err != nil {
+		panic("BUG: encoding/json cannot compact a demo document: " + err.Error())
+	}
+	return b.String()
+}
+
+// draftHatches is how demo.DraftEnvelope writes its hatches.
+const draftHatches = `"hatches": { "free_text": true, "dialogue": true }`
+
+// resEnvelopeJSON returns the §6.4 envelope (demo.DraftEnvelope, as a tool
+// result would carry it: whitespace, members unsorted) with the given
+// synopsis and hatches.
+func resEnvelopeJSON(t testing.TB, synopsis string, freeText, dialogue bool) string {
+	t.Helper()
+	env := string(demo.DraftEnvelope())
+	for _, r := range []struct{ old, new string }{
+		{fmt.Sprintf("%q", resExampleSynopsis), fmt.Sprintf("%q", synopsis)},
+		{draftHatches, fmt.Sprintf(`"hatches": { "free_text": %t, "dialogue": %t }`, freeText, dialogue)},
+	} {
+		if strings.Count(env, r.old) != 1 {
+			t.Fatalf("demo.DraftEnvelope does not write %s once", r.old)
+		}
+		env = strings.Replace(env, r.old, r.new, 1)
+	}
+	return env
 }
 
 // resTestEnvelope parses the §6.4 envelope with the given synopsis and
 // hatches through Parse.
 func resTestEnvelope(t testing.TB, synopsis string, freeText, dialogue bool) *Envelope {
 	t.Helper()
-	env, err := Parse([]byte(resEnvelopeJSON(synopsis, freeText, dialogue)))
+	env, err := Parse([]byte(resEnvelopeJSON(t, synopsis, freeText, dialogue)))
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -76,8 +74,8 @@ func resJSON(digest, kind, extra string) []byte {
 
 func TestExampleEnvelopeDigest(t *testing.T) {
 	env := resTestEnvelope(t, resExampleSynopsis, true, true)
-	if got := env.Digest().String(); got != resExampleDigest {
-		t.Fatalf("digest of the §6.4 example = %s, want %s", got, resExampleDigest)
+	if got := env.Digest().String(); got != demo.DraftEnvelopeDigest {
+		t.Fatalf("digest of the §6.4 example = %s, want %s", got, demo.DraftEnvelopeDigest)
 	}
 	for i, a := range []string{resAction0, resAction1} {
 		d, err := actionDigest([]byte(a))
@@ -98,56 +96,56 @@ func TestVerify(t *testing.T) {
 	d := env.Digest().String()
 
 	tests := []struct {
-		name   string
+		name   casename.CaseName
 		env    *Envelope
 		res    []byte
 		action string // "" means no action (nil)
 		want   Outcome
 		reason string // substring of the reason
 	}{
-		{"option0/matching-action", env, resJSON(d, "option", `"option_idx":0`), resAction0, OutcomeAuthority, "matches"},
-		{"option1/matching-action", env, resJSON(d, "option", `"option_idx":1`), resAction1, OutcomeAuthority, "matches"},
-		{"option0/action-not-canonical", env, resJSON(d, "option", `"option_idx":0`),
+		{casename.Name("option0/matching-action"), env, resJSON(d, "option", `"option_idx":0`), resAction0, OutcomeAuthority, "matches"},
+		{casename.Name("option1/matching-action"), env, resJSON(d, "option", `"option_idx":1`), resAction1, OutcomeAuthority, "matches"},
+		{casename.Name("option0/action-not-canonical"), env, resJSON(d, "option", `"option_idx":0`),
 			` { "recipient" : "booking.example", "disclose" : [ "travel_dates" ] } `, OutcomeAuthority, ""},
-		{"option0/idx-written-1e0-is-option1", env, resJSON(d, "option", `"option_idx":1e0`), resAction1, OutcomeAuthority, ""},
+		{casename.Name("option0/idx-written-1e0-is-option1"), env, resJSON(d, "option", `"option_idx":1e0`), resAction1, OutcomeAuthority, ""},
 
 		// §7.3: the action differs: a record, not authority.
-		{"option0/other-action", env, resJSON(d, "option", `"option_idx":0`), resAction1, OutcomeRecord, "differs"},
-		{"option1/other-action", env, resJSON(d, "option", `"option_idx":1`), resAction0, OutcomeRecord, "differs"},
-		{"option0/no-action", env, resJSON(d, "option", `"option_idx":0`), "", OutcomeRecord, "no action"},
-		{"option0/action-duplicate-name", env, resJSON(d, "option", `"option_idx":0`),
+		{casename.Name("option0/other-action"), env, resJSON(d, "option", `"option_idx":0`), resAction1, OutcomeRecord, "differs"},
+		{casename.Name("option1/other-action"), env, resJSON(d, "option", `"option_idx":1`), resAction0, OutcomeRecord, "differs"},
+		{casename.Name("option0/no-action"), env, resJSON(d, "option", `"option_idx":0`), "", OutcomeRecord, "no action"},
+		{casename.Name("option0/action-duplicate-name"), env, resJSON(d, "option", `"option_idx":0`),
 			`{"disclose":["travel_dates"],"recipient":"booking.example","recipient":"evil.example"}`, OutcomeRecord, "duplicate-name"},
-		{"option0/action-non-integer", env, resJSON(d, "option", `"option_idx":0`), `{"n":1.5}`, OutcomeRecord, "non-integer"},
-		{"option0/action-syntax", env, resJSON(d, "option", `"option_idx":0`), `{`, OutcomeRecord, "syntax"},
+		{casename.Name("option0/action-non-integer"), env, resJSON(d, "option", `"option_idx":0`), `{"n":1.5}`, OutcomeRecord, "non-integer"},
+		{casename.Name("option0/action-syntax"), env, resJSON(d, "option", `"option_idx":0`), `{`, OutcomeRecord, "syntax"},
 
 		// §7.3: option_idx within range for the resolved envelope.
-		{"option2/out-of-range", env, resJSON(d, "option", `"option_idx":2`), resAction0, OutcomeMalformed, "out of range"},
-		{"option99/out-of-range", env, resJSON(d, "option", `"option_idx":99`), "", OutcomeMalformed, "out of range"},
+		{casename.Name("option2/out-of-range"), env, resJSON(d, "option", `"option_idx":2`), resAction0, OutcomeMalformed, "out of range"},
+		{casename.Name("option99/out-of-range"), env, resJSON(d, "option", `"option_idx":99`), "", OutcomeMalformed, "out of range"},
 
 		// §7.3, §12.5: a resolution names exactly one envelope.
-		{"option0/other-envelope", other, resJSON(d, "option", `"option_idx":0`), resAction0, OutcomeDiscarded, "not the envelope held"},
-		{"option99/other-envelope", other, resJSON(d, "option", `"option_idx":99`), resAction0, OutcomeDiscarded, "not the envelope held"},
-		{"declined/other-envelope", other, resJSON(d, "declined", ""), "", OutcomeDiscarded, ""},
+		{casename.Name("option0/other-envelope"), other, resJSON(d, "option", `"option_idx":0`), resAction0, OutcomeDiscarded, "not the envelope held"},
+		{casename.Name("option99/other-envelope"), other, resJSON(d, "option", `"option_idx":99`), resAction0, OutcomeDiscarded, "not the envelope held"},
+		{casename.Name("declined/other-envelope"), other, resJSON(d, "declined", ""), "", OutcomeDiscarded, ""},
 
 		// The other three kinds never authorize, action or not.
-		{"declined", env, resJSON(d, "declined", ""), "", OutcomeDeclined, "declined"},
-		{"declined/with-action", env, resJSON(d, "declined", ""), resAction0, OutcomeDeclined, ""},
-		{"question", env, resJSON(d, "question", ""), "", OutcomeQuestion, "reopens"},
-		{"question/with-action", env, resJSON(d, "question", ""), resAction0, OutcomeQuestion, ""},
-		{"answer", env, resJSON(d, "answer", `"answer":"Dates only, and ask me again at check-in."`), "", OutcomeAnswer, ""},
-		{"answer/with-action", env, resJSON(d, "answer", `"answer":"share dates"`), resAction0, OutcomeAnswer, ""},
+		{casename.Name("declined"), env, resJSON(d, "declined", ""), "", OutcomeDeclined, "declined"},
+		{casename.Name("declined/with-action"), env, resJSON(d, "declined", ""), resAction0, OutcomeDeclined, ""},
+		{casename.Name("question"), env, resJSON(d, "question", ""), "", OutcomeQuestion, "reopens"},
+		{casename.Name("question/with-action"), env, resJSON(d, "question", ""), resAction0, OutcomeQuestion, ""},
+		{casename.Name("answer"), env, resJSON(d, "answer", `"answer":"Dates only, and ask me again at check-in."`), "", OutcomeAnswer, ""},
+		{casename.Name("answer/with-action"), env, resJSON(d, "answer", `"answer":"share dates"`), resAction0, OutcomeAnswer, ""},
 
 		// §5.8: a hatch the envelope does not offer cannot be invoked.
-		{"answer/free_text-false", noFree, resJSON(noFree.Digest().String(), "answer", `"answer":"x"`), "", OutcomeMalformed, "free_text"},
-		{"question/dialogue-false", noDialogue, resJSON(noDialogue.Digest().String(), "question", ""), "", OutcomeMalformed, "dialogue"},
-		{"declined/free_text-false", noFree, resJSON(noFree.Digest().String(), "declined", ""), "", OutcomeDeclined, ""},
-		{"question/free_text-false", noFree, resJSON(noFree.Digest().String(), "question", ""), "", OutcomeQuestion, ""},
+		{casename.Name("answer/free_text-false"), noFree, resJSON(noFree.Digest().String(), "answer", `"answer":"x"`), "", OutcomeMalformed, "free_text"},
+		{casename.Name("question/dialogue-false"), noDialogue, resJSON(noDialogue.Digest().String(), "question", ""), "", OutcomeMalformed, "dialogue"},
+		{casename.Name("declined/free_text-false"), noFree, resJSON(noFree.Digest().String(), "declined", ""), "", OutcomeDeclined, ""},
+		{casename.Name("question/free_text-false"), noFree, resJSON(noFree.Digest().String(), "question", ""), "", OutcomeQuestion, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		t.Run(tt.name.Name, func(t *testing.T) {
 			res, err := ParseResolution(tt.res)
 			if err != nil {
-				t.Fatalf("ParseResolution: %v", err)
+				t.Fatalf("%s: ParseResolution: %v", tt.name.Where, err)
 			}
 			var action []byte
 			if tt.action != "" {
@@ -155,13 +153,13 @@ func TestVerify(t *testing.T) {
 			}
 			got := Verify(tt.env, res, action)
 			if got.Outcome != tt.want {
-				t.Fatalf("Verify = %v (%s), want %v", got.Outcome, got.Reason, tt.want)
+				t.Fatalf("%s: Verify = %v (%s), want %v", tt.name.Where, got.Outcome, got.Reason, tt.want)
 			}
 			if !strings.Contains(got.Reason, tt.reason) || got.Reason == "" {
-				t.Errorf("reason %q does not mention %q", got.Reason, tt.reason)
+				t.Errorf("%s: reason %q does not mention %q", tt.name.Where, got.Reason, tt.reason)
 			}
 			if got.Authorizes() != (tt.want == OutcomeAuthority) {
-				t.Errorf("Authorizes() = %v for %v", got.Authorizes(), got.Outcome)
+				t.Errorf("%s: Authorizes() = %v for %v", tt.name.Where, got.Authorizes(), got.Outcome)
 			}
 		})
 	}
@@ -276,7 +274,7 @@ func TestActionDigestAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { Verify(env, res, action) }); n > 0 {
 		t.Errorf("Verify (authority) allocates %v times per call", n)
 	}
-	want, _ := hashing.ParseDigest(resAction0Digest)
+	want, _ := hashing.ParseDigest(demo.DraftAction1Digest)
 	if got, _ := actionDigest(action); got != want {
 		t.Errorf("actionDigest = %s, want %s", got, want)
 	}

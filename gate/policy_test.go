@@ -18,6 +18,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
+	"github.com/bbdigest/bbdigest/internal/casename"
 )
 
 func TestParsePolicy(t *testing.T) {
@@ -137,44 +138,47 @@ func TestParsePolicyPrincipals(t *testing.T) {
 		return `{"policy_version":"v","tools":{},"principals":[` + members + `]}`
 	}
 	key := func(k string) string { return fmt.Sprintf(`{"public_key":%q}`, k) }
-	for _, c := range []struct{ src, pointer string }{
-		{`{"policy_version":"v","tools":{},"principals":[]}`, "/principals"},
-		{`{"policy_version":"v","tools":{},"principals":null}`, "/principals"},
-		{`{"policy_version":"v","tools":{},"principals":{"alice":"x"}}`, "/principals"},
-		{pr(`"` + alice + `"`), "/principals/0"},
-		{pr(`{"name":"alice"}`), "/principals/0/public_key"},
-		{pr(key("not a key")), "/principals/0/public_key"},
-		{pr(key(alice + "\n")), "/principals/0/public_key"},
-		{pr(key(" " + alice)), "/principals/0/public_key"},
-		{pr(key(alice + "==")), "/principals/0/public_key"},
-		{pr(key(pemKey)), "/principals/0/public_key"},
-		{pr(key(base64.RawURLEncoding.EncodeToString(ecDER))), "/principals/0/public_key"},
-		{pr(key(base64.RawURLEncoding.EncodeToString(aliceKey.Public().(ed25519.PublicKey)))), "/principals/0/public_key"},
-		{pr(`{"public_key":null}`), "/principals/0/public_key"},
-		{pr(key(alice) + "," + key(bob) + "," + key(alice)), "/principals/2/public_key"},
-		{pr(`{"name":"a","public_key":"` + alice + `"},{"name":"a","public_key":"` + bob + `"}`), "/principals/1/name"},
-		{pr(`{"name":"","public_key":"` + alice + `"}`), "/principals/0/name"},
-		{pr(`{"name":7,"public_key":"` + alice + `"}`), "/principals/0/name"},
-		{pr(`{"name":"` + strings.Repeat("n", 129) + `","public_key":"` + alice + `"}`), "/principals/0/name"},
-		{pr(`{"pubkey":"` + alice + `","public_key":"` + alice + `"}`), "/principals/0/pubkey"},
-		{`{"policy_version":"v","tools":{},"max_authority_age":"5m"}`, "/max_authority_age"},
-		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"5 minutes"}`, "/max_authority_age"},
-		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"-5m"}`, "/max_authority_age"},
-		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"0s"}`, "/max_authority_age"},
-		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"25h"}`, "/max_authority_age"},
-		{`{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":300}`, "/max_authority_age"},
-		{`{"policy_version":null,"tools":{}}`, "/policy_version"},
-		{`{"policy_version":false,"tools":{}}`, "/policy_version"},
-		{`{"tools":{}}`, "/policy_version"},
-		{`{"policy_version":"v","tools":{"a/b":null}}`, "/tools/a~1b"},
-		{`{"policy_version":"v","tools":[]}`, "/tools"},
-		{`{"policy_version":"v","tools":{},"threshold":"PHYSICAL"}`, "/threshold"},
-		{`{"policy_version":"v","tools":{},"x~y":1}`, "/x~0y"},
+	for _, c := range []struct {
+		where        casename.CasePos
+		src, pointer string
+	}{
+		{casename.Here(), `{"policy_version":"v","tools":{},"principals":[]}`, "/principals"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"principals":null}`, "/principals"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"principals":{"alice":"x"}}`, "/principals"},
+		{casename.Here(), pr(`"` + alice + `"`), "/principals/0"},
+		{casename.Here(), pr(`{"name":"alice"}`), "/principals/0/public_key"},
+		{casename.Here(), pr(key("not a key")), "/principals/0/public_key"},
+		{casename.Here(), pr(key(alice + "\n")), "/principals/0/public_key"},
+		{casename.Here(), pr(key(" " + alice)), "/principals/0/public_key"},
+		{casename.Here(), pr(key(alice + "==")), "/principals/0/public_key"},
+		{casename.Here(), pr(key(pemKey)), "/principals/0/public_key"},
+		{casename.Here(), pr(key(base64.RawURLEncoding.EncodeToString(ecDER))), "/principals/0/public_key"},
+		{casename.Here(), pr(key(base64.RawURLEncoding.EncodeToString(aliceKey.Public().(ed25519.PublicKey)))), "/principals/0/public_key"},
+		{casename.Here(), pr(`{"public_key":null}`), "/principals/0/public_key"},
+		{casename.Here(), pr(key(alice) + "," + key(bob) + "," + key(alice)), "/principals/2/public_key"},
+		{casename.Here(), pr(`{"name":"a","public_key":"` + alice + `"},{"name":"a","public_key":"` + bob + `"}`), "/principals/1/name"},
+		{casename.Here(), pr(`{"name":"","public_key":"` + alice + `"}`), "/principals/0/name"},
+		{casename.Here(), pr(`{"name":7,"public_key":"` + alice + `"}`), "/principals/0/name"},
+		{casename.Here(), pr(`{"name":"` + strings.Repeat("n", 129) + `","public_key":"` + alice + `"}`), "/principals/0/name"},
+		{casename.Here(), pr(`{"pubkey":"` + alice + `","public_key":"` + alice + `"}`), "/principals/0/pubkey"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"max_authority_age":"5m"}`, "/max_authority_age"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"5 minutes"}`, "/max_authority_age"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"-5m"}`, "/max_authority_age"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"0s"}`, "/max_authority_age"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":"25h"}`, "/max_authority_age"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"principals":[` + key(alice) + `],"max_authority_age":300}`, "/max_authority_age"},
+		{casename.Here(), `{"policy_version":null,"tools":{}}`, "/policy_version"},
+		{casename.Here(), `{"policy_version":false,"tools":{}}`, "/policy_version"},
+		{casename.Here(), `{"tools":{}}`, "/policy_version"},
+		{casename.Here(), `{"policy_version":"v","tools":{"a/b":null}}`, "/tools/a~1b"},
+		{casename.Here(), `{"policy_version":"v","tools":[]}`, "/tools"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"threshold":"PHYSICAL"}`, "/threshold"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"x~y":1}`, "/x~0y"},
 	} {
 		_, err := gate.ParsePolicy([]byte(c.src))
 		pe, ok := errors.AsType[*gate.PolicyError](err)
 		if !ok || pe.Pointer != c.pointer {
-			t.Errorf("ParsePolicy(%.120s) = %v; want a *PolicyError at %q", c.src, err, c.pointer)
+			t.Errorf("%s: ParsePolicy(%.120s) = %v; want a *PolicyError at %q", c.where, c.src, err, c.pointer)
 		}
 	}
 }
@@ -210,28 +214,29 @@ func TestPolicyMarshalJSON(t *testing.T) {
 func TestNewRefusesPrincipals(t *testing.T) {
 	pub := aliceKey.Public().(ed25519.PublicKey)
 	for _, c := range []struct {
+		where   casename.CasePos
 		p       gate.Policy
 		pointer string
 	}{
-		{gate.Policy{Principals: []gate.Principal{}}, "/principals"},
-		{gate.Policy{Principals: []gate.Principal{{PublicKey: pub[:31]}}}, "/principals/0/public_key"},
-		{gate.Policy{Principals: []gate.Principal{{PublicKey: pub}, {PublicKey: pub}}}, "/principals/1/public_key"},
-		{gate.Policy{Principals: []gate.Principal{{Name: "alice", PublicKey: pub}}}, ""},
-		{gate.Policy{Principals: []gate.Principal{{PublicKey: pub}}, MaxAuthorityAge: -time.Second}, "/max_authority_age"},
-		{gate.Policy{Principals: []gate.Principal{{PublicKey: pub}}, MaxAuthorityAge: 25 * time.Hour}, "/max_authority_age"},
-		{gate.Policy{MaxAuthorityAge: time.Minute}, "/max_authority_age"},
+		{casename.Here(), gate.Policy{Principals: []gate.Principal{}}, "/principals"},
+		{casename.Here(), gate.Policy{Principals: []gate.Principal{{PublicKey: pub[:31]}}}, "/principals/0/public_key"},
+		{casename.Here(), gate.Policy{Principals: []gate.Principal{{PublicKey: pub}, {PublicKey: pub}}}, "/principals/1/public_key"},
+		{casename.Here(), gate.Policy{Principals: []gate.Principal{{Name: "alice", PublicKey: pub}}}, ""},
+		{casename.Here(), gate.Policy{Principals: []gate.Principal{{PublicKey: pub}}, MaxAuthorityAge: -time.Second}, "/max_authority_age"},
+		{casename.Here(), gate.Policy{Principals: []gate.Principal{{PublicKey: pub}}, MaxAuthorityAge: 25 * time.Hour}, "/max_authority_age"},
+		{casename.Here(), gate.Policy{MaxAuthorityAge: time.Minute}, "/max_authority_age"},
 	} {
 		c.p.Version, c.p.Tools = "v", map[string]gate.Class{}
 		err := c.p.Validate()
 		if c.pointer == "" { // a valid name
 			if err != nil {
-				t.Errorf("Validate(%+v) = %v", c.p, err)
+				t.Errorf("%s: Validate(%+v) = %v", c.where, c.p, err)
 			}
 			continue
 		}
 		pe, ok := errors.AsType[*gate.PolicyError](err)
 		if !ok || pe.Pointer != c.pointer {
-			t.Errorf("Validate(%+v) = %v; want a *PolicyError at %q", c.p, err, c.pointer)
+			t.Errorf("%s: Validate(%+v) = %v; want a *PolicyError at %q", c.where, c.p, err, c.pointer)
 		}
 	}
 	p := gate.Policy{Version: "v", Tools: map[string]gate.Class{}, Principals: []gate.Principal{{Name: string([]byte{0xff}), PublicKey: pub}}}

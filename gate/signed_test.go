@@ -18,6 +18,7 @@ import (
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/casename"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/receipt"
 )
@@ -486,38 +487,38 @@ func TestParseSignedResolution(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		name    string
+		name    casename.CaseName
 		fn      func(m map[string]any)
 		pointer string
 	}{
-		{"no version", func(m map[string]any) { delete(m, "@version") }, ""},
-		{"other version", func(m map[string]any) { m["@version"] = "bbdigest-signed-resolution/v2" }, "/@version"},
-		{"EP version", func(m map[string]any) { m["@version"] = "EP-RECEIPT-v1" }, "/@version"},
-		{"unknown member", func(m map[string]any) { m["expires"] = "9999-12-31T00:00:00Z" }, "/expires"},
-		{"missing act", func(m map[string]any) { delete(m, "act_digest") }, "/act_digest"},
-		{"missing signature", func(m map[string]any) { delete(m, "signature") }, "/signature"},
-		{"missing time", func(m map[string]any) { delete(m, "signed_at_ms") }, "/signed_at_ms"},
-		{"bad act", func(m map[string]any) { m["act_digest"] = "sha256:ABC" }, "/act_digest"},
-		{"bad key id", func(m map[string]any) { m["key_id"] = strings.ToUpper(aliceID) }, "/key_id"},
-		{"time zero", func(m map[string]any) { m["signed_at_ms"] = 0 }, "/signed_at_ms"},
-		{"time negative", func(m map[string]any) { m["signed_at_ms"] = -1 }, "/signed_at_ms"},
-		{"time string", func(m map[string]any) { m["signed_at_ms"] = "1796209200123" }, "/signed_at_ms"},
-		{"other envelope", func(m map[string]any) { m["envelope_digest"] = opt.ActionDigest.String() }, "/envelope_digest"},
-		{"declined", func(m map[string]any) {
+		{casename.Name("no version"), func(m map[string]any) { delete(m, "@version") }, ""},
+		{casename.Name("other version"), func(m map[string]any) { m["@version"] = "bbdigest-signed-resolution/v2" }, "/@version"},
+		{casename.Name("EP version"), func(m map[string]any) { m["@version"] = "EP-RECEIPT-v1" }, "/@version"},
+		{casename.Name("unknown member"), func(m map[string]any) { m["expires"] = "9999-12-31T00:00:00Z" }, "/expires"},
+		{casename.Name("missing act"), func(m map[string]any) { delete(m, "act_digest") }, "/act_digest"},
+		{casename.Name("missing signature"), func(m map[string]any) { delete(m, "signature") }, "/signature"},
+		{casename.Name("missing time"), func(m map[string]any) { delete(m, "signed_at_ms") }, "/signed_at_ms"},
+		{casename.Name("bad act"), func(m map[string]any) { m["act_digest"] = "sha256:ABC" }, "/act_digest"},
+		{casename.Name("bad key id"), func(m map[string]any) { m["key_id"] = strings.ToUpper(aliceID) }, "/key_id"},
+		{casename.Name("time zero"), func(m map[string]any) { m["signed_at_ms"] = 0 }, "/signed_at_ms"},
+		{casename.Name("time negative"), func(m map[string]any) { m["signed_at_ms"] = -1 }, "/signed_at_ms"},
+		{casename.Name("time string"), func(m map[string]any) { m["signed_at_ms"] = "1796209200123" }, "/signed_at_ms"},
+		{casename.Name("other envelope"), func(m map[string]any) { m["envelope_digest"] = opt.ActionDigest.String() }, "/envelope_digest"},
+		{casename.Name("declined"), func(m map[string]any) {
 			m["binding_moment_resolution"] = map[string]any{"envelope_digest": env.Digest().String(), "resolution": "declined"}
 		}, "/binding_moment_resolution/resolution"},
-		{"wrapped twice", func(m map[string]any) {
+		{casename.Name("wrapped twice"), func(m map[string]any) {
 			m["binding_moment_resolution"] = map[string]any{"binding_moment_resolution": m["binding_moment_resolution"]}
 		}, "/binding_moment_resolution/envelope_digest"}, // the first of its problems
-		{"resolution extra", func(m map[string]any) {
+		{casename.Name("resolution extra"), func(m map[string]any) {
 			m["binding_moment_resolution"].(map[string]any)["note"] = "x"
 		}, "/binding_moment_resolution/note"},
-		{"resolution array", func(m map[string]any) { m["binding_moment_resolution"] = []any{} }, "/binding_moment_resolution"},
+		{casename.Name("resolution array"), func(m map[string]any) { m["binding_moment_resolution"] = []any{} }, "/binding_moment_resolution"},
 	} {
 		_, err := gate.ParseSignedResolution(mutate(t, doc, c.fn))
 		se, ok := errors.AsType[*gate.SignedResolutionError](err)
 		if !ok || se.Pointer != c.pointer {
-			t.Errorf("%s: %v, want a *SignedResolutionError at %q", c.name, err, c.pointer)
+			t.Errorf("%s: %s: %v, want a *SignedResolutionError at %q", c.name.Where, c.name.Name, err, c.pointer)
 		}
 	}
 	for _, src := range []string{`[]`, `{}`, `{"envelope_digest":"` + env.Digest().String() + `","resolution":"declined"}`} {
@@ -541,25 +542,26 @@ func TestSignResolutionRefuses(t *testing.T) {
 	sel := func(idx int) *envelope.Resolution {
 		return &envelope.Resolution{EnvelopeDigest: env.Digest(), Kind: envelope.KindOption, OptionIdx: idx}
 	}
-	for name, c := range map[string]struct {
+	for _, c := range []struct {
+		name casename.CaseName
 		env  *envelope.Envelope
 		res  *envelope.Resolution
 		act  hashing.Digest
 		priv ed25519.PrivateKey
 		now  time.Time
 	}{
-		"other act":     {env, sel(0), opt1.ActionDigest, aliceKey, now},
-		"out of range":  {env, sel(2), opt0.ActionDigest, aliceKey, now},
-		"declined":      {env, &envelope.Resolution{EnvelopeDigest: env.Digest(), Kind: envelope.KindDeclined}, opt0.ActionDigest, aliceKey, now},
-		"other env":     {env, &envelope.Resolution{EnvelopeDigest: opt0.ActionDigest, Kind: envelope.KindOption}, opt0.ActionDigest, aliceKey, now},
-		"no envelope":   {nil, sel(0), opt0.ActionDigest, aliceKey, now},
-		"zero envelope": {new(envelope.Envelope), sel(0), opt0.ActionDigest, aliceKey, now},
-		"no resolution": {env, nil, opt0.ActionDigest, aliceKey, now},
-		"short key":     {env, sel(0), opt0.ActionDigest, aliceKey[:32], now},
-		"before 1970":   {env, sel(0), opt0.ActionDigest, aliceKey, time.Unix(0, 0)},
+		{casename.Name("other act"), env, sel(0), opt1.ActionDigest, aliceKey, now},
+		{casename.Name("out of range"), env, sel(2), opt0.ActionDigest, aliceKey, now},
+		{casename.Name("declined"), env, &envelope.Resolution{EnvelopeDigest: env.Digest(), Kind: envelope.KindDeclined}, opt0.ActionDigest, aliceKey, now},
+		{casename.Name("other env"), env, &envelope.Resolution{EnvelopeDigest: opt0.ActionDigest, Kind: envelope.KindOption}, opt0.ActionDigest, aliceKey, now},
+		{casename.Name("no envelope"), nil, sel(0), opt0.ActionDigest, aliceKey, now},
+		{casename.Name("zero envelope"), new(envelope.Envelope), sel(0), opt0.ActionDigest, aliceKey, now},
+		{casename.Name("no resolution"), env, nil, opt0.ActionDigest, aliceKey, now},
+		{casename.Name("short key"), env, sel(0), opt0.ActionDigest, aliceKey[:32], now},
+		{casename.Name("before 1970"), env, sel(0), opt0.ActionDigest, aliceKey, time.Unix(0, 0)},
 	} {
 		if doc, err := gate.SignResolution(c.env, c.res, c.act, c.priv, c.now); err == nil {
-			t.Errorf("%s: signed %s", name, doc)
+			t.Errorf("%s: %s: signed %s", c.name.Where, c.name.Name, doc)
 		}
 	}
 	if _, err := gate.SignResolution(env, sel(1), opt1.ActionDigest, aliceKey, now); err != nil {

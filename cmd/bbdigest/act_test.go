@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
-// demoCallAct is the canonical act of testdata/demo/tool-call.json,
+// demoCallAct is the canonical act of demo.ToolCall,
 // written out by hand.
 const demoCallAct = `{"act":"tool_call/v1","arguments":{"check_in":"2026-11-02","city":"Zürich",` +
 	`"guests":[{"age":34,"name":"Ana"},{"age":7,"name":"Boël"}],"max_price_cents":25000,"nights":3,` +
@@ -23,10 +24,7 @@ const demoCallAct = `{"act":"tool_call/v1","arguments":{"check_in":"2026-11-02",
 // MCP request) and in the other shapes, with the same arguments text.
 func demoCallShapes(t *testing.T) map[string]string {
 	t.Helper()
-	src, err := os.ReadFile("testdata/demo/tool-call.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := demo.ToolCall()
 	var req struct {
 		Params struct {
 			Arguments json.RawMessage `json:"arguments"`

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // sha is the expected digest of hand-written canonical bytes, computed here
@@ -22,22 +24,15 @@ func sha(canonical string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// Digests the envelope draft publishes in §6.4.
-const (
-	draftEnvelopeDigest = "sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1"
-	draftAction1Digest  = "sha256:ff91e3166e64b892004d4b43b05ad6ed7ff0819463da80c72f27f47039c033fa"
-	draftAction2Digest  = "sha256:49be14ae6e74b950c0c7b790fa22538d45fb4853bb0f3b242b28204bee232945"
-)
-
 // testFiles are written to a temporary working directory for each case.
 var testFiles = map[string]string{
 	"a.json":    `{ "b": [true, null], "a": 1.0 }`,
 	"b.json":    "[ 1e1, \"\\u0009\" ]\n",
 	"dup.json":  `{"a": 1, "a": 1}`,
 	"frac.json": `[5E-1]`,
-	"env.json":  "testdata/demo/envelope-draft-6.4.json",      // copied
-	"act1.json": "testdata/demo/action-1-dates.json",          // copied
-	"act2.json": "testdata/demo/action-2-dates-passport.json", // copied
+	"env.json":  string(demo.DraftEnvelope()),
+	"act1.json": string(demo.DraftAction1()),
+	"act2.json": string(demo.DraftAction2()),
 	"lines.jsonl": "{\"b\":2, \"a\":1}\n" + // accepted
 		"\n" + // empty
 		"{\"a\":1,\"a\":2}\r\n" + // rejected, CRLF
@@ -72,13 +67,6 @@ func runCases(t *testing.T, tests []runCase) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range testFiles {
-		if strings.HasPrefix(content, "testdata/") {
-			b, err := os.ReadFile(content)
-			if err != nil {
-				t.Fatal(err)
-			}
-			content = string(b)
-		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // hostile holds strings that would forge or break a line, or reach a
@@ -219,7 +220,7 @@ func FuzzNameRoundTrip(f *testing.F) {
 func TestHostileNames(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	if err := os.WriteFile("res.json", []byte(`{"envelope_digest":"sha256:0db384ab1b682c115d79babfefa91f014ad80c007d00c79119d748f32be232d1","resolution":"declined"}`), 0o666); err != nil {
+	if err := os.WriteFile("res.json", []byte(`{"envelope_digest":"`+demo.DraftEnvelopeDigest+`","resolution":"declined"}`), 0o666); err != nil {
 		t.Fatal(err)
 	}
 	type invocation struct {

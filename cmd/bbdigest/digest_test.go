@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // TestDigest runs bbdigest digest on one input and on several, where a
@@ -12,9 +14,9 @@ func TestDigest(t *testing.T) {
 	runCases(t, []runCase{
 		{name: "digest one", args: []string{"digest", "a.json"}, stdout: sha(aCanon) + "\n"},
 		{name: "digest stdin", args: []string{"digest"}, stdin: testFiles["a.json"], stdout: sha(aCanon) + "\n"},
-		{name: "digest envelope", args: []string{"digest", "env.json"}, stdout: draftEnvelopeDigest + "\n"},
+		{name: "digest envelope", args: []string{"digest", "env.json"}, stdout: demo.DraftEnvelopeDigest + "\n"},
 		{name: "digest actions", args: []string{"digest", "act1.json", "act2.json"},
-			stdout: draftAction1Digest + "  act1.json\n" + draftAction2Digest + "  act2.json\n"},
+			stdout: demo.DraftAction1Digest + "  act1.json\n" + demo.DraftAction2Digest + "  act2.json\n"},
 		{name: "digest several", args: []string{"digest", "a.json", "-", "b.json"}, stdin: "[]",
 			stdout: sha(aCanon) + "  a.json\n" + sha("[]") + "  -\n" + sha(bCanon) + "  b.json\n"},
 		{name: "digest rejected continues", args: []string{"digest", "dup.json", "a.json", "frac.json", "b.json"}, code: 1,

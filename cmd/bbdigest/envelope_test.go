@@ -3,21 +3,18 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // An envelope with thousands of unknown members is reported with the first
 // envelope.MaxProblems problems and a count of the rest, in every form.
 func TestValidateProblemsCapped(t *testing.T) {
-	env, err := os.ReadFile("testdata/demo/envelope-draft-6.4.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	env := demo.DraftEnvelope()
 	// 2500 unknown members, and one past the cap ("and 1 more problem").
 	testProblemsCapped(t, env, 2500, "and 2400 more problems, not listed")
 	testProblemsCapped(t, env, envelope.MaxProblems+1, "and 1 more problem, not listed")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bbdigest/bbdigest/internal/demo"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
 
@@ -22,19 +23,12 @@ type ledgerCase struct {
 
 func newLedgerCase(t *testing.T) *ledgerCase {
 	t.Helper()
-	env, err := os.ReadFile("testdata/demo/envelope-draft-6.4.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	act, err := os.ReadFile("testdata/demo/action-1-dates.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, act := demo.DraftEnvelope(), demo.DraftAction1()
 	t.Chdir(t.TempDir())
 	for name, content := range map[string]string{
 		"env.json": string(env),
 		"act.json": string(act),
-		"res.json": `{"binding_moment_resolution":{"envelope_digest":"` + draftEnvelopeDigest + `","resolution":"option","option_idx":0}}`,
+		"res.json": `{"binding_moment_resolution":{"envelope_digest":"` + demo.DraftEnvelopeDigest + `","resolution":"option","option_idx":0}}`,
 	} {
 		if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
 			t.Fatal(err)

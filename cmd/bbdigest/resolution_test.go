@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // TestVerifyTooLarge checks resolution verify's answer to each input past
@@ -16,11 +17,11 @@ import (
 // their input, exit 2; a resolution is malformed, as the canon gate makes
 // any resolution it rejects, exit 1. Each is one JSON object.
 func TestVerifyTooLarge(t *testing.T) {
-	src, err := os.ReadFile("testdata/demo/envelope-draft-6.4.json")
+	env, err := canon.Canonicalize(demo.DraftEnvelope(), canon.Strict)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := canon.Canonicalize(src, canon.Strict)
+	act, err := canon.Canonicalize(demo.DraftAction1(), canon.Strict)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +31,10 @@ func TestVerifyTooLarge(t *testing.T) {
 	files := map[string]string{
 		"env.json":     string(env),
 		"big-env.json": string(env) + pad,
-		"res.json":     `{"envelope_digest":"` + draftEnvelopeDigest + `","resolution":"option","option_idx":0}`,
-		"big-res.json": `{"envelope_digest":"` + draftEnvelopeDigest + `","resolution":"option","option_idx":0}` + pad,
-		"act.json":     `{"disclose":["travel_dates"],"recipient":"booking.example"}`,
-		"big-act.json": `{"disclose":["travel_dates"],"recipient":"booking.example"}` + pad,
+		"res.json":     `{"envelope_digest":"` + demo.DraftEnvelopeDigest + `","resolution":"option","option_idx":0}`,
+		"big-res.json": `{"envelope_digest":"` + demo.DraftEnvelopeDigest + `","resolution":"option","option_idx":0}` + pad,
+		"act.json":     string(act),
+		"big-act.json": string(act) + pad,
 	}
 	for name, content := range files {
 		if err := os.WriteFile(name, []byte(content), 0o666); err != nil {

@@ -1,13 +1,13 @@
-package act_test
+package gate_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
 // TestEnvelopeAuthority binds an envelope option to an act and verifies a
@@ -15,10 +15,7 @@ import (
 // shape: each is authority for that option; a call with one argument
 // changed, or to another tool or server, is only a record.
 func TestEnvelopeAuthority(t *testing.T) {
-	src, err := os.ReadFile("../cmd/bbdigest/testdata/demo/tool-call.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := demo.ToolCall()
 	const server = "hotels.example"
 	bound, err := act.Parse(src, act.ShapeMCP, server)
 	if err != nil {
