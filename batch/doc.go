@@ -65,11 +65,14 @@
 //
 // A record longer than a block is read into memory of its own and
 // canonicalized on its own, and one such record at most is held at a
-// time, whatever the number of workers: the others wait. A line that turns
-// out longer than MaxRecord costs the bound once (it is read in chunks, and
-// dropped as soon as it passes the bound), and the rest of it is skipped
-// without being kept. A record that is canonicalized costs what canon
-// documents, up to about 7 times its size.
+// time, whatever the number of workers: the others wait. That memory (the
+// record's buffer and the Canonicalizer of long records) is kept from one
+// long record to the next, so that a run of them reuses it instead of
+// allocating it again for each, and is dropped when the run ends. A line
+// that turns out longer than MaxRecord costs the bound once (it is read
+// in chunks, and dropped as soon as it passes the bound), and the rest of
+// it is skipped without being kept. A record that is canonicalized costs
+// what canon documents, up to about 7 times its size.
 //
 // # Cancellation and errors
 //

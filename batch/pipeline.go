@@ -21,7 +21,10 @@
 // delivered it: so at most one such record is held at a time, whatever the
 // number of workers. The source takes the token in input order, and the
 // block holding it is older than any block waiting for it, so the wait
-// always ends.
+// always ends. The token is also that memory (longToken): the buffer a
+// long line is gathered into and the Canonicalizer of long records, kept
+// from one long record to the next for the rest of the run, so that a run
+// of long records does not allocate, clear and drop their size each time.
 
 package batch
 
@@ -54,12 +57,12 @@ const (
 type block struct {
 	// Set by the source.
 	kind  blockKind
-	buf   []byte   // a stream's input; buf[:end] is whole lines (kindLines)
-	end   int      //
-	docs  [][]byte // kindDocs
-	long  []byte   // kindLong
-	size  int      // input bytes of the kindLong or kindTooLarge record, with its "\n"
-	token bool     // the block holds the long-record token
+	buf   []byte     // a stream's input; buf[:end] is whole lines (kindLines)
+	end   int        //
+	docs  [][]byte   // kindDocs
+	long  []byte     // kindLong
+	size  int        // input bytes of the kindLong or kindTooLarge record, with its "\n"
+	token *longToken // the long-record token, when the block holds it
 
 	// Set by the worker.
 	recs      []record
@@ -87,7 +90,7 @@ type pipeline struct {
 	free  chan *block
 	work  chan *block
 	order chan *block
-	long  chan struct{} // the long-record token, when it is free
+	long  chan *longToken // the long-record token, when it is free
 
 	srcErr error // why the source stopped; read after order is closed
 }
@@ -109,12 +112,12 @@ func run(ctx context.Context, cfg config, workers int, src sourceFunc, emit func
 		free:  make(chan *block, cfg.blocks),
 		work:  make(chan *block, cfg.blocks),
 		order: make(chan *block, cfg.blocks),
-		long:  make(chan struct{}, 1),
+		long:  make(chan *longToken, 1),
 	}
 	for range cfg.blocks {
 		p.free <- getBlock()
 	}
-	p.long <- struct{}{}
+	p.long <- new(longToken)
 
 	var wg sync.WaitGroup
 	// However this returns, a panic in emit included: stop every
@@ -181,24 +184,33 @@ func (p *pipeline) send(b *block) {
 // unused gives back a block that the source took and does not send.
 func (p *pipeline) unused(b *block) { p.free <- b }
 
+// longToken is the long-record token, and the memory that its holder, and
+// only its holder, uses for the one long record of the run held at a time.
+// It lives as long as the run: one long record may be up to the size bound,
+// and a pool would keep that much past the run.
+type longToken struct {
+	buf []byte               // what a long line was last gathered into (lineSource.long)
+	cz  *canon.Canonicalizer // canonicalizes long records; nil until the first
+}
+
 // takeLong waits for the long-record token.
-func (p *pipeline) takeLong(ctx context.Context) error {
+func (p *pipeline) takeLong(ctx context.Context) (*longToken, error) {
 	select {
-	case <-p.long:
-		return nil
+	case t := <-p.long:
+		return t, nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 }
 
 // releaseLong gives the long-record token back.
-func (p *pipeline) releaseLong() { p.long <- struct{}{} }
+func (p *pipeline) releaseLong(t *longToken) { p.long <- t }
 
 // recycle drops b's references to records and puts it on the free list.
 func (p *pipeline) recycle(b *block) {
-	if b.token {
-		b.token = false
-		p.releaseLong()
+	if b.token != nil {
+		p.releaseLong(b.token)
+		b.token = nil
 	}
 	clear(b.recs)
 	b.recs = b.recs[:0]
@@ -360,10 +372,15 @@ func (w *worker) process(b *block) {
 			w.record(b, w.cz, d, len(d))
 		}
 	case kindLong:
-		// A Canonicalizer of its own, dropped afterwards, so that the
-		// worker's scratch memory stays within what blocks need; its
-		// output is not rewritten, so it is used where it lies.
-		w.record(b, canon.New(w.cfg.profile), b.long, b.size)
+		// The token's Canonicalizer, not the worker's, so that the
+		// workers' scratch memory stays within what blocks need, and one
+		// long record's at most is held. Its output is not rewritten
+		// before the record is delivered (the token goes back only then),
+		// so it is used where it lies.
+		if b.token.cz == nil {
+			b.token.cz = canon.New(w.cfg.profile)
+		}
+		w.record(b, b.token.cz, b.long, b.size)
 	case kindTooLarge:
 		b.recs = append(b.recs, record{off: -1, size: b.size, err: lineTooLarge(w.cfg.maxRecord)})
 	}

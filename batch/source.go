@@ -144,23 +144,27 @@ func (s *lineSource) readErr() error {
 // long reads a line whose first len(b.buf) bytes fill b.buf, and makes b
 // its block: kindLong with the line gathered whole if it is within the
 // bound, kindTooLarge otherwise. The line is gathered only while b holds
-// the long-record token, with boundedread.ReadAll: in chunks, never more
-// than the bound plus one byte in all, so a line that turns out too long
-// costs the bound once, and is then dropped and its rest skipped. What was
-// read after the line's "\n" is left in b.buf as the next carry.
+// the long-record token, into the token's buffer, with
+// boundedread.ReadAll: into the memory the last long line was gathered
+// into while the line fits in it, and otherwise in chunks, never more than
+// the bound plus one byte in all, so a line that turns out too long costs
+// the bound once, and is then dropped and its rest skipped. What was read
+// after the line's "\n" is left in b.buf as the next carry.
 func (s *lineSource) long(ctx context.Context, b *block) error {
 	lr := lineReader{ctx: ctx, s: s, buf: b.buf, pending: b.buf}
 	b.kind = kindTooLarge
 	if limit := s.p.cfg.maxRecord; len(b.buf) <= limit {
-		if err := s.p.takeLong(ctx); err != nil {
+		t, err := s.p.takeLong(ctx)
+		if err != nil {
 			return err
 		}
-		line, err := boundedread.ReadAll(nil, &lr, limit)
+		line, err := boundedread.ReadAll(t.buf, &lr, limit)
 		if err == nil {
-			b.kind, b.long, b.size, b.token = kindLong, line, lr.size, true
+			t.buf = line // grown, if the line needed more: kept for the next
+			b.kind, b.long, b.size, b.token = kindLong, line, lr.size, t
 			return nil
 		}
-		s.p.releaseLong()
+		s.p.releaseLong(t)
 		if !errors.Is(err, boundedread.ErrTooLarge) {
 			return err
 		}
@@ -233,11 +237,12 @@ func (p *pipeline) docsSource(ctx context.Context, docs [][]byte) error {
 			return err
 		}
 		if long(docs[i]) {
-			if err := p.takeLong(ctx); err != nil {
+			t, err := p.takeLong(ctx)
+			if err != nil {
 				p.unused(b)
 				return err
 			}
-			b.kind, b.long, b.size, b.token = kindLong, docs[i], len(docs[i]), true
+			b.kind, b.long, b.size, b.token = kindLong, docs[i], len(docs[i]), t
 			i++
 		} else {
 			j, n := i, 0

@@ -248,19 +248,11 @@ func buildProcessFiles(n int) (processFiles, error) {
 		linefilter: filepath.Join(dir, "linefilter"),
 		records:    n,
 	}
-	// The directory of this file, so that a test binary run from anywhere
-	// finds the sources; "." (where go test runs it) if it is not known.
-	here := "."
-	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		here = filepath.Dir(file)
+	if err := goBuild("..", "./cmd/bbdigest", f.bbdigest); err != nil {
+		return f, err
 	}
-	for _, c := range [][]string{
-		{"-C", filepath.Join(here, ".."), "build", "-o", f.bbdigest, "./cmd/bbdigest"},
-		{"-C", here, "build", "-o", f.linefilter, "./linefilter"},
-	} {
-		if out, err := exec.Command("go", c...).CombinedOutput(); err != nil {
-			return f, fmt.Errorf("go %v: %v\n%s", c, err, out)
-		}
+	if err := goBuild(".", "./linefilter", f.linefilter); err != nil {
+		return f, err
 	}
 	for i, a := range makeArchives(n) {
 		f.archives[i] = filepath.Join(dir, fmt.Sprintf("%s-%d.jsonl", a.name, n))
@@ -269,6 +261,22 @@ func buildProcessFiles(n int) (processFiles, error) {
 		}
 	}
 	return f, nil
+}
+
+// goBuild builds the package pkg of the module in dir, relative to this
+// file's directory, as the program out.
+func goBuild(dir, pkg, out string) error {
+	// The directory of this file, so that a test binary run from anywhere
+	// finds the sources; "." (where go test runs it) if it is not known.
+	here := "."
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		here = filepath.Dir(file)
+	}
+	args := []string{"-C", filepath.Join(here, dir), "build", "-o", out, pkg}
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("go %v: %v\n%s", args, err, out)
+	}
+	return nil
 }
 
 var benchProcessFiles = sync.OnceValues(func() (processFiles, error) { return buildProcessFiles(processRecords) })

@@ -16,9 +16,10 @@
 //	benchstat -col /lib /tmp/bench.txt
 //
 // The whole comparison (these benchmarks, the encoding/json round trip,
-// Node's canonicalize, SHA-256, envelope, act, gate and archive rehash),
-// in interleaved rounds with per-round ratios, is one command that writes
-// bench/report/README.md and chart.svg (command report, not run by CI):
+// Node's canonicalize, SHA-256, envelope, act, gate, JSON Lines of large
+// records and archive rehash), in interleaved rounds with per-round
+// ratios, is one command that writes bench/report/README.md and chart.svg
+// (command report, not run by CI):
 //
 //	bench/report.sh [-rounds N] [-benchtime D]
 package bench

@@ -2,14 +2,18 @@
 // Markdown page (README.md) and a chart (chart.svg) comparing bbdigest with
 // the libraries the project measures itself against, on this machine.
 //
-//	bench/report.sh [-rounds N] [-benchtime D] [-records N]
+//	bench/report.sh [-rounds N] [-benchtime D] [-records N] [-lines-base BBDIGEST]
 //
 // (or `go run ./report` in bench/). It builds the test binaries once (bench,
 // hashing, envelope, gate) and the bbdigest command, writes the inputs of
 // bench/corpus_test.go to files for Node, and then runs -rounds rounds. Each
 // round runs every benchmark once, every library of an input back to back,
 // plus Node's canonicalize (a whole process per input, and a loop inside
-// one) and `bbdigest archive rehash` at 1 and all workers. Ratios between
+// one) and `bbdigest archive rehash` at 1 and all workers. The large-record
+// rows (BenchmarkBatchLarge, BenchmarkLinesLargeProcess) hold batch's
+// long-record path to the one loop over the lines that --lines was before
+// it ran on batch, and, with -lines-base, the command to another build of
+// it (0ff4852, say). Ratios between
 // libraries are taken within each round (package bench/internal/ratio, as
 // bench/ratios does) and summarised by their median and range.
 //
@@ -45,6 +49,7 @@ type config struct {
 	work      string
 	node      string
 	note      string
+	linesBase string
 }
 
 func main() {
@@ -56,6 +61,7 @@ func main() {
 	flag.StringVar(&c.out, "out", "report", "directory the report is written to")
 	flag.StringVar(&c.work, "work", "out/report", "directory for binaries, inputs and raw output (not committed)")
 	flag.StringVar(&c.node, "node", "node", "the Node.js command; the Node rows are skipped when it is missing")
+	flag.StringVar(&c.linesBase, "lines-base", "", "a bbdigest `binary` of another build, which the whole-process large-record rows also run, in the same rounds, to compare with")
 	flag.Parse()
 	if err := run(c, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
@@ -79,7 +85,7 @@ type binary struct {
 }
 
 var binaries = []binary{
-	{gBench, ".", `^(BenchmarkCanonicalize|BenchmarkDigest|BenchmarkAct|BenchmarkSum256)$`},
+	{gBench, ".", `^(BenchmarkCanonicalize|BenchmarkDigest|BenchmarkAct|BenchmarkSum256|BenchmarkBatchLarge|BenchmarkLinesLargeProcess)$`},
 	{gHashing, "hashing", `^(BenchmarkSum256|BenchmarkSumMany)$`},
 	{gEnvelope, "envelope", `^(BenchmarkParse|BenchmarkVerify)$`},
 	{gGate, "gate", `^BenchmarkAuthorize$`},
@@ -130,6 +136,17 @@ func run(c config, log io.Writer) error {
 	bbdigest := filepath.Join(work, "bbdigest")
 	if err := command(root, nil, nil, "go", "build", "-o", bbdigest, "./cmd/bbdigest"); err != nil {
 		return err
+	}
+	var benchArgs []string // more flags of the bench binary
+	if c.linesBase != "" {
+		base, err := filepath.Abs(c.linesBase)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(base); err != nil {
+			return fmt.Errorf("-lines-base: %v", err)
+		}
+		benchArgs = append(benchArgs, "-lines.base", base)
 	}
 
 	// The inputs, as files.
@@ -214,7 +231,11 @@ func run(c config, log io.Writer) error {
 				dir = benchDir
 			}
 			env := []string{"BBDIGEST_FSYNC_DIR=" + fsyncDir}
-			if err := command(dir, env, raw[b.group], bin[b.group], "-test.run", "^$", "-test.bench", b.bench, "-test.benchtime", bt); err != nil {
+			args := []string{"-test.run", "^$", "-test.bench", b.bench, "-test.benchtime", bt}
+			if b.group == gBench {
+				args = append(args, benchArgs...)
+			}
+			if err := command(dir, env, raw[b.group], bin[b.group], args...); err != nil {
 				return err
 			}
 		}

@@ -215,6 +215,15 @@ func buildReport(h hdr, raw map[string]*bytes.Buffer) (*report, error) {
 		}
 		return in
 	}
+	// "input=lines-mixed-1M/mode=digest" -> "lines-mixed-1M, digest"
+	values := func(in string) string {
+		var vs []string
+		for _, e := range strings.Split(in, "/") {
+			_, v, _ := strings.Cut(e, "=")
+			vs = append(vs, v)
+		}
+		return strings.Join(vs, ", ")
+	}
 	type spec struct {
 		group, key, prefix, base string
 		title, intro, inputHead  string
@@ -241,6 +250,14 @@ func buildReport(h hdr, raw map[string]*bytes.Buffer) (*report, error) {
 			"Act digest", "A tool call in each vendor's shape to its act digest (`BenchmarkAct`: bbdigest is `act.Parser.Digest`). `jsontext` only canonicalizes and hashes the call (less work than an act); `jsontext-act` computes the same act digest with go-json-experiment/json; `canon-floor` is the canonicalization inside bbdigest's act.", "shape",
 			[]column{{"bbdigest", "bbdigest"}, {"jsontext", "jsontext + sha256 (no act)"}, {"jsontext-act", "act via go-json-experiment"}, {"canon-floor", "canon floor"}},
 			plain, false, nil},
+		{gBench, "impl", "BenchmarkBatchLarge", "serial",
+			"Large records (JSON Lines)", "JSON Lines whose every record is longer than a `batch` block (256 KiB), under `canon.RFC8785`: 96 canonical documents of about 900 KB (`lines-canonical-900K`, 83 MiB) and 96 of about 1 MiB written on one line, not canonical (`lines-mixed-1M`, 96 MiB), answered with canonical forms (`canon`) or digests (`digest`) (`BenchmarkBatchLarge`, inputs from `bench/large_test.go`). `batch.Stream` with one worker, as `bbdigest canon --lines --workers 1` runs, against one loop over the lines with one reused Canonicalizer, as `--lines` ran before it used `batch` (0ff4852): ratio = batch's time ÷ the loop's; above 1 is a regression of the long-record path.", "input, mode",
+			[]column{{"serial", "one loop (before batch)"}, {"batch-w1", "batch, 1 worker"}},
+			values, false, nil},
+		{gBench, "impl", "BenchmarkLinesLargeProcess", "base",
+			"Large records, whole process", "`bbdigest canon|digest --profile rfc8785 --lines --workers 1 FILE > /dev/null` on the large-record archives above, the built binary timed as a whole process (`BenchmarkLinesLargeProcess`). With `-lines-base BBDIGEST`, the same command of that other build runs in the same rounds (without `--workers` if it has no such flag: 0ff4852 answered `--lines` on one goroutine), and the ratio is this build's time ÷ that build's.", "input, mode",
+			[]column{{"base", "other build (`-lines-base`)"}, {"bbdigest-w1", "this build, 1 worker"}},
+			values, false, nil},
 		{gBench, "impl", "BenchmarkSum256", "bbdigest",
 			"SHA-256 (`Sum256`)", "`hashing.Sum256` on the path chosen for this CPU against `crypto/sha256` and minio/sha256-simd (`bench`'s `BenchmarkSum256`).", "size",
 			[]column{{"bbdigest", "bbdigest"}, {"stdlib", "crypto/sha256"}, {"minio", "minio/sha256-simd"}},
@@ -412,7 +429,7 @@ func writeMarkdown(w io.Writer, rep *report) {
 		}
 	}
 	p("## Reproduce\n\n```sh\n%s\n```\n\n", h.command)
-	p("`bench/report.sh -h` lists the flags (`-rounds`, `-benchtime`, `-records`, `-node`). It builds the test binaries of `bench/`, `hashing`, `envelope` and `gate` and the `bbdigest` command once, into `bench/out/report/` with the inputs, installs fuzz/node's `canonicalize` if Node is there and it is not (`npm ci`), and rewrites this page, [chart.svg](chart.svg) and [raw.txt](raw.txt). Without Node the Node rows are left out and the page says why. Inputs: %s.\n", inputList(h.inputBytes))
+	p("`bench/report.sh -h` lists the flags (`-rounds`, `-benchtime`, `-records`, `-node`, `-lines-base`). It builds the test binaries of `bench/`, `hashing`, `envelope` and `gate` and the `bbdigest` command once, into `bench/out/report/` with the inputs, installs fuzz/node's `canonicalize` if Node is there and it is not (`npm ci`), and rewrites this page, [chart.svg](chart.svg) and [raw.txt](raw.txt). Without Node the Node rows are left out and the page says why. Inputs: %s.\n", inputList(h.inputBytes))
 }
 
 func inputList(in [][2]string) string {

@@ -63,8 +63,9 @@ func TestStep(t *testing.T) {
 }
 
 // TestMarkdown builds a report from two rounds of made-up output and checks
-// its tables: a line per input, per-round ratios, the chart's groups, and
-// Node's absence explained.
+// its tables: a line per input, per-round ratios, the chart's groups, the
+// large-record rows (a ratio to the loop; times only without -lines-base),
+// and Node's absence explained.
 func TestMarkdown(t *testing.T) {
 	raw := map[string]*bytes.Buffer{}
 	for _, g := range groupOrder {
@@ -77,12 +78,18 @@ BenchmarkCanonicalize/input=strict-1M/lib=bbdigest-2 10 100 ns/op
 BenchmarkCanonicalize/input=strict-1M/lib=jsontext-2 10 500 ns/op
 BenchmarkSum256/impl=bbdigest/size=8-2 10 50 ns/op
 BenchmarkSum256/impl=stdlib/size=8-2 10 100 ns/op
+BenchmarkBatchLarge/input=lines-mixed-1M/mode=digest/impl=serial-2 1 1000 ns/op
+BenchmarkBatchLarge/input=lines-mixed-1M/mode=digest/impl=batch-w1-2 1 900 ns/op
+BenchmarkLinesLargeProcess/input=lines-canonical-900K/mode=canon/impl=bbdigest-w1-2 1 3000 ns/op
 BenchmarkCanonicalize/input=mixed-1M/lib=bbdigest-2 10 2000 ns/op
 BenchmarkCanonicalize/input=mixed-1M/lib=jsontext-2 10 6000 ns/op
 BenchmarkCanonicalize/input=strict-1M/lib=bbdigest-2 10 200 ns/op
 BenchmarkCanonicalize/input=strict-1M/lib=jsontext-2 10 600 ns/op
 BenchmarkSum256/impl=bbdigest/size=8-2 10 50 ns/op
 BenchmarkSum256/impl=stdlib/size=8-2 10 100 ns/op
+BenchmarkBatchLarge/input=lines-mixed-1M/mode=digest/impl=serial-2 1 2000 ns/op
+BenchmarkBatchLarge/input=lines-mixed-1M/mode=digest/impl=batch-w1-2 1 2000 ns/op
+BenchmarkLinesLargeProcess/input=lines-canonical-900K/mode=canon/impl=bbdigest-w1-2 1 5000 ns/op
 `)
 	raw[gRehash].WriteString("BenchmarkRehash/records=10/workers=1 1 4000 ns/op\nBenchmarkRehash/records=10/workers=2 1 2000 ns/op\n")
 	h := hdr{command: "bench/report.sh", nodeNote: "no Node.js", records: 10, archiveBytes: 1000, workers: []int{1, 2},
@@ -99,6 +106,8 @@ BenchmarkSum256/impl=stdlib/size=8-2 10 100 ns/op
 		"| strict-1M (1.00 MiB) | 150.0 ns | | 550.0 ns (4.00×, 3.00–5.00) |",
 		"| 8 | 50.0 ns | 100.0 ns (2.00×, 2.00–2.00) |",
 		"2.000 µs (2.00× as fast, 2.00–2.00)",
+		"| lines-mixed-1M, digest | 1.500 µs | 1.450 µs (0.95×, 0.90–1.00) |",
+		"| lines-canonical-900K, canon | | 4.000 µs |",
 		"Node rows skipped: no Node.js.",
 		"![",
 	} {

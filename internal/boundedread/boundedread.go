@@ -39,7 +39,8 @@ type statter interface {
 }
 
 // ReadAll reads r to its end and returns what it read, appended to dst[:0]
-// (dst's memory is reused when it is large enough). It returns ErrTooLarge as
+// (dst's memory is reused when it is large enough; a buffer ReadAll
+// returned is, for an input no longer than the one it holds). It returns ErrTooLarge as
 // soon as more than limit bytes have been read, without reading further,
 // and at once, reading nothing, for a regular file that is already longer
 // than limit. Any other error from r is returned as it is. limit must not
@@ -115,17 +116,21 @@ func fill(b []byte, r io.Reader, want int) (int, error) {
 const maxEmptyReads = 100
 
 // finish ends ReadAll: an error is returned as it is, an input past the
-// bound is ErrTooLarge, and otherwise the chunks are joined after dst.
+// bound is ErrTooLarge, and otherwise the chunks are joined after dst. The
+// joined buffer has one byte to spare, so that a caller that passes it
+// back as dst (as a loop over inputs does) reads an input of the same size
+// into it without a chunk; and an input that filled dst exactly (its
+// chunk found only the end) is dst itself, not a copy.
 func finish(dst []byte, chunks [][]byte, total, limit int, err error) ([]byte, error) {
 	switch {
 	case err != nil:
 		return dst[:0], err
 	case total > limit:
 		return dst[:0], ErrTooLarge
-	case len(chunks) == 0:
+	case total == len(dst):
 		return dst, nil
 	}
-	out := make([]byte, len(dst), total)
+	out := make([]byte, len(dst), total+1)
 	copy(out, dst)
 	for i, c := range chunks {
 		out = append(out, c...)

@@ -78,6 +78,41 @@ func TestReadAllSizes(t *testing.T) {
 	}
 }
 
+// A buffer that ReadAll returned, passed back as dst, takes an input of the
+// same size again without an allocation, as a loop over inputs of similar
+// sizes wants (batch gathers every line longer than a block into the same
+// memory); and an input that fills dst exactly is read into dst itself,
+// not copied.
+func TestReadAllReusesDst(t *testing.T) {
+	in := bytes.Repeat([]byte("0123456789abcdef"), 3*ChunkMin/16+1) // past dst: chunks, then joined
+	br := bytes.NewReader(in)
+	var r io.Reader = pipeReader{br}
+	buf, err := ReadAll(nil, r, 1<<30)
+	if err != nil || !bytes.Equal(buf, in) {
+		t.Fatalf("got %d bytes, err %v", len(buf), err)
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		br.Reset(in)
+		got, err := ReadAll(buf, r, 1<<30)
+		if err != nil || !bytes.Equal(got, in) || &got[0] != &buf[0] {
+			t.Fatalf("again into its own result: got %d bytes, err %v, same memory %v", len(got), err, &got[0] == &buf[0])
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("an input of the same size read into ReadAll's result: %v allocations, want 0", allocs)
+	}
+
+	exact := make([]byte, len(in))
+	br.Reset(in)
+	got, err := ReadAll(exact, r, 1<<30)
+	if err != nil || !bytes.Equal(got, in) {
+		t.Fatalf("into a dst of its size: got %d bytes, err %v", len(got), err)
+	}
+	if &got[0] != &exact[0] {
+		t.Errorf("an input that fills dst exactly was copied out of dst")
+	}
+}
+
 // A reader past the bound is not read further than one byte past it.
 func TestReadAllStopsAtBound(t *testing.T) {
 	var r countingReader
