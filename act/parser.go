@@ -379,15 +379,12 @@ func shapeProblem(src []byte, pr *problem) *Error {
 	return &Error{Pointer: pr.ptr, Offset: off, Err: &shapeError{msg: pr.msg}}
 }
 
-// keep reports whether p may go back into a pool: its scratch memory is
-// within poolcap.Max.
+// keep reports whether p may go back into a pool: each of its
+// Canonicalizers is Poolable, and its own buffers together are within
+// poolcap.Max.
 func (p *Parser) keep() bool {
-	n := poolcap.CanonArena(&p.c) + poolcap.CanonArena(&p.ac) +
-		cap(p.top.text) + cap(p.wrap) + cap(p.name) + cap(p.out) + cap(p.serverJSON)
-	if p.w != nil {
-		n += poolcap.CanonArena(p.w)
-	}
-	return poolcap.Keep(n)
+	return p.c.Poolable() && p.ac.Poolable() && (p.w == nil || p.w.Poolable()) &&
+		poolcap.Keep(cap(p.top.text)+cap(p.wrap)+cap(p.name)+cap(p.out)+cap(p.serverJSON))
 }
 
 var parsers = sync.Pool{New: func() any { return new(Parser) }}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 )
@@ -60,7 +61,7 @@ func TestDraftExample(t *testing.T) {
 		t.Errorf("Canonical() differs from canon.Canonicalize:\n%s\n%s", e.Canonical(), want)
 	}
 	for i, f := range []string{action1File, action2File} {
-		d, err := actionDigest(readTestdata(t, f))
+		d, err := bbdigest.Digest(readTestdata(t, f))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 )
@@ -103,7 +104,7 @@ func TestEnvelopeImmutable(t *testing.T) {
 	}
 	a1, a2 := readTestdata(t, action1File), readTestdata(t, action2File)
 	other := []byte(`{"disclose":["everything"],"recipient":"evil.example"}`)
-	otherDigest, err := actionDigest(other)
+	otherDigest, err := bbdigest.Digest(other)
 	if err != nil {
 		t.Fatal(err)
 	}

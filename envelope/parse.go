@@ -356,18 +356,28 @@ func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
 	return nil
 }
 
+// parsers holds the Parsers of Parse, and the strict gate of
+// ParseResolution.
 var parsers = sync.Pool{New: func() any { return new(Parser) }}
+
+func getParser() *Parser { return parsers.Get().(*Parser) }
+
+// putParser pools p unless a large input has grown it past the pools'
+// bound.
+func putParser(p *Parser) {
+	if p.c.Poolable() && poolcap.Keep(len(p.text)) &&
+		(p.w == nil || p.w.Poolable()) && cap(p.problems) <= MaxProblems {
+		p.text = "" // do not pin the caller's text in the pool
+		parsers.Put(p)
+	}
+}
 
 // Parse parses and validates the binding_moment carried by src. It is the
 // one-shot form of [Parser.Parse], safe for concurrent use.
 func Parse(src []byte) (*Envelope, error) {
-	p := parsers.Get().(*Parser)
+	p := getParser()
 	e, err := p.Parse(src)
-	if poolcap.Keep(poolcap.CanonArena(&p.c)) && poolcap.Keep(len(p.text)) &&
-		(p.w == nil || poolcap.Keep(poolcap.CanonArena(p.w))) && cap(p.problems) <= MaxProblems {
-		p.text = "" // do not pin the caller's text in the pool
-		parsers.Put(p)
-	}
+	putParser(p)
 	return e, err
 }
 
