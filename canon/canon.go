@@ -338,10 +338,3 @@ func (c *Canonicalizer) pointer() string {
 	}
 	return string(b)
 }
-
-// AsError returns err as a *Error if it is one (or wraps one).
-//
-// Deprecated: use errors.AsType[*canon.Error].
-func AsError(err error) (*Error, bool) {
-	return errors.AsType[*Error](err)
-}
