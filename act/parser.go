@@ -280,10 +280,10 @@ func (p *Parser) argsText(doc []byte, a span, fi *formInfo, w *at) ([]byte, erro
 	out, err := p.canonArgs(text)
 	if err != nil {
 		ce := asCanon(err)
-		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: int(ce.Offset), InString: true, Err: ce}
+		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: ce.Offset, InString: true, Err: ce}
 	}
 	if out[0] != '{' {
-		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: skipWS(text, 0), InString: true,
+		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: int64(skipWS(text, 0)), InString: true,
 			Err: &shapeError{msg: "the JSON text is " + kind(out[0]) + ", not an object"}}
 	}
 	return out, nil
@@ -376,7 +376,7 @@ func shapeProblem(src []byte, pr *problem) *Error {
 	if s, ok := rawFind(src, pr.path); ok {
 		off = s.start
 	}
-	return &Error{Pointer: pr.ptr, Offset: off, Err: &shapeError{msg: pr.msg}}
+	return &Error{Pointer: pr.ptr, Offset: int64(off), Err: &shapeError{msg: pr.msg}}
 }
 
 // keep reports whether p may go back into a pool: each of its
