@@ -193,16 +193,18 @@ func TestPlacements(t *testing.T) {
 func TestPlacementErrors(t *testing.T) {
 	env := string(readTestdata(t, draftFile))
 	other := strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1`, 1)
+	const none, differ = "no binding_moment member", "binding_moment members differ"
 	for _, tc := range []struct {
 		name, src, ptr string
 		err            error
+		reason         string
 	}{
-		{"mcp-no-envelope", `{"content":[],"structuredContent":{"rooms":3}}`, "/structuredContent", ErrNoEnvelope},
-		{"jsonrpc-no-envelope", `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{}}}`, "/result/structuredContent", ErrNoEnvelope},
-		{"jsonrpc-no-structured", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "/result", ErrNoEnvelope},
-		{"jsonrpc-error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"x"}}`, "/result", ErrNoEnvelope},
+		{"mcp-no-envelope", `{"content":[],"structuredContent":{"rooms":3}}`, "/structuredContent", ErrNoEnvelope, none},
+		{"jsonrpc-no-envelope", `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{}}}`, "/result/structuredContent", ErrNoEnvelope, none},
+		{"jsonrpc-no-structured", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "/result", ErrNoEnvelope, none},
+		{"jsonrpc-error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"x"}}`, "/result", ErrNoEnvelope, none},
 		{"ambiguous", `{"binding_moment":` + env + `,"structuredContent":{"binding_moment":` + other + `}}`,
-			"/structuredContent/binding_moment", ErrAmbiguous},
+			"/structuredContent/binding_moment", ErrAmbiguous, differ},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.src))
@@ -210,11 +212,20 @@ func TestPlacementErrors(t *testing.T) {
 			if !errors.As(err, &pe) || !errors.Is(err, tc.err) || pe.Pointer != tc.ptr {
 				t.Fatalf("Parse error = %v, want PlacementError %v at %q", err, tc.err, tc.ptr)
 			}
+			if pe.Reason() != tc.reason || err.Error() != "envelope: "+tc.reason+" within "+strconv.Quote(tc.ptr) {
+				t.Errorf("Reason() = %q, message %q; want %q", pe.Reason(), err, tc.reason)
+			}
 			ps := Validate([]byte(tc.src))
-			if len(ps) != 1 || ps[0].Pointer != tc.ptr {
+			if len(ps) != 1 || ps[0].Pointer != tc.ptr || ps[0].Reason != tc.reason {
 				t.Errorf("Validate = %v", ps)
 			}
 		})
+	}
+	// UnmarshalJSON's refusal of a wrapper is a PlacementError too.
+	var e Envelope
+	err := e.UnmarshalJSON([]byte(`{"binding_moment":` + env + `}`))
+	if pe, ok := errors.AsType[*PlacementError](err); !ok || pe.Reason() != "UnmarshalJSON wants the bare binding_moment value, not a wrapper carrying it" {
+		t.Errorf("UnmarshalJSON of a wrapper: %v", err)
 	}
 }
 

@@ -27,7 +27,6 @@ package envelope
 
 import (
 	"bytes"
-	"errors"
 	"sync"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -320,7 +319,7 @@ func (p *Parser) parseWrapped(e *Envelope, src []byte, strictErr error) error {
 	return p.decodeSpan(e, span, p.loc.placement)
 }
 
-var errCanonMismatch = errors.New("envelope: internal error: strict and rfc8785 canonical forms of the binding_moment value differ")
+var errCanonMismatch error = &placementReason{"internal error: strict and rfc8785 canonical forms of the binding_moment value differ"}
 
 // candidatePaths are the places locate looks for the binding_moment value
 // in a wrapper, with their JSON Pointers.
@@ -412,4 +411,4 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-var errWrapperNotBare = errors.New("envelope: UnmarshalJSON wants the bare binding_moment value, not a wrapper carrying it")
+var errWrapperNotBare error = &placementReason{"UnmarshalJSON wants the bare binding_moment value, not a wrapper carrying it"}

@@ -242,7 +242,7 @@ func (c *cli) rejectedInput(input, file string, err error) verifyOutput {
 		return v
 	}
 	if pe, ok := errors.AsType[*envelope.PlacementError](err); ok {
-		v := verifyError(errPlacement, input, file, strings.TrimPrefix(pe.Err.Error(), "envelope: "))
+		v := verifyError(errPlacement, input, file, pe.Reason())
 		v.Pointer = &pe.Pointer
 		return v
 	}
