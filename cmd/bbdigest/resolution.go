@@ -58,7 +58,7 @@ Options:
                      Beside PATH is PATH.hwm, a high-water file: the ledger
                      refuses a file that is damaged or was rolled back (an
                      older copy, or a damaged newest meta page), answering
-                     "ledger corrupt" rather than an older state. Keep both
+                     "corrupt" rather than an older state. Keep both
                      files writable only by the agent (mode 0600, as they
                      are created), and never restore them from a backup.
   --wait D           how long to wait for another process that holds the
@@ -183,10 +183,14 @@ func (c *cli) ledgerFailure(cmd string, err error) int {
 	return exitLedger
 }
 
-// ledgerMessage is err's message without the package's "envelope: "
-// prefix, which means nothing to a user of the command.
+// ledgerMessage is what the command says of a ledger failure: the
+// *ledger.Error's Detail, without the package's name, which means nothing
+// to a user of the command.
 func ledgerMessage(err error) string {
-	return strings.ReplaceAll(err.Error(), "envelope: ", "")
+	if e, ok := errors.AsType[*ledger.Error](err); ok {
+		return e.Detail()
+	}
+	return err.Error()
 }
 
 // ledgerOptions returns the options for opening the ledger: wait is the
