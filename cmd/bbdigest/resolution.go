@@ -277,7 +277,7 @@ func (c *cli) resolutionVerify(args []string) int {
 // it reports errors on stderr. A zero answer and exitOK mean that the help
 // was printed.
 func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
-	c.lastError = ""
+	c.lastUsage = ""
 	fs := c.flagSet(cmd)
 	envFile := fs.String("envelope", "", "")
 	resFile := fs.String("resolution", "", "")
@@ -288,7 +288,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 		if code == exitOK {
 			return verifyOutput{}, exitOK
 		}
-		return verifyError(errUsage, "", "", strings.TrimPrefix(c.lastError, cmd+": ")), code
+		return verifyError(errUsage, "", "", c.lastUsage), code
 	}
 
 	// Usage: tell a flag left out from one given an empty value, which an
