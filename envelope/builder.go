@@ -155,7 +155,7 @@ func (b *Builder) Build() (*Envelope, error) {
 	var p Parser
 	e, err := p.Parse(src)
 	if err != nil {
-		me, ok := err.(*MalformedError)
+		me, ok := errors.AsType[*MalformedError](err)
 		if !ok {
 			return nil, err // not reached: what encoding/json writes passes the gate
 		}

@@ -27,6 +27,7 @@ package envelope
 
 import (
 	"bytes"
+	"errors"
 	"sync"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -271,7 +272,7 @@ func (p *Parser) resetProblems() {
 // invalid UTF-8, duplicate names, unpaired surrogates, size) is the same
 // under both profiles.
 func strictOnly(err error) bool {
-	ce, ok := err.(*canon.Error)
+	ce, ok := errors.AsType[*canon.Error](err)
 	if !ok {
 		return false
 	}
@@ -336,7 +337,7 @@ var candidatePaths = [...]struct {
 // shiftError moves a *canon.Error found in the bytes of a value at offset
 // off and JSON Pointer ptr of the whole input into the input's coordinates.
 func shiftError(err error, off int, ptr string) error {
-	ce, ok := err.(*canon.Error)
+	ce, ok := errors.AsType[*canon.Error](err)
 	if !ok {
 		return err
 	}

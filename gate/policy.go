@@ -138,7 +138,7 @@ func (p *Policy) Validate() error {
 		return policyErr("", "no policy")
 	}
 	if t := p.threshold(); !t.valid() || t > Financial {
-		return policyErr("/threshold", "%v: must be READ_ONLY, ORDINARY or FINANCIAL (FINANCIAL and above are always fail-closed)", t)
+		return policyErr("/threshold", "%v: must be %v, %v or %v (%v and above are always fail-closed)", t, ReadOnly, Ordinary, Financial, Financial)
 	}
 	names := make([]string, 0, len(p.Tools))
 	for name := range p.Tools {
