@@ -239,7 +239,9 @@ func getCanonicalizer(p Profile) *Canonicalizer {
 }
 
 func putCanonicalizer(c *Canonicalizer) {
-	if !c.Poolable() {
+	// Poolable, written out: with arenaSize inlined, Poolable is past the
+	// inlining budget, and the one-shot functions would pay for the call.
+	if !poolcap.Keep(c.arenaSize()) {
 		return
 	}
 	pools[poolIndex(c.profile)].Put(c)
@@ -251,8 +253,8 @@ func putCanonicalizer(c *Canonicalizer) {
 // keeps (1 MiB). A Canonicalizer that one huge input has grown is better
 // dropped than kept, so that the input does not pin its memory for the
 // life of the process (as jsontext's pools drop large buffers). Every pool
-// of the module that holds Canonicalizers, this package's among them, asks
-// it before a Put.
+// of the module that holds Canonicalizers, this package's among them,
+// applies it before a Put.
 func (c *Canonicalizer) Poolable() bool { return poolcap.Keep(c.arenaSize()) }
 
 // arenaSize reports roughly how many bytes of scratch memory c keeps between
