@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/bbdigest/bbdigest/canon"
-	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 var digesters sync.Pool
@@ -17,9 +16,9 @@ func getDigester(p canon.Profile) *Digester {
 	return NewDigester(p)
 }
 
-// putDigester pools d unless its scratch memory is past poolcap.Max.
+// putDigester pools d unless its Canonicalizer is past the pools' bound.
 func putDigester(d *Digester) {
-	if !poolcap.Keep(poolcap.CanonArena(&d.c)) {
+	if !d.c.Poolable() {
 		return
 	}
 	digesters.Put(d)

@@ -105,7 +105,7 @@ func New(server, tool string, arguments []byte) (*Act, error) {
 			return nil, canonError(asCanon(err), 0, "")
 		}
 		if args[0] != '{' {
-			return nil, &Error{Offset: skipWS(arguments, 0), Err: &shapeError{msg: "the arguments are " + kind(args[0]) + ", not an object"}}
+			return nil, &Error{Offset: int64(skipWS(arguments, 0)), Err: &shapeError{msg: "the arguments are " + kind(args[0]) + ", not an object"}}
 		}
 	}
 	p.name = jcs.AppendString(p.name[:0], tool)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
@@ -263,17 +264,17 @@ func TestDepth(t *testing.T) {
 		src = f.write(`"t"`, deep, quoteJSON(t, deep))
 		_, err := p.Parse([]byte(src), ShapeAuto)
 		e, isErr := errors.AsType[*Error](err)
-		if !isErr || e.Class() != "depth" {
+		if !isErr || e.Class() != canon.ClassDepth {
 			t.Errorf("%s: %v, want a depth error", f.name, err)
 			continue
 		}
 		// The 64th level is the 63rd '[' of the arguments.
 		at := strings.Index(deep, "[") + MaxArgumentsDepth - 1
 		if e.InString {
-			if e.Offset != at {
+			if e.Offset != int64(at) {
 				t.Errorf("%s: offset %d in the text, want %d (%v)", f.name, e.Offset, at, err)
 			}
-		} else if e.Offset != strings.Index(src, deep)+at {
+		} else if e.Offset != int64(strings.Index(src, deep)+at) {
 			t.Errorf("%s: offset %d, want %d (%v)", f.name, e.Offset, strings.Index(src, deep)+at, err)
 		}
 	}
@@ -365,7 +366,7 @@ func TestNew(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		tool, args, class string
-		offset            int
+		offset            int64
 	}{
 		{"", `{}`, "shape", 0},
 		{"t", `[1]`, "shape", 0},
@@ -377,7 +378,7 @@ func TestNew(t *testing.T) {
 	} {
 		_, err := New("", tc.tool, []byte(tc.args))
 		e, ok := errors.AsType[*Error](err)
-		if !ok || e.Class() != tc.class || e.Offset != tc.offset {
+		if !ok || e.className() != tc.class || e.Offset != tc.offset {
 			t.Errorf("New(%q, %s): %v, want class %s at %d", tc.tool, tc.args, err, tc.class, tc.offset)
 		}
 	}

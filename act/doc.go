@@ -267,10 +267,12 @@
 // # Errors
 //
 // A call that fails is refused with an *[Error]: its [Error.Class] is the
-// canon class (syntax, invalid-utf8, duplicate-name, unpaired-surrogate,
-// non-integer, unsafe-integer, number-range, depth, too-large) or "shape"
-// ([ErrShape]: not one of the forms above, or not the Shape asked for),
-// with the JSON Pointer (RFC 6901) and byte offset of the offending value
+// canon.Class of a rejection by the canon gate (syntax, invalid-utf8,
+// duplicate-name, unpaired-surrogate, non-integer, unsafe-integer,
+// number-range, depth, too-large), or 0 for a refusal that wraps [ErrShape]
+// (not one of the forms above, or not the Shape asked for), which messages
+// name "shape" ([ClassShape]); with the JSON Pointer (RFC 6901) and byte
+// offset of the offending value
 // in the caller's input. Inside an OpenAI arguments string the offsets are
 // those of the decoded text, not of the input: [Error.InString] is set,
 // Pointer names the string member ("/function/arguments" or

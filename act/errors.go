@@ -22,8 +22,10 @@ var ErrShape = errors.New("act: not a tool call")
 // errors.Is(err, act.ErrMessage).
 var ErrMessage = errors.New("act: a message, not one tool call")
 
-// ClassShape is what [Error.Class] returns for an error that wraps
-// [ErrShape].
+// ClassShape is the class name that messages give a refusal about the
+// shape of a call, which wraps [ErrShape] and has no canon class
+// ([Error.Class] is 0): it is printed where a canon refusal prints its
+// class's name, and is as stable.
 const ClassShape = "shape"
 
 // Error reports why a call was refused and where.
@@ -43,18 +45,28 @@ const ClassShape = "shape"
 // works through Error), or an error wrapping [ErrShape].
 type Error struct {
 	Pointer  string
-	Offset   int
+	Offset   int64
 	InString bool
 	Err      error
 }
 
-// Class returns the stable name of the rejection's class: the canon class
-// name ("syntax", "invalid-utf8", "duplicate-name", "unpaired-surrogate",
-// "non-integer", "unsafe-integer", "number-range", "depth", "too-large"),
-// or "shape" ([ClassShape]) for an error that wraps [ErrShape].
-func (e *Error) Class() string {
-	if ce, ok := e.Err.(*canon.Error); ok {
-		return ce.Class.String()
+// Class returns the class of a rejection by the canon gate, the Class of
+// the *canon.Error in Err (found with errors.As), and 0 for a refusal
+// about the shape of the call, which wraps [ErrShape] instead: test that
+// with errors.Is(err, act.ErrShape). Messages name the shape class
+// [ClassShape].
+func (e *Error) Class() canon.Class {
+	if ce, ok := errors.AsType[*canon.Error](e.Err); ok {
+		return ce.Class
+	}
+	return 0
+}
+
+// className returns the name that messages give e's class: the canon
+// class's, or ClassShape.
+func (e *Error) className() string {
+	if c := e.Class(); c != 0 {
+		return c.String()
 	}
 	if errors.Is(e.Err, ErrShape) {
 		return ClassShape
@@ -72,7 +84,7 @@ func (e *Error) Class() string {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("act: ")
-	b.WriteString(e.Class())
+	b.WriteString(e.className())
 	b.WriteString(": ")
 	b.WriteString(e.detail())
 	return b.String()
@@ -82,7 +94,7 @@ func (e *Error) Error() string {
 // location, as [Error.Error] writes it.
 func (e *Error) detail() string {
 	var b strings.Builder
-	ce, isCanon := e.Err.(*canon.Error)
+	ce, isCanon := errors.AsType[*canon.Error](e.Err)
 	switch {
 	case isCanon:
 		b.WriteString(ce.Msg)
@@ -97,7 +109,7 @@ func (e *Error) detail() string {
 		b.WriteString(" in the arguments string at ")
 		b.WriteString(strconv.Quote(e.Pointer))
 		b.WriteString(", offset ")
-		b.WriteString(strconv.Itoa(e.Offset))
+		b.WriteString(strconv.FormatInt(e.Offset, 10))
 		b.WriteString(" of its decoded text")
 		return b.String()
 	}
@@ -106,7 +118,7 @@ func (e *Error) detail() string {
 		b.WriteString(strconv.Quote(e.Pointer))
 	}
 	b.WriteString(" at offset ")
-	b.WriteString(strconv.Itoa(e.Offset))
+	b.WriteString(strconv.FormatInt(e.Offset, 10))
 	return b.String()
 }
 
@@ -141,12 +153,12 @@ func canonError(ce *canon.Error, off int, ptr string) *Error {
 	if off != 0 || ptr != "" {
 		ce = &canon.Error{Class: ce.Class, Offset: ce.Offset + int64(off), Pointer: ptr + ce.Pointer, Msg: ce.Msg}
 	}
-	return &Error{Pointer: ce.Pointer, Offset: int(ce.Offset), Err: ce}
+	return &Error{Pointer: ce.Pointer, Offset: ce.Offset, Err: ce}
 }
 
 // asCanon returns err as the *canon.Error that canon's calls return.
 func asCanon(err error) *canon.Error {
-	ce, ok := err.(*canon.Error)
+	ce, ok := errors.AsType[*canon.Error](err)
 	if !ok {
 		panic("BUG: act: canon returned an error that is not a *canon.Error: " + err.Error())
 	}

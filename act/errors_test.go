@@ -180,22 +180,25 @@ func TestErrors(t *testing.T) {
 				}
 				off += tc.delta
 			}
-			if e.Class() != tc.class || e.Pointer != tc.ptr || e.Offset != off || e.InString != tc.inString {
+			if e.className() != tc.class || e.Pointer != tc.ptr || e.Offset != int64(off) || e.InString != tc.inString {
 				t.Errorf("%q:\n got %s %q offset %d inString %v (%v)\nwant %s %q offset %d inString %v",
-					tc.src, e.Class(), e.Pointer, e.Offset, e.InString, err, tc.class, tc.ptr, off, tc.inString)
+					tc.src, e.className(), e.Pointer, e.Offset, e.InString, err, tc.class, tc.ptr, off, tc.inString)
 			}
 			if tc.class == "shape" {
-				if !errors.Is(err, ErrShape) {
-					t.Errorf("not ErrShape: %v", err)
+				if !errors.Is(err, ErrShape) || e.Class() != 0 {
+					t.Errorf("not ErrShape, or canon class %v: %v", e.Class(), err)
 				}
 			} else {
 				class, _ := canon.ParseClass(tc.class)
 				ce, ok := errors.AsType[*canon.Error](err)
+				if e.Class() != class {
+					t.Errorf("Class() = %v, want %v", e.Class(), class)
+				}
 				if !errors.Is(err, class.Sentinel()) || !ok {
 					t.Errorf("does not wrap the canon error of %s: %v", tc.class, err)
 				} else if tc.inString && ce.Pointer != tc.inner {
 					t.Errorf("inner pointer %q, want %q", ce.Pointer, tc.inner)
-				} else if !tc.inString && (ce.Pointer != e.Pointer || int(ce.Offset) != e.Offset) {
+				} else if !tc.inString && (ce.Pointer != e.Pointer || ce.Offset != e.Offset) {
 					t.Errorf("canon error at %q %d, act error at %q %d", ce.Pointer, ce.Offset, e.Pointer, e.Offset)
 				}
 			}

@@ -229,7 +229,7 @@ func TestFoldVariants(t *testing.T) {
 					default:
 						e, ok := errors.AsType[*Error](err)
 						at := strings.Index(src, q) + len(q) + 1
-						if !ok || !errors.Is(err, ErrShape) || e.Pointer != lv.ptr+"/"+v || e.Offset != at {
+						if !ok || !errors.Is(err, ErrShape) || e.Pointer != lv.ptr+"/"+v || e.Offset != int64(at) {
 							t.Errorf("%s: %s (a spelling of %s, encoding/json takes it for %q): %v, want a shape error at %q offset %d",
 								lv.name, src, of, v1, err, lv.ptr+"/"+v, at)
 						}

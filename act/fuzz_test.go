@@ -45,8 +45,8 @@ func FuzzAct(f *testing.F) {
 			if !ok {
 				t.Fatalf("error %v (%T) is not an *Error", err, err)
 			}
-			if _, known := canon.ParseClass(e.Class()); !known && e.Class() != ClassShape {
-				t.Fatalf("unknown class %q: %v", e.Class(), err)
+			if _, known := canon.ParseClass(e.className()); !known && e.className() != ClassShape {
+				t.Fatalf("unknown class %q: %v", e.className(), err)
 			}
 			return
 		}
@@ -124,8 +124,8 @@ func FuzzMessage(f *testing.F) {
 			if !ok {
 				t.Fatalf("error %v (%T) is not an *Error", err, err)
 			}
-			if _, known := canon.ParseClass(e.Class()); !known && e.Class() != ClassShape {
-				t.Fatalf("unknown class %q: %v", e.Class(), err)
+			if _, known := canon.ParseClass(e.className()); !known && e.className() != ClassShape {
+				t.Fatalf("unknown class %q: %v", e.className(), err)
 			}
 		} else {
 			if len(acts) == 0 {

@@ -329,11 +329,11 @@ func TestMessageFallbackErrors(t *testing.T) {
 			src, items := f.write(t, bad)
 			_, err := p.AppendMessage(nil, []byte(src), ShapeAuto)
 			e, ok := errors.AsType[*Error](err)
-			if !ok || e.Class() != "non-integer" {
+			if !ok || e.Class() != canon.ClassNonInteger {
 				t.Fatalf("%s, call %d: %v", f.name, k, err)
 			}
 			at := strings.Index(src, items[k]) + strings.Index(items[k], "19.99")
-			if e.Offset != at || !strings.HasSuffix(e.Pointer, "/input/amount") {
+			if e.Offset != int64(at) || !strings.HasSuffix(e.Pointer, "/input/amount") {
 				t.Errorf("%s, call %d: %q offset %d, want offset %d (%v)", f.name, k, e.Pointer, e.Offset, at, err)
 			}
 		}
@@ -480,9 +480,9 @@ func TestMessageErrors(t *testing.T) {
 				}
 				off += tc.delta
 			}
-			if e.Class() != tc.class || e.Pointer != tc.ptr || e.Offset != off || e.InString != tc.inString {
+			if e.className() != tc.class || e.Pointer != tc.ptr || e.Offset != int64(off) || e.InString != tc.inString {
 				t.Errorf("%q:\n got %s %q offset %d inString %v (%v)\nwant %s %q offset %d inString %v",
-					tc.src, e.Class(), e.Pointer, e.Offset, e.InString, err, tc.class, tc.ptr, off, tc.inString)
+					tc.src, e.className(), e.Pointer, e.Offset, e.InString, err, tc.class, tc.ptr, off, tc.inString)
 			}
 			if tc.class == "shape" {
 				if !errors.Is(err, ErrShape) || errors.Is(err, ErrMessage) {
@@ -538,7 +538,7 @@ func TestParseMessageInput(t *testing.T) {
 		src, _ := f.write(t, messageCallSets()[0][:1])
 		_, err := p.Parse([]byte(src), ShapeAuto)
 		e, ok := errors.AsType[*Error](err)
-		if !ok || !errors.Is(err, ErrMessage) || !errors.Is(err, ErrShape) || e.Class() != ClassShape || e.Pointer != "" || e.Offset != 0 {
+		if !ok || !errors.Is(err, ErrMessage) || !errors.Is(err, ErrShape) || e.className() != ClassShape || e.Class() != 0 || e.Pointer != "" || e.Offset != 0 {
 			t.Errorf("%s: %v, want ErrMessage at the top", f.name, err)
 		}
 		if _, derr := p.Digest([]byte(src), ShapeMCP); !errors.Is(derr, ErrMessage) {
@@ -625,7 +625,7 @@ func checkEmbedded(t testing.TB, p *Parser, src []byte) int {
 		// rejections of valid JSON (a syntax error's place depends on
 		// what follows it) other than depth (the message's levels count
 		// toward the rfc8785 bound), and problems of the arguments text.
-		if e.Class() == ClassShape && !e.InString || e.Class() == "syntax" || e.Class() == "depth" || e.Class() == "too-large" {
+		if e.className() == ClassShape && !e.InString || e.Class() == canon.ClassSyntax || e.Class() == canon.ClassDepth || e.Class() == canon.ClassTooLarge {
 			return 0
 		}
 	}
@@ -639,7 +639,7 @@ func checkEmbedded(t testing.TB, p *Parser, src []byte) int {
 		acts, merr := p.AppendMessage(nil, []byte(msg), ShapeAuto)
 		n++
 		if err == nil {
-			if me, ok := errors.AsType[*Error](merr); ok && me.Class() == "depth" && !bytes.Contains(src, []byte("arguments")) && !bytes.Contains(src, []byte("input")) {
+			if me, ok := errors.AsType[*Error](merr); ok && me.Class() == canon.ClassDepth && !bytes.Contains(src, []byte("arguments")) && !bytes.Contains(src, []byte("input")) {
 				continue // the wrapper nests near the rfc8785 bound, which the message's own levels then pass
 			}
 			if merr != nil || len(acts) != 3 || acts[1].Digest != single.Digest || acts[0].Tool != "before" || acts[2].Tool != "after" {
@@ -648,13 +648,13 @@ func checkEmbedded(t testing.TB, p *Parser, src []byte) int {
 			continue
 		}
 		me, ok := errors.AsType[*Error](merr)
-		if !ok || me.Class() != e.Class() || me.InString != e.InString || !strings.HasSuffix(me.Pointer, e.Pointer) {
+		if !ok || me.className() != e.className() || me.InString != e.InString || !strings.HasSuffix(me.Pointer, e.Pointer) {
 			t.Errorf("%s:\nalone: %v\nin a message: %v", msg, err, merr)
 			continue
 		}
 		wantOff := e.Offset
 		if !e.InString {
-			wantOff += at
+			wantOff += int64(at)
 		}
 		if me.Offset != wantOff {
 			t.Errorf("%s:\nalone: %v\nin a message: %v, offset %d, want %d", msg, err, merr, me.Offset, wantOff)

@@ -280,10 +280,10 @@ func (p *Parser) argsText(doc []byte, a span, fi *formInfo, w *at) ([]byte, erro
 	out, err := p.canonArgs(text)
 	if err != nil {
 		ce := asCanon(err)
-		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: int(ce.Offset), InString: true, Err: ce}
+		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: ce.Offset, InString: true, Err: ce}
 	}
 	if out[0] != '{' {
-		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: skipWS(text, 0), InString: true,
+		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: int64(skipWS(text, 0)), InString: true,
 			Err: &shapeError{msg: "the JSON text is " + kind(out[0]) + ", not an object"}}
 	}
 	return out, nil
@@ -376,18 +376,15 @@ func shapeProblem(src []byte, pr *problem) *Error {
 	if s, ok := rawFind(src, pr.path); ok {
 		off = s.start
 	}
-	return &Error{Pointer: pr.ptr, Offset: off, Err: &shapeError{msg: pr.msg}}
+	return &Error{Pointer: pr.ptr, Offset: int64(off), Err: &shapeError{msg: pr.msg}}
 }
 
-// keep reports whether p may go back into a pool: its scratch memory is
-// within poolcap.Max.
+// keep reports whether p may go back into a pool: each of its
+// Canonicalizers is Poolable, and its own buffers together are within
+// poolcap.Max.
 func (p *Parser) keep() bool {
-	n := poolcap.CanonArena(&p.c) + poolcap.CanonArena(&p.ac) +
-		cap(p.top.text) + cap(p.wrap) + cap(p.name) + cap(p.out) + cap(p.serverJSON)
-	if p.w != nil {
-		n += poolcap.CanonArena(p.w)
-	}
-	return poolcap.Keep(n)
+	return p.c.Poolable() && p.ac.Poolable() && (p.w == nil || p.w.Poolable()) &&
+		poolcap.Keep(cap(p.top.text)+cap(p.wrap)+cap(p.name)+cap(p.out)+cap(p.serverJSON))
 }
 
 var parsers = sync.Pool{New: func() any { return new(Parser) }}

@@ -39,7 +39,6 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
-	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 // blockKind says what a block holds.
@@ -315,8 +314,9 @@ func (p *pipeline) worker(ctx context.Context) {
 	defer func() {
 		w.cfg = nil
 		// Records up to a block long grow the arena to a few times a
-		// block; keep no more than a default block would have needed.
-		if poolcap.CanonArena(w.cz) <= maxPooledArena {
+		// block; a default block's stay within the bound (see
+		// TestWorkerPoolable).
+		if w.cz.Poolable() {
 			workerPool.Put(w)
 		}
 	}()
@@ -333,9 +333,6 @@ func (p *pipeline) worker(ctx context.Context) {
 // Canonicalizer grows its arena to the records it sees, and a run that
 // started from a new one would grow it again.
 var workerPool = sync.Pool{New: func() any { return &worker{cz: new(canon.Canonicalizer)} }}
-
-// maxPooledArena is the largest arena a pooled worker keeps.
-const maxPooledArena = 8 * DefaultBlockSize
 
 // worker is the state of one worker goroutine.
 type worker struct {

@@ -218,8 +218,8 @@ func (c *Canonicalizer) detach(src []byte) []byte {
 	return c.in
 }
 
-// pools hold Canonicalizers whose scratch memory is within poolcap.Max, so
-// that one huge input does not pin its memory forever.
+// pools hold Canonicalizers that are Poolable, so that one huge input does
+// not pin its memory forever.
 var pools = [2]sync.Pool{
 	{New: func() any { return New(Strict) }},
 	{New: func() any { return New(RFC8785) }},
@@ -239,21 +239,26 @@ func getCanonicalizer(p Profile) *Canonicalizer {
 }
 
 func putCanonicalizer(c *Canonicalizer) {
+	// Poolable, written out: with arenaSize inlined, Poolable is past the
+	// inlining budget, and the one-shot functions would pay for the call.
 	if !poolcap.Keep(c.arenaSize()) {
 		return
 	}
 	pools[poolIndex(c.profile)].Put(c)
 }
 
-// The pools outside canon (the root package's Digesters, envelope's
-// Parsers) measure their Canonicalizers through poolcap.
-func init() {
-	poolcap.CanonArena = func(c any) int { return c.(*Canonicalizer).arenaSize() }
-}
+// Poolable reports whether c is small enough to keep in a pool: whether the
+// scratch memory it keeps between calls, which grows to the largest input
+// it has seen, is within the module's one bound on what a pooled object
+// keeps (1 MiB). A Canonicalizer that one huge input has grown is better
+// dropped than kept, so that the input does not pin its memory for the
+// life of the process (as jsontext's pools drop large buffers). Every pool
+// of the module that holds Canonicalizers, this package's among them,
+// applies it before a Put.
+func (c *Canonicalizer) Poolable() bool { return poolcap.Keep(c.arenaSize()) }
 
 // arenaSize reports roughly how many bytes of scratch memory c keeps between
-// calls. Pools use it to drop Canonicalizers that one huge input has grown,
-// rather than pin that memory.
+// calls: the measure Poolable bounds.
 func (c *Canonicalizer) arenaSize() int {
 	n := cap(c.out) + cap(c.in) + cap(c.mini) + cap(c.scratch) + cap(c.names) +
 		cap(c.members)*int(unsafe.Sizeof(member{})) + cap(c.stack)*int(unsafe.Sizeof(frame{})) +
@@ -334,11 +339,4 @@ func (c *Canonicalizer) pointer() string {
 		}
 	}
 	return string(b)
-}
-
-// AsError returns err as a *Error if it is one (or wraps one).
-//
-// Deprecated: use errors.AsType[*canon.Error].
-func AsError(err error) (*Error, bool) {
-	return errors.AsType[*Error](err)
 }

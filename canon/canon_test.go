@@ -582,19 +582,3 @@ func TestErrorTextBounded(t *testing.T) {
 		}
 	}
 }
-
-// TestAsError checks that the deprecated AsError still answers as
-// errors.AsType does: the *Error behind a wrapped rejection, and false for
-// other errors and nil.
-func TestAsError(t *testing.T) {
-	_, rej := Canonicalize([]byte(`[1,]`), Strict)
-	for _, err := range []error{rej, fmt.Errorf("reading x: %w", rej), errors.New("other"), nil} {
-		want, wantOK := errors.AsType[*Error](err)
-		if got, ok := AsError(err); got != want || ok != wantOK {
-			t.Errorf("AsError(%v) = %v, %v; want %v, %v", err, got, ok, want, wantOK)
-		}
-	}
-	if e, ok := AsError(fmt.Errorf("w: %w", rej)); !ok || e.Class != ClassSyntax {
-		t.Errorf("AsError of a wrapped syntax error = %v, %v", e, ok)
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 )
@@ -127,7 +128,7 @@ func (b *Builder) Build() (*Envelope, error) {
 		var bad error
 		switch {
 		case o.Action != nil:
-			ad, err := actionDigest(o.Action)
+			ad, err := bbdigest.Digest(o.Action)
 			switch {
 			case err != nil:
 				bad = err
@@ -154,7 +155,7 @@ func (b *Builder) Build() (*Envelope, error) {
 	var p Parser
 	e, err := p.Parse(src)
 	if err != nil {
-		me, ok := err.(*MalformedError)
+		me, ok := errors.AsType[*MalformedError](err)
 		if !ok {
 			return nil, err // not reached: what encoding/json writes passes the gate
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/casename"
@@ -74,7 +75,7 @@ func TestDraftExample(t *testing.T) {
 		t.Errorf("Canonical() differs from canon.Canonicalize:\n%s\n%s", e.Canonical(), want)
 	}
 	for i, f := range []func() []byte{demo.DraftAction1, demo.DraftAction2} {
-		d, err := actionDigest(f())
+		d, err := bbdigest.Digest(f())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,16 +199,18 @@ func TestPlacements(t *testing.T) {
 func TestPlacementErrors(t *testing.T) {
 	env := string(demo.DraftEnvelope())
 	other := strings.Replace(env, `"recommended_idx": 0`, `"recommended_idx": 1`, 1)
+	const none, differ = "no binding_moment member", "binding_moment members differ"
 	for _, tc := range []struct {
 		name, src, ptr string
 		err            error
+		reason         string
 	}{
-		{"mcp-no-envelope", `{"content":[],"structuredContent":{"rooms":3}}`, "/structuredContent", ErrNoEnvelope},
-		{"jsonrpc-no-envelope", `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{}}}`, "/result/structuredContent", ErrNoEnvelope},
-		{"jsonrpc-no-structured", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "/result", ErrNoEnvelope},
-		{"jsonrpc-error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"x"}}`, "/result", ErrNoEnvelope},
+		{"mcp-no-envelope", `{"content":[],"structuredContent":{"rooms":3}}`, "/structuredContent", ErrNoEnvelope, none},
+		{"jsonrpc-no-envelope", `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{}}}`, "/result/structuredContent", ErrNoEnvelope, none},
+		{"jsonrpc-no-structured", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "/result", ErrNoEnvelope, none},
+		{"jsonrpc-error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"x"}}`, "/result", ErrNoEnvelope, none},
 		{"ambiguous", `{"binding_moment":` + env + `,"structuredContent":{"binding_moment":` + other + `}}`,
-			"/structuredContent/binding_moment", ErrAmbiguous},
+			"/structuredContent/binding_moment", ErrAmbiguous, differ},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.src))
@@ -215,11 +218,20 @@ func TestPlacementErrors(t *testing.T) {
 			if !errors.As(err, &pe) || !errors.Is(err, tc.err) || pe.Pointer != tc.ptr {
 				t.Fatalf("Parse error = %v, want PlacementError %v at %q", err, tc.err, tc.ptr)
 			}
+			if pe.Reason() != tc.reason || err.Error() != "envelope: "+tc.reason+" within "+strconv.Quote(tc.ptr) {
+				t.Errorf("Reason() = %q, message %q; want %q", pe.Reason(), err, tc.reason)
+			}
 			ps := Validate([]byte(tc.src))
-			if len(ps) != 1 || ps[0].Pointer != tc.ptr {
+			if len(ps) != 1 || ps[0].Pointer != tc.ptr || ps[0].Reason != tc.reason {
 				t.Errorf("Validate = %v", ps)
 			}
 		})
+	}
+	// UnmarshalJSON's refusal of a wrapper is a PlacementError too.
+	var e Envelope
+	err := e.UnmarshalJSON([]byte(`{"binding_moment":` + env + `}`))
+	if pe, ok := errors.AsType[*PlacementError](err); !ok || pe.Reason() != "UnmarshalJSON wants the bare binding_moment value, not a wrapper carrying it" {
+		t.Errorf("UnmarshalJSON of a wrapper: %v", err)
 	}
 }
 

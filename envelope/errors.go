@@ -19,11 +19,17 @@ var (
 	ErrMalformed = errors.New("envelope: malformed binding_moment")
 	// ErrNoEnvelope: the input is a tool result or an MCP result that
 	// carries no binding_moment member.
-	ErrNoEnvelope = errors.New("envelope: no binding_moment member")
+	ErrNoEnvelope error = &placementReason{"no binding_moment member"}
 	// ErrAmbiguous: the input carries binding_moment members in more than
 	// one place, and they differ.
-	ErrAmbiguous = errors.New("envelope: binding_moment members differ")
+	ErrAmbiguous error = &placementReason{"binding_moment members differ"}
 )
+
+// placementReason is the cause of a *PlacementError: its message is
+// "envelope: " and the reason, which PlacementError.Reason gives alone.
+type placementReason struct{ reason string }
+
+func (e *placementReason) Error() string { return "envelope: " + e.reason }
 
 // ErrMalformedResolution is wrapped by every *MalformedResolutionError, so
 // callers can write errors.Is(err, envelope.ErrMalformedResolution).
@@ -140,6 +146,16 @@ func (e *PlacementError) Error() string {
 	return e.Err.Error() + " within " + quote(e.Pointer)
 }
 
+// Reason returns why, without the package's name or the pointer, such as
+// "no binding_moment member": what a caller that reports the pointer
+// apart (Problems, the bbdigest command) prints.
+func (e *PlacementError) Reason() string {
+	if r, ok := errors.AsType[*placementReason](e.Err); ok {
+		return r.reason
+	}
+	return e.Err.Error()
+}
+
 // Unwrap returns ErrNoEnvelope or ErrAmbiguous.
 func (e *PlacementError) Unwrap() error { return e.Err }
 
@@ -166,7 +182,7 @@ func (e *ActionError) Unwrap() error { return e.Err }
 // the reason gives the class, message and byte offset in the action; the
 // other causes are problems of the option's action_digest.
 func (e *ActionError) Problem() Problem {
-	if ce, ok := e.Err.(*canon.Error); ok {
+	if ce, ok := errors.AsType[*canon.Error](e.Err); ok {
 		return Problem{
 			Pointer: optPtr(e.Index, "/action") + ce.Pointer,
 			Reason: "action rejected by the canon gate: " + ce.Class.String() + ": " + ce.Msg +
@@ -182,14 +198,14 @@ func Problems(err error) []Problem {
 	if err == nil {
 		return nil
 	}
-	if m, ok := err.(*MalformedError); ok {
+	if m, ok := errors.AsType[*MalformedError](err); ok {
 		return m.Problems
 	}
 	if ce, ok := errors.AsType[*canon.Error](err); ok {
 		return []Problem{{Pointer: ce.Pointer, Reason: ce.Class.String() + ": " + ce.Msg}}
 	}
-	if pe, ok := err.(*PlacementError); ok {
-		return []Problem{{Pointer: pe.Pointer, Reason: strings.TrimPrefix(pe.Err.Error(), "envelope: ")}}
+	if pe, ok := errors.AsType[*PlacementError](err); ok {
+		return []Problem{{Pointer: pe.Pointer, Reason: pe.Reason()}}
 	}
 	return []Problem{{Pointer: "", Reason: err.Error()}}
 }

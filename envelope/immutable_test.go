@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/demo"
@@ -104,7 +105,7 @@ func TestEnvelopeImmutable(t *testing.T) {
 	}
 	a1, a2 := demo.DraftAction1(), demo.DraftAction2()
 	other := []byte(`{"disclose":["everything"],"recipient":"evil.example"}`)
-	otherDigest, err := actionDigest(other)
+	otherDigest, err := bbdigest.Digest(other)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -272,7 +272,7 @@ func (p *Parser) resetProblems() {
 // invalid UTF-8, duplicate names, unpaired surrogates, size) is the same
 // under both profiles.
 func strictOnly(err error) bool {
-	ce, ok := err.(*canon.Error)
+	ce, ok := errors.AsType[*canon.Error](err)
 	if !ok {
 		return false
 	}
@@ -320,7 +320,7 @@ func (p *Parser) parseWrapped(e *Envelope, src []byte, strictErr error) error {
 	return p.decodeSpan(e, span, p.loc.placement)
 }
 
-var errCanonMismatch = errors.New("envelope: internal error: strict and rfc8785 canonical forms of the binding_moment value differ")
+var errCanonMismatch error = &placementReason{"internal error: strict and rfc8785 canonical forms of the binding_moment value differ"}
 
 // candidatePaths are the places locate looks for the binding_moment value
 // in a wrapper, with their JSON Pointers.
@@ -337,7 +337,7 @@ var candidatePaths = [...]struct {
 // shiftError moves a *canon.Error found in the bytes of a value at offset
 // off and JSON Pointer ptr of the whole input into the input's coordinates.
 func shiftError(err error, off int, ptr string) error {
-	ce, ok := err.(*canon.Error)
+	ce, ok := errors.AsType[*canon.Error](err)
 	if !ok {
 		return err
 	}
@@ -356,18 +356,28 @@ func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
 	return nil
 }
 
+// parsers holds the Parsers of Parse, and the strict gate of
+// ParseResolution.
 var parsers = sync.Pool{New: func() any { return new(Parser) }}
+
+func getParser() *Parser { return parsers.Get().(*Parser) }
+
+// putParser pools p unless a large input has grown it past the pools'
+// bound.
+func putParser(p *Parser) {
+	if p.c.Poolable() && poolcap.Keep(len(p.text)) &&
+		(p.w == nil || p.w.Poolable()) && cap(p.problems) <= MaxProblems {
+		p.text = "" // do not pin the caller's text in the pool
+		parsers.Put(p)
+	}
+}
 
 // Parse parses and validates the binding_moment carried by src. It is the
 // one-shot form of [Parser.Parse], safe for concurrent use.
 func Parse(src []byte) (*Envelope, error) {
-	p := parsers.Get().(*Parser)
+	p := getParser()
 	e, err := p.Parse(src)
-	if poolcap.Keep(poolcap.CanonArena(&p.c)) && poolcap.Keep(len(p.text)) &&
-		(p.w == nil || poolcap.Keep(poolcap.CanonArena(p.w))) && cap(p.problems) <= MaxProblems {
-		p.text = "" // do not pin the caller's text in the pool
-		parsers.Put(p)
-	}
+	putParser(p)
 	return e, err
 }
 
@@ -402,4 +412,4 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-var errWrapperNotBare = errors.New("envelope: UnmarshalJSON wants the bare binding_moment value, not a wrapper carrying it")
+var errWrapperNotBare error = &placementReason{"UnmarshalJSON wants the bare binding_moment value, not a wrapper carrying it"}

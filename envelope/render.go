@@ -3,6 +3,7 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"strconv"
@@ -283,7 +284,7 @@ func payload(c *canon.Canonicalizer, src []byte) ([]byte, error) {
 		return nil, err
 	}
 	if err := locate(doc, &p.loc); err != nil {
-		if _, ok := err.(*PlacementError); !ok {
+		if _, ok := errors.AsType[*PlacementError](err); !ok {
 			return nil, err
 		}
 		return bytes.Clone(doc), nil // a wrapper with no single envelope: all payload

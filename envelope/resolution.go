@@ -12,13 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"unicode/utf8"
 
-	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/jcs"
-	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
 // Kind is which of the four resolutions of §7.3 the principal gave. Its
@@ -129,13 +126,12 @@ const (
 // The returned Resolution does not alias src. ParseResolution is safe for
 // concurrent use.
 func ParseResolution(src []byte) (*Resolution, error) {
-	c := resolutionCanons.Get().(*canon.Canonicalizer)
-	defer func() {
-		if poolcap.CanonArena(c) <= actionArenaMax {
-			resolutionCanons.Put(c)
-		}
-	}()
-	doc, err := c.View(src)
+	// The strict gate is the Canonicalizer of a pooled envelope Parser:
+	// one pool of them in this package, under the pools' one bound. The
+	// canonical bytes are read before the Parser goes back.
+	ep := getParser()
+	defer putParser(ep)
+	doc, err := ep.c.View(src)
 	if err != nil {
 		return nil, err
 	}
@@ -146,8 +142,6 @@ func ParseResolution(src []byte) (*Resolution, error) {
 	}
 	return res, nil
 }
-
-var resolutionCanons = sync.Pool{New: func() any { return canon.New(canon.Strict) }}
 
 type resolutionParser struct {
 	problems []Problem

@@ -9,7 +9,7 @@ package envelope
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"time"
 
 	"github.com/bbdigest/bbdigest/hashing"
@@ -79,8 +79,10 @@ func NewResolver(l ledger.Ledger) *Resolver { return &Resolver{ledger: l} }
 //
 // So among any number of concurrent calls with the same envelope, at most
 // one returns OutcomeAuthority, OutcomeDeclined, OutcomeAnswer or
-// OutcomeQuestion. The error is non-nil only when the ledger fails or ctx
-// is done; the Result is then the zero Result, which authorizes nothing,
+// OutcomeQuestion. The error is non-nil only when the ledger fails (a
+// *ledger.Error: the ledger's own, or one that carries the error of a
+// Ledger that returns other errors) or ctx is done; the Result is then the
+// zero Result, which authorizes nothing,
 // and the envelope may or may not have been consumed (see Resolver, "At
 // most once").
 func (r *Resolver) Resolve(ctx context.Context, env *Envelope, src, action []byte) (Result, error) {
@@ -98,7 +100,7 @@ func (r *Resolver) Resolve(ctx context.Context, env *Envelope, src, action []byt
 	d := res.EnvelopeDigest
 	e, err := r.ledger.Lookup(d)
 	if err != nil {
-		return Result{}, fmt.Errorf("envelope: ledger: %w", err)
+		return Result{}, ledgerError(err)
 	}
 	switch e.State {
 	case ledger.StateUnknown:
@@ -115,7 +117,7 @@ func (r *Resolver) Resolve(ctx context.Context, env *Envelope, src, action []byt
 	}
 	ok, err := r.ledger.Resolve(d, lo)
 	if err != nil {
-		return Result{}, fmt.Errorf("envelope: ledger: %w", err)
+		return Result{}, ledgerError(err)
 	}
 	if !ok {
 		if e, err := r.ledger.Lookup(d); err == nil && e.State == ledger.StateResolved {
@@ -124,6 +126,16 @@ func (r *Resolver) Resolve(ctx context.Context, env *Envelope, src, action []byt
 		return newResult(OutcomeDiscarded, "envelope %s is already resolved", d), nil
 	}
 	return v, nil
+}
+
+// ledgerError returns err, an error of the Resolver's ledger, as a
+// *ledger.Error: the ledgers of this module return nothing else, and the
+// error of another Ledger becomes the cause of one.
+func ledgerError(err error) error {
+	if _, ok := errors.AsType[*ledger.Error](err); ok {
+		return err
+	}
+	return &ledger.Error{Err: err}
 }
 
 // resolvedResult is the OutcomeDiscarded for an envelope resolved earlier,

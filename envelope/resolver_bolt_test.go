@@ -29,7 +29,8 @@ func init() {
 // TestResolverClosedLedger: a Resolver over a closed ledger returns its
 // error, and no authority.
 func TestResolverClosedLedger(t *testing.T) {
-	l, err := bolt.Open(filepath.Join(t.TempDir(), "ledger.db"), nil)
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	l, err := bolt.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,5 +43,9 @@ func TestResolverClosedLedger(t *testing.T) {
 	res, err := NewResolver(l).Resolve(context.Background(), env, resJSON(d.String(), "option", `"option_idx":0`), []byte(resAction0))
 	if !errors.Is(err, ledger.ErrClosed) || res.Authorizes() {
 		t.Errorf("Resolver after Close = %+v, %v", res, err)
+	}
+	// The bolt ledger's own *ledger.Error, as it is.
+	if le, ok := errors.AsType[*ledger.Error](err); !ok || err != error(le) || le.Path != path {
+		t.Errorf("Resolver after Close: %v, want the ledger's *ledger.Error", err)
 	}
 }

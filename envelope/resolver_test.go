@@ -175,6 +175,10 @@ func TestResolverLedgerError(t *testing.T) {
 	if !errors.Is(err, boom) || got.Authorizes() {
 		t.Fatalf("Resolve = %+v, %v; want the ledger's error", got, err)
 	}
+	// Another Ledger's error becomes the cause of a *ledger.Error.
+	if le, ok := errors.AsType[*ledger.Error](err); !ok || le.Err != boom || err.Error() != "ledger: disk on fire" {
+		t.Errorf("Resolve: %v, want a *ledger.Error of %v", err, boom)
+	}
 }
 
 // TestResolverConcurrent: 50 goroutines present the same authority at

@@ -2,11 +2,8 @@ package envelope
 
 import (
 	"fmt"
-	"sync"
 
-	"github.com/bbdigest/bbdigest/canon"
-	"github.com/bbdigest/bbdigest/hashing"
-	"github.com/bbdigest/bbdigest/internal/poolcap"
+	"github.com/bbdigest/bbdigest"
 )
 
 // Outcome is what a resolution amounts to when checked against the envelope
@@ -156,7 +153,7 @@ func Verify(env *Envelope, res *Resolution, action []byte) Result {
 		if action == nil {
 			return newResult(OutcomeRecord, "option %d selected, but no action was given to compare with its action_digest", res.OptionIdx)
 		}
-		got, err := actionDigest(action)
+		got, err := bbdigest.Digest(action) // §5.6 under a profile that pins JCS: the strict profile of §6.3
 		if err != nil {
 			return newResult(OutcomeRecord, "option %d selected, but the action is rejected: %v", res.OptionIdx, err)
 		}
@@ -181,27 +178,4 @@ func Verify(env *Envelope, res *Resolution, action []byte) Result {
 		return newResult(OutcomeDeclined, "the principal declined: not authority for any action")
 	}
 	return newResult(OutcomeMalformed, "invalid resolution kind %d", uint8(res.Kind))
-}
-
-const actionArenaMax = 64 << 10
-
-var actionCanons = sync.Pool{New: func() any { return canon.New(canon.Strict) }}
-
-// actionDigest returns the digest of an action as §5.6 computes it for a
-// profile that pins JCS: SHA-256 over the canonical form of the JSON text
-// action under the strict profile of §6.3. A rejection is the *canon.Error.
-// It is safe for concurrent use and, once warm, does not allocate.
-func actionDigest(action []byte) (hashing.Digest, error) {
-	c := actionCanons.Get().(*canon.Canonicalizer)
-	b, err := c.View(action)
-	var d hashing.Digest
-	if err == nil {
-		d = hashing.Sum(b)
-	}
-	// Drop a canonicalizer grown by a large action rather than pin its
-	// arena in the pool.
-	if poolcap.CanonArena(c) <= actionArenaMax {
-		actionCanons.Put(c)
-	}
-	return d, err
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/casename"
 	"github.com/bbdigest/bbdigest/internal/demo"
@@ -78,7 +79,7 @@ func TestExampleEnvelopeDigest(t *testing.T) {
 		t.Fatalf("digest of the §6.4 example = %s, want %s", got, demo.DraftEnvelopeDigest)
 	}
 	for i, a := range []string{resAction0, resAction1} {
-		d, err := actionDigest([]byte(a))
+		d, err := bbdigest.Digest([]byte(a))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,9 +266,9 @@ func TestActionDigestAllocs(t *testing.T) {
 		t.Skip("sync.Pool drops items at random under -race")
 	}
 	action := []byte(resAction0)
-	actionDigest(action) // warm the pool
-	if n := testing.AllocsPerRun(100, func() { actionDigest(action) }); n > 0 {
-		t.Errorf("actionDigest allocates %v times per call", n)
+	bbdigest.Digest(action) // warm the pool
+	if n := testing.AllocsPerRun(100, func() { bbdigest.Digest(action) }); n > 0 {
+		t.Errorf("bbdigest.Digest of an action allocates %v times per call", n)
 	}
 	env := resTestEnvelope(t, resExampleSynopsis, true, true)
 	res := &Resolution{EnvelopeDigest: env.Digest(), Kind: KindOption, OptionIdx: 0}
@@ -275,7 +276,7 @@ func TestActionDigestAllocs(t *testing.T) {
 		t.Errorf("Verify (authority) allocates %v times per call", n)
 	}
 	want, _ := hashing.ParseDigest(demo.DraftAction1Digest)
-	if got, _ := actionDigest(action); got != want {
-		t.Errorf("actionDigest = %s, want %s", got, want)
+	if got, _ := bbdigest.Digest(action); got != want {
+		t.Errorf("bbdigest.Digest(action) = %s, want %s", got, want)
 	}
 }

@@ -2,9 +2,9 @@ package gate
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -34,6 +34,31 @@ type Authority struct {
 	Expires time.Time
 }
 
+// AuthorityError reports why ParseAuthority refuses a text, and where:
+// Pointer is the JSON Pointer (RFC 6901) of the member at fault ("" for
+// the whole text), as a *PolicyError names a policy's; Err is the error
+// behind it, when there is one: the envelope's (envelope.Parse's, whose
+// pointers are within the envelope member) or the expiry's time.Parse
+// error.
+type AuthorityError struct {
+	Pointer string
+	Reason  string
+	Err     error
+}
+
+// Error returns `gate: authority: "POINTER": REASON`, followed by ": " and
+// the message of Err when there is one.
+func (e *AuthorityError) Error() string {
+	s := "gate: authority: " + strconv.Quote(e.Pointer) + ": " + e.Reason
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns e.Err.
+func (e *AuthorityError) Unwrap() error { return e.Err }
+
 // ParseAuthority reads an authority from its JSON form:
 //
 //	{"envelope": <binding_moment value>, "resolution": <resolution>, "expires": "<RFC 3339 time>"}
@@ -42,13 +67,17 @@ type Authority struct {
 // duplicate member name at any level; envelope must pass envelope.Parse (as a
 // bare binding_moment value) and resolution (a resolution of §7.3, or a
 // signed resolution document) is kept as given, for the gate to check.
+//
+// An error is an *AuthorityError naming the member at fault by its JSON
+// Pointer, or, for text that is not JSON or has a duplicate name, the
+// *canon.Error (with its own pointer) wrapped, as ParsePolicy's are.
 func ParseAuthority(src []byte) (*Authority, error) {
 	if err := canon.Validate(src, canon.RFC8785); err != nil {
 		return nil, fmt.Errorf("gate: authority: %w", err)
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(src, &members); err != nil || members == nil {
-		return nil, errors.New("gate: authority: not a JSON object")
+		return nil, &AuthorityError{Pointer: "", Reason: "not a JSON object"}
 	}
 	names := make([]string, 0, len(members))
 	for name := range members {
@@ -59,30 +88,30 @@ func ParseAuthority(src []byte) (*Authority, error) {
 		switch name {
 		case "envelope", "resolution", "expires":
 		default:
-			return nil, fmt.Errorf("gate: authority: unknown member %q (want envelope, resolution, expires)", name)
+			return nil, &AuthorityError{Pointer: "/" + pointerEscaper.Replace(name), Reason: "unknown member (want envelope, resolution, expires)"}
 		}
 	}
 	for _, name := range []string{"envelope", "resolution", "expires"} {
 		if _, ok := members[name]; !ok {
-			return nil, fmt.Errorf("gate: authority: missing %q", name)
+			return nil, &AuthorityError{Pointer: "/" + name, Reason: "required member missing"}
 		}
 	}
 	a := new(Authority)
 	var err error
 	var ep envelope.Parser
 	if a.Envelope, err = ep.Parse(members["envelope"]); err != nil {
-		return nil, fmt.Errorf("gate: authority: envelope: %w", err)
+		return nil, &AuthorityError{Pointer: "/envelope", Reason: "not an envelope", Err: err}
 	}
 	if ep.Placement() != envelope.PlacementBare {
-		return nil, errors.New("gate: authority: envelope: not a bare binding_moment value")
+		return nil, &AuthorityError{Pointer: "/envelope", Reason: "not a bare binding_moment value"}
 	}
 	a.Resolution = append([]byte(nil), members["resolution"]...)
 	var exp string
-	if err := json.Unmarshal(members["expires"], &exp); err != nil {
-		return nil, errors.New("gate: authority: expires: not a string")
+	if raw := members["expires"]; len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &exp) != nil {
+		return nil, &AuthorityError{Pointer: "/expires", Reason: "must be a string, not " + jsonKind(raw)}
 	}
 	if a.Expires, err = time.Parse(time.RFC3339Nano, exp); err != nil {
-		return nil, fmt.Errorf("gate: authority: expires: %v", err)
+		return nil, &AuthorityError{Pointer: "/expires", Reason: "not an RFC 3339 time", Err: err}
 	}
 	return a, nil
 }

@@ -1,6 +1,11 @@
 package gate
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bbdigest/bbdigest/receipt"
+)
 
 // Class is a tool's consequence class: how much harm its effect can do, and
 // so whether the gate lets a call through on policy alone or only with
@@ -27,20 +32,22 @@ const (
 	Unconfigured Class = 255
 )
 
+// classNames are the classes' names. Package receipt owns them: they are
+// the values of a receipt's consequence_class, which its verifier checks.
 var classNames = [...]string{
-	ReadOnly:       "READ_ONLY",
-	Ordinary:       "ORDINARY",
-	Financial:      "FINANCIAL",
-	Physical:       "PHYSICAL",
-	NetworkControl: "NETWORK_CONTROL",
+	ReadOnly:       receipt.ClassReadOnly,
+	Ordinary:       receipt.ClassOrdinary,
+	Financial:      receipt.ClassFinancial,
+	Physical:       receipt.ClassPhysical,
+	NetworkControl: receipt.ClassNetworkControl,
 }
 
-// String returns the class's stable name, as receipts carry it:
-// "READ_ONLY", "ORDINARY", "FINANCIAL", "PHYSICAL", "NETWORK_CONTROL" or
-// "UNCONFIGURED".
+// String returns the class's stable name, as receipts carry it (package
+// receipt's Class constants): "READ_ONLY", "ORDINARY", "FINANCIAL",
+// "PHYSICAL", "NETWORK_CONTROL" or "UNCONFIGURED".
 func (c Class) String() string {
 	if c == Unconfigured {
-		return "UNCONFIGURED"
+		return receipt.ClassUnconfigured
 	}
 	if c.valid() {
 		return classNames[c]
@@ -54,12 +61,28 @@ func (c Class) valid() bool { return c >= ReadOnly && c <= NetworkControl }
 // ParseClass returns the class named name (one of the names String returns,
 // other than "UNCONFIGURED").
 func ParseClass(name string) (Class, error) {
+	c, ok := lookupClass(name)
+	if !ok {
+		return 0, errors.New("gate: " + unknownClass(name))
+	}
+	return c, nil
+}
+
+// lookupClass returns the class named name, a class a policy can give.
+func lookupClass(name string) (Class, bool) {
 	for c := ReadOnly; c <= NetworkControl; c++ {
 		if classNames[c] == name {
-			return c, nil
+			return c, true
 		}
 	}
-	return 0, fmt.Errorf("gate: unknown consequence class %q (want READ_ONLY, ORDINARY, FINANCIAL, PHYSICAL or NETWORK_CONTROL)", name)
+	return 0, false
+}
+
+// unknownClass is why name is no class: the message of ParseClass, and
+// the reason of a policy's *PolicyError at the member that names it.
+func unknownClass(name string) string {
+	return fmt.Sprintf("unknown consequence class %q (want %s, %s, %s, %s or %s)", name,
+		classNames[ReadOnly], classNames[Ordinary], classNames[Financial], classNames[Physical], classNames[NetworkControl])
 }
 
 // MarshalText returns the class's name.

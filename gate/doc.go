@@ -101,7 +101,9 @@
 // MaxAuthorityAge, the first presenter of a signed document is the one
 // allowed, once (the ledger's single use).
 //
-// The authority's JSON form is ParseAuthority's; its resolution is either
+// The authority's JSON form is ParseAuthority's, which refuses a text with
+// an *AuthorityError naming the member by its JSON Pointer
+// (TestParseAuthority); its resolution is either
 // a resolution of §7.3 or a signed resolution document. A gate without
 // principals reads a signed document's resolution, and checks that the
 // document names the envelope presented and the call's act, but it has no
@@ -121,7 +123,9 @@
 // type (policy_version is a string, and null is not one), no duplicate
 // names, every principal's key in its one spelling; a refusal is a
 // *PolicyError naming the member by its JSON Pointer (TestParsePolicy,
-// TestParsePolicyPrincipals, FuzzParsePolicy).
+// TestParsePolicyPrincipals, TestClassNames, FuzzParsePolicy). New refuses
+// a Config without a ledger or a receipts log with a *ConfigError naming
+// the field, and an invalid policy with its *PolicyError (TestNewRefuses).
 //
 // # Non-integer arguments
 //

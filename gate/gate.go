@@ -129,17 +129,28 @@ type Gate struct {
 	parsers    sync.Pool // *act.Parser with Server set
 }
 
-// New returns a Gate for c, or an error if c lacks a part or its policy is
-// not valid (Policy.Validate).
+// ConfigError reports a Config that New refuses because it lacks a part:
+// Field names the Config field ("Ledger", "Receipts"). A policy that New
+// refuses is a *PolicyError instead.
+type ConfigError struct {
+	Field  string
+	Reason string
+}
+
+// Error returns "gate: REASON", such as "gate: no ledger".
+func (e *ConfigError) Error() string { return "gate: " + e.Reason }
+
+// New returns a Gate for c, or an error if c lacks a part (a *ConfigError)
+// or its policy is not valid (the *PolicyError of Policy.Validate).
 func New(c Config) (*Gate, error) {
 	if err := c.Policy.Validate(); err != nil {
 		return nil, err
 	}
 	if c.Ledger == nil {
-		return nil, errors.New("gate: no ledger")
+		return nil, &ConfigError{Field: "Ledger", Reason: "no ledger"}
 	}
 	if c.Receipts == nil {
-		return nil, errors.New("gate: no receipts log: every decision needs its receipt")
+		return nil, &ConfigError{Field: "Receipts", Reason: "no receipts log: every decision needs its receipt"}
 	}
 	g := &Gate{
 		policy:    c.Policy.clone(),

@@ -514,18 +514,33 @@ func TestNewRefuses(t *testing.T) {
 	}
 	defer log.Close()
 	l := ledger.NewMemory()
-	for _, c := range []gate.Config{
-		{Ledger: l, Receipts: log},
-		{Policy: testPolicy, Receipts: log},
-		{Policy: testPolicy, Ledger: l},
-		{Policy: &gate.Policy{Threshold: gate.Physical, Tools: map[string]gate.Class{}}, Ledger: l, Receipts: log},
-		{Policy: &gate.Policy{Threshold: gate.Unconfigured, Tools: map[string]gate.Class{}}, Ledger: l, Receipts: log},
-		{Policy: &gate.Policy{Tools: map[string]gate.Class{"x": 0}}, Ledger: l, Receipts: log},
-		{Policy: &gate.Policy{Tools: map[string]gate.Class{"": gate.ReadOnly}}, Ledger: l, Receipts: log},
-		{Policy: &gate.Policy{Tools: map[string]gate.Class{"x": gate.Unconfigured}}, Ledger: l, Receipts: log},
+	// Each refusal is typed: a *ConfigError naming the Config field, or
+	// the *PolicyError naming the policy member by its JSON Pointer.
+	for _, tc := range []struct {
+		c              gate.Config
+		field, pointer string
+	}{
+		{gate.Config{Ledger: l, Receipts: log}, "", ""},
+		{gate.Config{Policy: testPolicy, Receipts: log}, "Ledger", ""},
+		{gate.Config{Policy: testPolicy, Ledger: l}, "Receipts", ""},
+		{gate.Config{Policy: &gate.Policy{Threshold: gate.Physical, Tools: map[string]gate.Class{}}, Ledger: l, Receipts: log}, "", "/threshold"},
+		{gate.Config{Policy: &gate.Policy{Threshold: gate.Unconfigured, Tools: map[string]gate.Class{}}, Ledger: l, Receipts: log}, "", "/threshold"},
+		{gate.Config{Policy: &gate.Policy{Tools: map[string]gate.Class{"x": 0}}, Ledger: l, Receipts: log}, "", "/tools/x"},
+		{gate.Config{Policy: &gate.Policy{Tools: map[string]gate.Class{"": gate.ReadOnly}}, Ledger: l, Receipts: log}, "", "/tools/"},
+		{gate.Config{Policy: &gate.Policy{Tools: map[string]gate.Class{"x": gate.Unconfigured}}, Ledger: l, Receipts: log}, "", "/tools/x"},
 	} {
-		if _, err := gate.New(c); err == nil {
-			t.Errorf("New(%+v) succeeded", c)
+		_, err := gate.New(tc.c)
+		if err == nil {
+			t.Errorf("New(%+v) succeeded", tc.c)
+			continue
+		}
+		ce, isConfig := errors.AsType[*gate.ConfigError](err)
+		pe, isPolicy := errors.AsType[*gate.PolicyError](err)
+		switch {
+		case tc.field != "" && (!isConfig || ce.Field != tc.field || err.Error() != "gate: "+ce.Reason):
+			t.Errorf("New(%+v): %v, want a *ConfigError for %s", tc.c, err, tc.field)
+		case tc.field == "" && (!isPolicy || pe.Pointer != tc.pointer):
+			t.Errorf("New(%+v): %v, want a *PolicyError at %q", tc.c, err, tc.pointer)
 		}
 	}
 }

@@ -138,7 +138,7 @@ func (p *Policy) Validate() error {
 		return policyErr("", "no policy")
 	}
 	if t := p.threshold(); !t.valid() || t > Financial {
-		return policyErr("/threshold", "%v: must be READ_ONLY, ORDINARY or FINANCIAL (FINANCIAL and above are always fail-closed)", t)
+		return policyErr("/threshold", "%v: must be %v, %v or %v (%v and above are always fail-closed)", t, ReadOnly, Ordinary, Financial, Financial)
 	}
 	names := make([]string, 0, len(p.Tools))
 	for name := range p.Tools {
@@ -274,9 +274,9 @@ func ParsePolicy(src []byte) (*Policy, error) {
 		case "threshold":
 			var s string
 			if s, err = policyString(at, raw); err == nil {
-				var cerr error
-				if p.Threshold, cerr = ParseClass(s); cerr != nil {
-					err = policyErr(at, "%s", strings.TrimPrefix(cerr.Error(), "gate: "))
+				var ok bool
+				if p.Threshold, ok = lookupClass(s); !ok {
+					err = policyErr(at, "%s", unknownClass(s))
 				}
 			}
 		case "tools":
@@ -360,9 +360,9 @@ func parseTools(at string, raw json.RawMessage) (map[string]Class, *PolicyError)
 		if err != nil {
 			return nil, err
 		}
-		c, cerr := ParseClass(s)
-		if cerr != nil {
-			return nil, policyErr(tat, "%s", strings.TrimPrefix(cerr.Error(), "gate: "))
+		c, ok := lookupClass(s)
+		if !ok {
+			return nil, policyErr(tat, "%s", unknownClass(s))
 		}
 		out[name] = c
 	}
@@ -408,7 +408,11 @@ func parsePrincipals(at string, raw json.RawMessage) ([]Principal, *PolicyError)
 				}
 				pub, kerr := receipt.ParsePublicKey([]byte(s))
 				if kerr != nil {
-					return nil, policyErr(mat, "%s", strings.TrimPrefix(kerr.Error(), "receipt: "))
+					reason := kerr.Error() // ParsePublicKey's errors are *KeyErrors
+					if ke, ok := errors.AsType[*receipt.KeyError](kerr); ok {
+						reason = "public key: " + ke.Reason
+					}
+					return nil, policyErr(mat, "%s", reason)
 				}
 				// ParsePublicKey also reads PEM and skips space around the
 				// key, for key files; a policy has one spelling of a key.

@@ -12,13 +12,16 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/internal/casename"
+	"github.com/bbdigest/bbdigest/receipt"
 )
 
 func TestParsePolicy(t *testing.T) {
@@ -67,6 +70,30 @@ func TestClassNames(t *testing.T) {
 	if gate.Unconfigured.String() != "UNCONFIGURED" {
 		t.Error(gate.Unconfigured.String())
 	}
+	// The names are receipt's: the consequence_class values it checks.
+	for c, want := range map[gate.Class]string{
+		gate.ReadOnly: receipt.ClassReadOnly, gate.Ordinary: receipt.ClassOrdinary, gate.Financial: receipt.ClassFinancial,
+		gate.Physical: receipt.ClassPhysical, gate.NetworkControl: receipt.ClassNetworkControl, gate.Unconfigured: receipt.ClassUnconfigured,
+	} {
+		if c.String() != want {
+			t.Errorf("%d: %q, want receipt's %q", uint8(c), c.String(), want)
+		}
+	}
+	const wantErr = `gate: unknown consequence class "read_only" (want READ_ONLY, ORDINARY, FINANCIAL, PHYSICAL or NETWORK_CONTROL)`
+	if _, err := gate.ParseClass("read_only"); err == nil || err.Error() != wantErr {
+		t.Errorf("ParseClass(read_only): %v, want %s", err, wantErr)
+	}
+	// A policy names the member, with ParseClass's reason.
+	for src, pointer := range map[string]string{
+		`{"policy_version":"v","tools":{"a":"read_only"}}`:                  "/tools/a",
+		`{"policy_version":"v","tools":{},"threshold":"read_only"}`:         "/threshold",
+		`{"policy_version":"v","tools":{"a/b":"read_only","c":"ORDINARY"}}`: "/tools/a~1b",
+	} {
+		_, err := gate.ParsePolicy([]byte(src))
+		if pe, ok := errors.AsType[*gate.PolicyError](err); !ok || pe.Pointer != pointer || "gate: "+pe.Reason != wantErr {
+			t.Errorf("ParsePolicy(%s): %v, want %q at %q", src, err, wantErr, pointer)
+		}
+	}
 	if _, err := gate.ParseClass("UNCONFIGURED"); err == nil {
 		t.Error("UNCONFIGURED parsed as a class a policy can give")
 	}
@@ -95,19 +122,37 @@ func TestParseAuthority(t *testing.T) {
 	if a.Envelope.Digest() != env.Digest() || string(a.Resolution) != res || !a.Expires.Equal(time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)) {
 		t.Fatalf("authority %+v", a)
 	}
-	for _, bad := range []string{
-		strings.Replace(src, `"expires"`, `"expiry"`, 1),
-		strings.Replace(src, `"2026-12-02T11:00:00Z"`, `"tomorrow"`, 1),
-		strings.Replace(src, `"2026-12-02T11:00:00Z"`, `1796209200`, 1),
-		strings.Replace(src, `{"envelope":`, `{"expires":"2026-12-02T11:00:00Z","envelope":`, 1),
-		fmt.Sprintf(`{"envelope":%s,"resolution":%s}`, env.Canonical(), res),
-		fmt.Sprintf(`{"envelope":{"binding_moment":%s},"resolution":%s,"expires":"2026-12-02T11:00:00Z"}`, env.Canonical(), res),
-		fmt.Sprintf(`{"envelope":{},"resolution":%s,"expires":"2026-12-02T11:00:00Z"}`, res),
-		`[]`, `null`, `{`,
+	// Each refusal names the member at fault by its JSON Pointer (an
+	// *AuthorityError), or is the canon gate's (pointer "-" here).
+	for _, tc := range []struct{ bad, pointer string }{
+		{strings.Replace(src, `"expires"`, `"expiry"`, 1), "/expiry"},
+		{strings.Replace(src, `"2026-12-02T11:00:00Z"`, `"tomorrow"`, 1), "/expires"},
+		{strings.Replace(src, `"2026-12-02T11:00:00Z"`, `1796209200`, 1), "/expires"},
+		{strings.Replace(src, `{"envelope":`, `{"expires":"2026-12-02T11:00:00Z","envelope":`, 1), "-"},
+		{fmt.Sprintf(`{"envelope":%s,"resolution":%s}`, env.Canonical(), res), "/expires"},
+		{fmt.Sprintf(`{"envelope":{"binding_moment":%s},"resolution":%s,"expires":"2026-12-02T11:00:00Z"}`, env.Canonical(), res), "/envelope"},
+		{fmt.Sprintf(`{"envelope":{},"resolution":%s,"expires":"2026-12-02T11:00:00Z"}`, res), "/envelope"},
+		{`{"envelope":{},"resolution":{},"expires":"x","a/b":1}`, "/a~1b"},
+		{`[]`, ""}, {`null`, ""}, {`{`, "-"},
 	} {
-		if _, err := gate.ParseAuthority([]byte(bad)); err == nil {
-			t.Errorf("ParseAuthority(%.80s...) succeeded", bad)
+		_, err := gate.ParseAuthority([]byte(tc.bad))
+		if err == nil {
+			t.Errorf("ParseAuthority(%.80s...) succeeded", tc.bad)
+			continue
 		}
+		ae, ok := errors.AsType[*gate.AuthorityError](err)
+		if tc.pointer == "-" {
+			if _, isCanon := errors.AsType[*canon.Error](err); !isCanon || ok {
+				t.Errorf("ParseAuthority(%.80s...): %v, want the canon gate's error", tc.bad, err)
+			}
+		} else if !ok || ae.Pointer != tc.pointer || !strings.HasPrefix(err.Error(), "gate: authority: "+strconv.Quote(tc.pointer)+": ") {
+			t.Errorf("ParseAuthority(%.80s...): %v, want an *AuthorityError at %q", tc.bad, err, tc.pointer)
+		}
+	}
+	// The envelope's own error stays reachable.
+	_, err = gate.ParseAuthority(fmt.Appendf(nil, `{"envelope":{},"resolution":%s,"expires":"2026-12-02T11:00:00Z"}`, res))
+	if !errors.Is(err, envelope.ErrMalformed) {
+		t.Errorf("an empty envelope: %v, want it to wrap envelope.ErrMalformed", err)
 	}
 }
 

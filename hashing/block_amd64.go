@@ -83,17 +83,19 @@ type x86Caps struct {
 
 // batchPath returns the path whose batch kernel runs SumMany and Batcher by
 // default on a CPU with capabilities c, from what the CPU does rather than
-// its vendor (the table in doc.go, with the measurements behind it):
+// its vendor (the table in doc.go; the measurements behind it are in the
+// doc comments of BenchmarkSumMany and bench's BenchmarkSumManyParallel):
 //
-//   - AVX-512 at full width: sixteen AVX-512 lanes (avx512). Measured on
-//     Intel Emerald Rapids: +71% over serial SHA-NI for 1 KiB messages,
-//     where two SHA-NI streams give +12%.
+//   - AVX-512 at full width: sixteen AVX-512 lanes (avx512), which on
+//     Intel Emerald Rapids leave serial SHA-NI, and two SHA-NI streams,
+//     far behind: the SHA unit is near its limit with one stream, and the
+//     sixteen lanes do not use it.
 //   - SHA-NI, with AVX-512 on a narrower datapath or none: two interleaved
 //     SHA-NI streams (shani). On AMD Zen 4, which runs AVX-512 as two
 //     256-bit halves, sixteen lanes are no faster for the 1-2 KB messages
-//     of an archive (+5% at 1 KiB, -15% on 1000-2000 bytes with both cores
-//     hashing, -11% at 64 B); on Zen 1, eight AVX2 lanes on 128-bit units
-//     lose to two SHA-NI streams (+69% over serial).
+//     of an archive, and slower on short and mixed lengths and with both
+//     cores hashing; on Zen 1, eight AVX2 lanes on 128-bit units lose to
+//     two SHA-NI streams, which gain much over serial there.
 //   - AVX-512 on a narrow datapath without SHA-NI (no such CPU is known):
 //     avx512, whose sixteen lanes do at least the work of eight AVX2 lanes
 //     per instruction.

@@ -76,26 +76,29 @@
 //
 // What that gives, and why:
 //
-//	Intel with AVX-512 (Skylake-SP  avx512    Emerald Rapids, 1 KiB messages: 16 lanes +71%
-//	  to Granite Rapids)                      over serial SHA-NI, 2 SHA-NI streams +12%;
-//	                                          before Ice Lake there is no SHA-NI, and 16
-//	                                          lanes do twice the work of 8 AVX2 lanes
+//	Intel with AVX-512 (Skylake-SP  avx512    Emerald Rapids: 16 lanes far ahead of serial
+//	  to Granite Rapids)                      SHA-NI and of 2 SHA-NI streams, which gain
+//	                                          little over one; before Ice Lake there is
+//	                                          no SHA-NI, and 16 lanes do twice the work
+//	                                          of 8 AVX2 lanes
 //	AMD Zen 5 (full-width AVX-512)  avx512    512-bit datapaths: twice Zen 4's AVX-512
 //	                                          work per cycle (not measured here)
 //	AMD Zen 4 (reports FP256)       shani     AVX-512 as two 256-bit halves: on an EPYC
-//	                                          (family 25 model 17), 16 lanes +5% over 2
-//	                                          SHA-NI streams at 1 KiB, -18% on 0-2 KiB
-//	                                          mixed, -15% on 1000-2000 bytes with both
-//	                                          cores hashing, -11% at 64 B; batch.Stream
-//	                                          on envelopes: no difference
+//	                                          (family 25 model 17), 16 lanes barely
+//	                                          ahead of 2 SHA-NI streams at 1 KiB, behind
+//	                                          on short and mixed lengths and on 1-2 KB
+//	                                          with both cores hashing; batch.Stream on
+//	                                          envelopes: no difference
 //	AMD Zen 1 to 3, Hygon           shani     no AVX-512; on Zen 1 8 AVX2 lanes run on
-//	                                          128-bit units and 2 SHA-NI streams give +69%
+//	                                          128-bit units, and 2 SHA-NI streams gain
+//	                                          much over serial
 //	Intel without AVX-512, SHA-NI   shani
 //	AVX2 without SHA-NI (Haswell)   avx2
 //
 // hashing's BenchmarkSumMany (one core) and bench's
 // BenchmarkSumManyParallel (every core at once, as batch's workers hash)
-// compare the batch kernels by name on the machine at hand, and
+// compare the batch kernels by name on the machine at hand, and their doc
+// comments keep the measurements this table rests on; and
 // BBDIGEST_SHA256=avx512 (or shani, avx2) forces one. The command bbdigest
 // cpu reports the features found (fp128 and fp256 among them), the paths
 // this CPU and build can run, and the kernels in force.

@@ -52,4 +52,11 @@
 // accidents, not attacks: neither file is signed, and whoever can write
 // both can set any state or roll both back together. Package bolt has the
 // details.
+//
+// # Errors
+//
+// Every error of Memory and of package bolt's Ledger is an *Error: what
+// was being done, the ledger's file, and the cause, which wraps one of
+// the sentinels (ErrAlreadyResolved, ErrCorrupt, ErrLocked, ErrClosed) or
+// an error of the file system where one applies.
 package ledger

@@ -87,8 +87,9 @@ type Entry struct {
 	EmittedAt time.Time
 }
 
-// Errors of a Ledger, for errors.Is. Their messages begin with
-// "envelope: ", which the bbdigest command strips.
+// Errors of a Ledger, for errors.Is. A ledger of this module never
+// returns one alone: it is the cause (Err) of an *Error, whose message
+// begins with the package's name, so theirs do not.
 var (
 	// ErrAlreadyResolved is returned by Ledger.Emit for a digest that is
 	// already resolved. Two byte-identical envelopes share a digest
@@ -96,18 +97,59 @@ var (
 	// asks the same question again must make the new envelope differ, for
 	// example in its synopsis or findings, or its resolution could not be
 	// told apart from the first one's.
-	ErrAlreadyResolved = errors.New("envelope: envelope already resolved")
+	ErrAlreadyResolved = errors.New("envelope already resolved")
 	// ErrCorrupt: the ledger's storage is damaged, was rolled back, or was
 	// written in a format this version refuses. The ledger cannot tell
 	// which envelopes are resolved, so it refuses to answer. A ledger that
 	// finds corruption after opening refuses every later call.
-	ErrCorrupt = errors.New("envelope: ledger corrupt")
+	ErrCorrupt = errors.New("corrupt")
 	// ErrLocked: another process (or another ledger in this one) holds the
 	// ledger's storage, and did not release it in time.
-	ErrLocked = errors.New("envelope: ledger locked")
+	ErrLocked = errors.New("locked")
 	// ErrClosed: the ledger was closed.
-	ErrClosed = errors.New("envelope: ledger closed")
+	ErrClosed = errors.New("closed")
 )
+
+// Error reports a failure of a ledger: every error of Memory and of
+// package ledger/bolt's Ledger is one. Op is what was being done to the
+// ledger's file ("open", "create", "close"), or "" for a call on a ledger
+// that is open; Path is the ledger's file, or "" for a ledger without one;
+// Err is the cause, which wraps ErrAlreadyResolved, ErrCorrupt, ErrLocked,
+// ErrClosed or an error of the file system (fs.ErrExist,
+// fs.ErrNotExist, ...) where one applies, for errors.Is.
+type Error struct {
+	Op   string
+	Path string
+	Err  error
+}
+
+// Error returns "ledger: " and the Detail, such as
+// "ledger: open ledger agent.db: locked by another process (waited 10s)".
+func (e *Error) Error() string { return "ledger: " + e.Detail() }
+
+// Detail returns the message without the package's name: "OP ledger PATH:
+// CAUSE", such as "create ledger agent.db: file already exists"; "ledger
+// PATH: CAUSE" when Op is ""; "OP: CAUSE", or the cause alone (such as
+// "envelope already resolved: sha256:..."), when Path is "". The bbdigest
+// command prints it after the name of its command.
+func (e *Error) Detail() string {
+	cause := "<nil>"
+	if e.Err != nil {
+		cause = e.Err.Error()
+	}
+	switch {
+	case e.Path != "" && e.Op != "":
+		return e.Op + " ledger " + e.Path + ": " + cause
+	case e.Path != "":
+		return "ledger " + e.Path + ": " + cause
+	case e.Op != "":
+		return e.Op + ": " + cause
+	}
+	return cause
+}
+
+// Unwrap returns e.Err.
+func (e *Error) Unwrap() error { return e.Err }
 
 // A Ledger records the envelopes an agent has emitted, and when, which of
 // them are resolved, and by which outcome and when, each named by its
@@ -151,7 +193,7 @@ func (l *Memory) Emit(d hashing.Digest) error {
 	defer l.mu.Unlock()
 	switch l.entries[d].State {
 	case StateResolved:
-		return fmt.Errorf("%w: %s", ErrAlreadyResolved, d)
+		return &Error{Err: fmt.Errorf("%w: %s", ErrAlreadyResolved, d)}
 	case StateUnknown:
 		l.entries[d] = Entry{State: StateEmitted, EmittedAt: time.Now().Round(0)}
 	}
@@ -161,7 +203,7 @@ func (l *Memory) Emit(d hashing.Digest) error {
 // Resolve implements Ledger.
 func (l *Memory) Resolve(d hashing.Digest, o Outcome) (bool, error) {
 	if !o.Valid() {
-		return false, fmt.Errorf("envelope: ledger: outcome %v does not resolve an envelope", o)
+		return false, &Error{Err: fmt.Errorf("outcome %v does not resolve an envelope", o)}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

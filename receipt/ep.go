@@ -25,30 +25,37 @@ const maxProofSteps = 64
 // pub over the JCS bytes of the payload; and "anchor", when present, an
 // EP-MERKLE-v2 anchor (see verifyAnchor). No other member is accepted.
 //
-// It returns nil when the document verifies, else an error wrapping one of
-// ErrMalformed, ErrVersion, ErrAlgorithm, ErrMalformedSignature,
-// ErrSignature, ErrLegacyAnchor, ErrAnchorUnbound or ErrAnchor.
+// It returns nil when the document verifies, else an *EPError wrapping one
+// of ErrMalformed, ErrVersion, ErrAlgorithm, ErrMalformedSignature,
+// ErrSignature, ErrLegacyAnchor, ErrAnchorUnbound or ErrAnchor (or none,
+// for a public key of the wrong length).
 func VerifyEP(doc []byte, pub ed25519.PublicKey) error {
 	if len(pub) != ed25519.PublicKeySize {
-		return fmt.Errorf("receipt: EP document: bad public key length %d", len(pub))
+		return &EPError{What: fmt.Sprintf("bad public key length %d", len(pub))}
 	}
 	c, err := canon.Canonicalize(doc, canon.Strict)
 	if err != nil {
-		return fmt.Errorf("receipt: EP document: %w", notJSON(err))
+		return epError("", notJSON(err))
 	}
 	payload, sig, anchor, le := splitEP(c, true)
 	if le != nil {
-		return fmt.Errorf("receipt: EP document: %w", le)
+		return epError("", le)
 	}
 	if !ed25519.Verify(pub, payload, sig) {
-		return fmt.Errorf("receipt: EP document: %w", &lineError{what: "signature does not verify under the key " + KeyID(pub), err: ErrSignature})
+		return epError("", &lineError{what: "signature does not verify under the key " + KeyID(pub), err: ErrSignature})
 	}
 	if anchor != nil {
 		if le := verifyAnchor(anchor, payload); le != nil {
-			return fmt.Errorf("receipt: EP document: anchor: %w", le)
+			return epError("anchor: ", le)
 		}
 	}
 	return nil
+}
+
+// epError returns the *EPError of what the checks of a document found
+// wrong, le, in the part that prefix names.
+func epError(prefix string, le *lineError) *EPError {
+	return &EPError{What: prefix + le.what, Err: le.err}
 }
 
 // verifyAnchor checks the canonical anchor object a against the JCS bytes

@@ -257,12 +257,16 @@ func TestEPDocuments(t *testing.T) {
 		{"other payload", edit(func(d map[string]any) { d["payload"] = map[string]any{"a": 2} }), ErrSignature},
 	}
 	for _, c := range cases {
-		if err := VerifyEP(c.doc, pub); !errors.Is(err, c.want) {
+		err := VerifyEP(c.doc, pub)
+		if !errors.Is(err, c.want) {
 			t.Errorf("%s: VerifyEP(%s) = %v, want %v", c.name, c.doc, err, c.want)
 		}
+		if e, ok := errors.AsType[*EPError](err); !ok || e.What == "" || err.Error() != "receipt: EP document: "+e.What {
+			t.Errorf("%s: VerifyEP: %v (%#v), want an *EPError", c.name, err, e)
+		}
 	}
-	if err := VerifyEP(good, pub[:5]); err == nil {
-		t.Error("VerifyEP accepted a short key")
+	if e, ok := errors.AsType[*EPError](VerifyEP(good, pub[:5])); !ok || e.What != "bad public key length 5" {
+		t.Errorf("VerifyEP with a short key: %#v", e)
 	}
 	// A LAVR receipt line is an EP document.
 	_, b, _ := writeLog(t, t.TempDir(), testSigner(2), 2)

@@ -103,6 +103,38 @@ func (e *ChainError) Error() string {
 // Unwrap returns e.Err.
 func (e *ChainError) Unwrap() error { return e.Err }
 
+// KeyError reports why ParsePublicKey or ParsePrivateKey refuses a key's
+// text.
+type KeyError struct {
+	Private bool   // the text was read as a private key (ParsePrivateKey)
+	Reason  string // why, such as `not one PEM "PUBLIC KEY" block`
+}
+
+// Error returns "receipt: public key: REASON" (or "private key").
+func (e *KeyError) Error() string {
+	if e.Private {
+		return "receipt: private key: " + e.Reason
+	}
+	return "receipt: public key: " + e.Reason
+}
+
+// EPError reports why VerifyEP refuses an EP-RECEIPT-v1 document.
+type EPError struct {
+	// What failed, such as "signature does not verify under the key
+	// sha256:..." or, for the anchor, "anchor: " and what in it failed.
+	What string
+	// Err is the sentinel of the failure (ErrMalformed, ErrSignature,
+	// ...; and the *canon.Error of a document that is not JSON under the
+	// strict profile); nil for a public key of the wrong length.
+	Err error
+}
+
+// Error returns "receipt: EP document: WHAT".
+func (e *EPError) Error() string { return "receipt: EP document: " + e.What }
+
+// Unwrap returns e.Err.
+func (e *EPError) Unwrap() error { return e.Err }
+
 // lineError is what one line's checks found wrong, before it has a place
 // in a file.
 type lineError struct {

@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/pem"
-	"errors"
 	"fmt"
 	"strconv"
 )
@@ -49,32 +48,33 @@ func MarshalPublicKey(pub ed25519.PublicKey) string {
 // ParsePublicKey reads an Ed25519 public key in EP's form (the base64url
 // encoding, without padding, of its SubjectPublicKeyInfo DER) or as a PEM
 // "PUBLIC KEY" block. Space around it is ignored, so a key file may end
-// with a newline; nothing else may come before or after it.
+// with a newline; nothing else may come before or after it. A text it
+// refuses is a *KeyError.
 func ParsePublicKey(text []byte) (ed25519.PublicKey, error) {
 	text = bytes.TrimSpace(text)
 	var der []byte
 	if bytes.HasPrefix(text, []byte("-----BEGIN")) {
 		block, rest := pem.Decode(text)
 		if block == nil || block.Type != "PUBLIC KEY" || len(bytes.TrimSpace(rest)) != 0 {
-			return nil, errors.New(`receipt: public key: not one PEM "PUBLIC KEY" block`)
+			return nil, &KeyError{Reason: `not one PEM "PUBLIC KEY" block`}
 		}
 		der = block.Bytes
 	} else {
 		var err error
 		if der, err = b64.DecodeString(string(text)); err != nil {
-			return nil, fmt.Errorf("receipt: public key: not base64url without padding (nor PEM): %v", err)
+			return nil, &KeyError{Reason: "not base64url without padding (nor PEM): " + err.Error()}
 		}
 	}
 	key, err := x509.ParsePKIXPublicKey(der)
 	if err != nil {
-		return nil, fmt.Errorf("receipt: public key: %v", err)
+		return nil, &KeyError{Reason: err.Error()}
 	}
 	pub, ok := key.(ed25519.PublicKey)
 	if !ok {
-		return nil, fmt.Errorf("receipt: public key: a %T, not an Ed25519 key", key)
+		return nil, &KeyError{Reason: fmt.Sprintf("a %T, not an Ed25519 key", key)}
 	}
 	if !bytes.Equal(der, spki(pub)) {
-		return nil, errors.New("receipt: public key: not the DER encoding of an Ed25519 SubjectPublicKeyInfo")
+		return nil, &KeyError{Reason: "not the DER encoding of an Ed25519 SubjectPublicKeyInfo"}
 	}
 	return pub, nil
 }
@@ -82,19 +82,19 @@ func ParsePublicKey(text []byte) (ed25519.PublicKey, error) {
 // ParsePrivateKey reads an Ed25519 private key from a PEM "PRIVATE KEY"
 // block holding PKCS#8 (RFC 8410), as MarshalPrivateKey and openssl genpkey
 // -algorithm ed25519 write it. Text before the block is ignored, as PEM
-// allows; after it, only space.
+// allows; after it, only space. A text it refuses is a *KeyError.
 func ParsePrivateKey(text []byte) (ed25519.PrivateKey, error) {
 	block, rest := pem.Decode(text)
 	if block == nil || block.Type != "PRIVATE KEY" || len(bytes.TrimSpace(rest)) != 0 {
-		return nil, errors.New(`receipt: private key: not one PEM "PRIVATE KEY" block (PKCS#8)`)
+		return nil, &KeyError{Private: true, Reason: `not one PEM "PRIVATE KEY" block (PKCS#8)`}
 	}
 	key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
 	if err != nil {
-		return nil, fmt.Errorf("receipt: private key: %v", err)
+		return nil, &KeyError{Private: true, Reason: err.Error()}
 	}
 	priv, ok := key.(ed25519.PrivateKey)
 	if !ok {
-		return nil, fmt.Errorf("receipt: private key: a %T, not an Ed25519 key", key)
+		return nil, &KeyError{Private: true, Reason: fmt.Sprintf("a %T, not an Ed25519 key", key)}
 	}
 	return priv, nil
 }

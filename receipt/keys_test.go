@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -71,8 +72,14 @@ func TestParsePublicKey(t *testing.T) {
 		"two keys":     b64text + " " + b64text,
 	}
 	for name, text := range bad {
-		if got, err := ParsePublicKey([]byte(text)); err == nil {
+		got, err := ParsePublicKey([]byte(text))
+		if err == nil {
 			t.Errorf("%s: ParsePublicKey(%q) = %x, want an error", name, text, got)
+			continue
+		}
+		ke, ok := errors.AsType[*KeyError](err)
+		if !ok || ke.Private || ke.Reason == "" || err.Error() != "receipt: public key: "+ke.Reason {
+			t.Errorf("%s: ParsePublicKey(%q): %v (%#v), want a *KeyError of a public key", name, text, err, ke)
 		}
 	}
 }
@@ -112,8 +119,14 @@ func TestPrivateKey(t *testing.T) {
 		"after":  append(bytes.Clone(text), "junk"...),
 		"der":    {0x30, 0x2e},
 	} {
-		if _, err := ParsePrivateKey(in); err == nil {
+		_, err := ParsePrivateKey(in)
+		if err == nil {
 			t.Errorf("%s: ParsePrivateKey accepted %q", name, in)
+			continue
+		}
+		ke, ok := errors.AsType[*KeyError](err)
+		if !ok || !ke.Private || ke.Reason == "" || err.Error() != "receipt: private key: "+ke.Reason {
+			t.Errorf("%s: ParsePrivateKey(%q): %v (%#v), want a *KeyError of a private key", name, in, err, ke)
 		}
 	}
 }

@@ -23,7 +23,9 @@ const (
 )
 
 // The consequence classes of Payload.Class, from the least consequential.
-// UNCONFIGURED is the class of a tool the gate has no class for.
+// UNCONFIGURED is the class of a tool the gate has no class for. These are
+// the module's one spelling of the class names: package gate's Class
+// prints and parses them.
 const (
 	ClassReadOnly       = "READ_ONLY"
 	ClassOrdinary       = "ORDINARY"

@@ -205,21 +205,24 @@ func (c *cli) actRefused(name string, err error) int {
 // or, inside an OpenAI arguments string, "CLASS: MESSAGE within "INNER" at
 // offset N of the decoded string".
 func actReason(e *act.Error) string {
-	if ce, ok := e.Err.(*canon.Error); ok && !e.InString {
+	ce, isCanon := errors.AsType[*canon.Error](e.Err)
+	if isCanon && !e.InString {
 		return canonReason(ce)
 	}
 	var b strings.Builder
-	b.WriteString(e.Class())
-	b.WriteString(": ")
-	if ce, ok := e.Err.(*canon.Error); ok {
+	if isCanon {
+		b.WriteString(ce.Class.String())
+		b.WriteString(": ")
 		b.WriteString(ce.Msg)
 		b.WriteString(" within ")
 		b.WriteString(quote(ce.Pointer))
 	} else {
+		b.WriteString(act.ClassShape)
+		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
 	}
 	b.WriteString(" at offset ")
-	b.WriteString(strconv.Itoa(e.Offset))
+	b.WriteString(strconv.FormatInt(e.Offset, 10))
 	if e.InString {
 		b.WriteString(" of the decoded string")
 	}

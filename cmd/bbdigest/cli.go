@@ -57,7 +57,7 @@ type cli struct {
 
 	in []byte // the current input, kept for its memory
 
-	lastError string // the message of the last errorf, unescaped
+	lastUsage string // the last usage error of parse, without the command's name, unescaped
 
 	lastFlagSet *flag.FlagSet // the flag set flagSet made last (flagsOf)
 }
@@ -66,8 +66,7 @@ type cli struct {
 // (safeText), so that it stays one line and holds nothing a terminal
 // interprets, whatever names went into it.
 func (c *cli) errorf(format string, args ...any) {
-	c.lastError = fmt.Sprintf(format, args...)
-	io.WriteString(c.stderr, "bbdigest: error: "+safeText(c.lastError)+"\n")
+	io.WriteString(c.stderr, "bbdigest: error: "+safeText(fmt.Sprintf(format, args...))+"\n")
 }
 
 // hintf writes one "bbdigest: hint: " line, escaped as errorf's.
@@ -131,7 +130,8 @@ type boolFlag interface{ IsBoolFlag() bool }
 // help.
 func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands []string, code int) {
 	usageError := func(format string, args ...any) ([]string, int) {
-		c.errorf("%s: "+format, append([]any{fs.Name()}, args...)...)
+		c.lastUsage = fmt.Sprintf(format, args...)
+		c.errorf("%s: %s", fs.Name(), c.lastUsage)
 		c.hintf("%s", helpHint(fs.Name()))
 		return nil, exitUsage
 	}

@@ -77,7 +77,7 @@ func TestVerifyLedgerLocked(t *testing.T) {
 	start := time.Now()
 	v, errOut, code := lc.verify("--wait", "0")
 	if code != exitLedger || v["outcome"] != "error" || v["error"] != "ledger" ||
-		!strings.Contains(v["reason"].(string), "ledger file agent.db is locked by another process") {
+		!strings.Contains(v["reason"].(string), "open ledger agent.db: locked by another process") {
 		t.Errorf("locked, --wait 0: exit %d, %v", code, v)
 	}
 	if !strings.Contains(errOut, "bbdigest: hint: another bbdigest holds the ledger; --wait D waits longer") {
@@ -125,13 +125,13 @@ func TestVerifyLedgerMetaFlip(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, errOut, code := lc.verify()
-	if code != exitLedger || v["outcome"] != "error" || v["error"] != "ledger" || !strings.Contains(v["reason"].(string), "ledger corrupt") {
+	if code != exitLedger || v["outcome"] != "error" || v["error"] != "ledger" || !strings.Contains(v["reason"].(string), "ledger agent.db: corrupt: ") {
 		t.Errorf("verify after the flip: exit %d, %v", code, v)
 	}
 	if !strings.Contains(errOut, "nothing was authorized or recorded") {
 		t.Errorf("stderr %q", errOut)
 	}
-	if _, errOut, code := lc.run("envelope", "emit", "--ledger", lc.ledger, "env.json"); code != exitLedger || !strings.Contains(errOut, "ledger corrupt") {
+	if _, errOut, code := lc.run("envelope", "emit", "--ledger", lc.ledger, "env.json"); code != exitLedger || !strings.Contains(errOut, "ledger agent.db: corrupt: ") {
 		t.Errorf("emit after the flip: exit %d, %s", code, errOut)
 	}
 	// Removing the high-water file does not help.

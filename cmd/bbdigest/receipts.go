@@ -9,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/bbdigest/bbdigest/receipt"
 )
@@ -261,6 +260,18 @@ type epVectorFile struct {
 	} `json:"vectors"`
 }
 
+// epReason is why a vector's key or document was refused, without the
+// package's name: "public key: REASON" or what failed in the document.
+func epReason(err error) string {
+	if e, ok := errors.AsType[*receipt.EPError](err); ok {
+		return e.What
+	}
+	if e, ok := errors.AsType[*receipt.KeyError](err); ok {
+		return "public key: " + e.Reason
+	}
+	return err.Error()
+}
+
 // receiptsVerifyEP runs "bbdigest receipts verify-ep".
 func (c *cli) receiptsVerifyEP(args []string) int {
 	const cmd = "receipts verify-ep"
@@ -310,7 +321,7 @@ func (c *cli) receiptsVerifyEP(args []string) int {
 		}
 		why := ""
 		if err != nil {
-			why = safeText(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "receipt: "), "EP document: "))
+			why = safeText(epReason(err))
 		}
 		want := *v.Expect.Valid
 		switch {

@@ -58,7 +58,7 @@ Options:
                      Beside PATH is PATH.hwm, a high-water file: the ledger
                      refuses a file that is damaged or was rolled back (an
                      older copy, or a damaged newest meta page), answering
-                     "ledger corrupt" rather than an older state. Keep both
+                     "corrupt" rather than an older state. Keep both
                      files writable only by the agent (mode 0600, as they
                      are created), and never restore them from a backup.
   --wait D           how long to wait for another process that holds the
@@ -183,10 +183,14 @@ func (c *cli) ledgerFailure(cmd string, err error) int {
 	return exitLedger
 }
 
-// ledgerMessage is err's message without the package's "envelope: "
-// prefix, which means nothing to a user of the command.
+// ledgerMessage is what the command says of a ledger failure: the
+// *ledger.Error's Detail, without the package's name, which means nothing
+// to a user of the command.
 func ledgerMessage(err error) string {
-	return strings.ReplaceAll(err.Error(), "envelope: ", "")
+	if e, ok := errors.AsType[*ledger.Error](err); ok {
+		return e.Detail()
+	}
+	return err.Error()
 }
 
 // ledgerOptions returns the options for opening the ledger: wait is the
@@ -242,7 +246,7 @@ func (c *cli) rejectedInput(input, file string, err error) verifyOutput {
 		return v
 	}
 	if pe, ok := errors.AsType[*envelope.PlacementError](err); ok {
-		v := verifyError(errPlacement, input, file, strings.TrimPrefix(pe.Err.Error(), "envelope: "))
+		v := verifyError(errPlacement, input, file, pe.Reason())
 		v.Pointer = &pe.Pointer
 		return v
 	}
@@ -273,7 +277,7 @@ func (c *cli) resolutionVerify(args []string) int {
 // it reports errors on stderr. A zero answer and exitOK mean that the help
 // was printed.
 func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
-	c.lastError = ""
+	c.lastUsage = ""
 	fs := c.flagSet(cmd)
 	envFile := fs.String("envelope", "", "")
 	resFile := fs.String("resolution", "", "")
@@ -284,7 +288,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 		if code == exitOK {
 			return verifyOutput{}, exitOK
 		}
-		return verifyError(errUsage, "", "", strings.TrimPrefix(c.lastError, cmd+": ")), code
+		return verifyError(errUsage, "", "", c.lastUsage), code
 	}
 
 	// Usage: tell a flag left out from one given an empty value, which an

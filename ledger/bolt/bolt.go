@@ -30,7 +30,7 @@ const LockTimeout = 10 * time.Second
 
 // errNoChange makes a read-write transaction roll back instead of
 // committing: the call changes nothing.
-var errNoChange = errors.New("envelope: no change")
+var errNoChange = errors.New("no change")
 
 // Options configures Open. The zero value waits for no lock and creates a
 // missing ledger; nil options wait LockTimeout.
@@ -124,8 +124,8 @@ type Ledger struct {
 	closed bool         // guarded by mu
 	wmu    sync.Mutex   // one write (commit and high-water update) at a time
 	txid   atomic.Uint64
-	failed atomic.Pointer[error] // the first corruption found
-	stuck  atomic.Bool           // a panic may have left bbolt's locks held: Close must not wait for them
+	failed atomic.Pointer[ledger.Error] // the first corruption found
+	stuck  atomic.Bool                  // a panic may have left bbolt's locks held: Close must not wait for them
 }
 
 // Open opens the ledger file at path, creating it (mode 0600) unless
@@ -154,19 +154,19 @@ func Open(path string, opts *Options) (*Ledger, error) {
 // as an empty ledger.
 func Create(path string, opts *Options) (*Ledger, error) {
 	if opts != nil && opts.MustExist {
-		return nil, fmt.Errorf("envelope: create ledger %s: Options.MustExist is set", path)
+		return nil, &ledger.Error{Op: "create", Path: path, Err: errors.New("Options.MustExist is set")}
 	}
 	// open's O_EXCL makes the check on path atomic; this one first only
 	// names the right file when both are there.
 	if _, err := os.Lstat(path); err == nil {
-		return nil, fmt.Errorf("envelope: create ledger %s: %w", path, fs.ErrExist)
+		return nil, &ledger.Error{Op: "create", Path: path, Err: fs.ErrExist}
 	}
 	hwmPath := path + ".hwm"
 	switch _, err := os.Lstat(hwmPath); {
 	case err == nil:
-		return nil, fmt.Errorf("envelope: create ledger %s: the high-water file %s of an earlier ledger is there: %w", path, hwmPath, fs.ErrExist)
+		return nil, &ledger.Error{Op: "create", Path: path, Err: fmt.Errorf("the high-water file %s of an earlier ledger is there: %w", hwmPath, fs.ErrExist)}
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("envelope: create ledger %s: %w", path, err)
+		return nil, &ledger.Error{Op: "create", Path: path, Err: err}
 	}
 	return open(path, opts, true)
 }
@@ -183,7 +183,7 @@ func open(path string, opts *Options, create bool) (*Ledger, error) {
 		op = "create"
 	}
 	if o.Wait < 0 {
-		return nil, fmt.Errorf("envelope: %s ledger %s: negative wait %v", op, path, o.Wait)
+		return nil, &ledger.Error{Op: op, Path: path, Err: fmt.Errorf("negative wait %v", o.Wait)}
 	}
 	l := &Ledger{path: path}
 	created := false // by this call: removed if it fails
@@ -223,16 +223,16 @@ func open(path string, opts *Options, create bool) (*Ledger, error) {
 	case errors.Is(err, berrors.ErrTimeout):
 		// Another process has the file open: it is not this call's to
 		// remove, whoever created it.
-		return nil, fmt.Errorf("%w: ledger file %s is locked by another process (waited %v)", ledger.ErrLocked, path, o.Wait)
+		return nil, &ledger.Error{Op: op, Path: path, Err: fmt.Errorf("%w by another process (waited %v)", ledger.ErrLocked, o.Wait)}
 	case o.MustExist && errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("envelope: ledger %s: %w", path, fs.ErrNotExist)
+		return nil, &ledger.Error{Path: path, Err: fs.ErrNotExist}
 	case create && errors.Is(err, fs.ErrExist):
-		return nil, fmt.Errorf("envelope: create ledger %s: %w", path, fs.ErrExist)
+		return nil, &ledger.Error{Op: "create", Path: path, Err: fs.ErrExist}
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
-		return nil, fmt.Errorf("%w: %s: not a ledger, or both bbolt meta pages damaged: %v", ledger.ErrCorrupt, path, err)
+		return nil, &ledger.Error{Path: path, Err: fmt.Errorf("%w: not a ledger, or both bbolt meta pages damaged: %v", ledger.ErrCorrupt, err)}
 	case err != nil:
 		removeCreated()
-		return nil, fmt.Errorf("envelope: %s ledger %s: %w", op, path, pathErr(path, err))
+		return nil, &ledger.Error{Op: op, Path: path, Err: pathErr(path, err)}
 	}
 	if err := l.init(); err != nil {
 		l.abort()
@@ -263,7 +263,7 @@ func pathErr(path string, err error) error {
 func (l *Ledger) init() error {
 	st, err := l.file.Stat()
 	if err != nil {
-		return fmt.Errorf("envelope: open ledger %s: %w", l.path, err)
+		return &ledger.Error{Op: "open", Path: l.path, Err: err}
 	}
 	size := st.Size()
 	cur, pageSize, err := checkBoltMetas(l.file, size)
@@ -277,7 +277,7 @@ func (l *Ledger) init() error {
 	hwmPath += ".hwm"
 	hs, err := readHWM(hwmPath)
 	if err != nil {
-		return fmt.Errorf("envelope: open ledger %s: high-water file: %w", l.path, err)
+		return &ledger.Error{Op: "open", Path: l.path, Err: fmt.Errorf("high-water file: %w", err)}
 	}
 	// A file at transaction 0 or 1 is as bbolt creates it, before the
 	// first commit: it holds nothing, so a missing or damaged high-water
@@ -316,18 +316,18 @@ func (l *Ledger) init() error {
 	}
 	if !fresh {
 		if l.hwm, err = openHWM(hwmPath, slot); err != nil {
-			return fmt.Errorf("envelope: open ledger %s: high-water file: %w", l.path, err)
+			return &ledger.Error{Op: "open", Path: l.path, Err: fmt.Errorf("high-water file: %w", err)}
 		}
 		if cur.txid > mark { // the last commit was not recorded: a crash
 			if err := l.hwm.write(cur.txid); err != nil {
-				return fmt.Errorf("envelope: open ledger %s: high-water file %s: %w", l.path, hwmPath, err)
+				return &ledger.Error{Op: "open", Path: l.path, Err: fmt.Errorf("high-water file %s: %w", hwmPath, err)}
 			}
 		}
 		return nil
 	}
 	// A new ledger: the high-water file first, then the bucket.
 	if l.hwm, err = createHWM(hwmPath, cur.txid); err != nil {
-		return fmt.Errorf("envelope: create ledger %s: high-water file: %w", l.path, err)
+		return &ledger.Error{Op: "create", Path: l.path, Err: fmt.Errorf("high-water file: %w", err)}
 	}
 	return l.write(func(tx *bbolt.Tx) error {
 		_, err := tx.CreateBucket(boltBucket)
@@ -349,15 +349,15 @@ func (l *Ledger) abort() {
 	}
 }
 
-// Close closes the ledger. Every later call, Close included, returns
-// ledger.ErrClosed. After bbolt panicked (see ledger.ErrCorrupt), Close
+// Close closes the ledger. Every later call, Close included, returns an
+// error wrapping ledger.ErrClosed. After bbolt panicked (see ledger.ErrCorrupt), Close
 // releases the file without bbolt, which may be left holding its own
 // locks; the file's memory map then stays until the process exits.
 func (l *Ledger) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
-		return ledger.ErrClosed
+		return &ledger.Error{Op: "close", Path: l.path, Err: ledger.ErrClosed}
 	}
 	l.closed = true
 	var errs []error
@@ -374,7 +374,7 @@ func (l *Ledger) Close() error {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("envelope: close ledger %s: %w", l.path, err)
+		return &ledger.Error{Op: "close", Path: l.path, Err: err}
 	}
 	return nil
 }
@@ -400,7 +400,7 @@ func (l *Ledger) Emit(d hashing.Digest) error {
 // Resolve implements ledger.Ledger. The test and the set are one transaction.
 func (l *Ledger) Resolve(d hashing.Digest, o ledger.Outcome) (bool, error) {
 	if !o.Valid() {
-		return false, fmt.Errorf("envelope: ledger: outcome %v does not resolve an envelope", o)
+		return false, &ledger.Error{Path: l.path, Err: fmt.Errorf("outcome %v does not resolve an envelope", o)}
 	}
 	ok := false
 	err := l.update(func(tx *bbolt.Tx) error {
@@ -482,15 +482,13 @@ func (l *Ledger) write(fn func(tx *bbolt.Tx) error) error {
 	switch {
 	case errors.Is(err, errNoChange):
 		return nil
-	case errors.Is(err, ledger.ErrAlreadyResolved):
-		return err
 	case err != nil:
 		return l.wrap(err)
 	}
 	l.txid.Store(txid)
 	l.hwm.noSync = l.db.NoSync
 	if err := l.hwm.write(txid); err != nil {
-		return fmt.Errorf("envelope: ledger %s: transaction %d committed, but the high-water file %s was not updated: %w", l.path, txid, l.hwm.path, err)
+		return &ledger.Error{Path: l.path, Err: fmt.Errorf("transaction %d committed, but the high-water file %s was not updated: %w", txid, l.hwm.path, err)}
 	}
 	return nil
 }
@@ -551,7 +549,7 @@ func bboltCall(path string, fn func() error) (err error, panicked bool) {
 	defer func(old bool) {
 		debug.SetPanicOnFault(old)
 		if r := recover(); r != nil {
-			err, panicked = fmt.Errorf("%w: %s: bbolt panicked: %v", ledger.ErrCorrupt, path, r), true
+			err, panicked = &ledger.Error{Path: path, Err: fmt.Errorf("%w: bbolt panicked: %v", ledger.ErrCorrupt, r)}, true
 		}
 	}(debug.SetPanicOnFault(true))
 	return fn(), false
@@ -561,27 +559,33 @@ func bboltCall(path string, fn func() error) (err error, panicked bool) {
 // Callers hold mu.
 func (l *Ledger) usable() error {
 	if l.closed {
-		return ledger.ErrClosed
+		return &ledger.Error{Path: l.path, Err: ledger.ErrClosed}
 	}
 	if p := l.failed.Load(); p != nil {
-		return fmt.Errorf("%w (refusing every call since)", *p)
+		first := *p
+		return &ledger.Error{Op: first.Op, Path: first.Path, Err: fmt.Errorf("%w (refusing every call since)", first.Err)}
 	}
 	return nil
 }
 
-// corrupt returns an error wrapping ledger.ErrCorrupt.
+// corrupt returns the *ledger.Error of a corruption of the ledger, which
+// wraps ledger.ErrCorrupt.
 func (l *Ledger) corrupt(format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s", ledger.ErrCorrupt, l.path, fmt.Sprintf(format, args...))
+	return &ledger.Error{Path: l.path, Err: fmt.Errorf("%w: %s", ledger.ErrCorrupt, fmt.Sprintf(format, args...))}
 }
 
-// wrap returns err with the path, and records a corruption so that the
-// ledger refuses every later call.
+// wrap returns err as a *ledger.Error naming the ledger (err itself when
+// it is one already), and records a corruption so that the ledger
+// refuses every later call.
 func (l *Ledger) wrap(err error) error {
-	if errors.Is(err, ledger.ErrCorrupt) {
-		l.failed.CompareAndSwap(nil, &err)
-		return err
+	le, ok := errors.AsType[*ledger.Error](err)
+	if !ok {
+		le = &ledger.Error{Path: l.path, Err: err}
 	}
-	return fmt.Errorf("envelope: ledger %s: %w", l.path, err)
+	if errors.Is(le, ledger.ErrCorrupt) {
+		l.failed.CompareAndSwap(nil, le)
+	}
+	return le
 }
 
 // An entry's value is entrySize bytes:

@@ -32,6 +32,10 @@
 // high-water file) is: the way to set one up before the first Open with
 // Options.MustExist.
 //
+// Every error is a *ledger.Error naming the file (its messages begin
+// "ledger: ", as those of the ledger.Ledger it implements do), with the
+// cause that errors.Is matches against the sentinels above.
+//
 // These checks find accidents, not attacks: neither file is signed, and
 // whoever can write both can set any state or roll both back together.
 // Keep both files, and their directory, writable only by the processes
