@@ -1,0 +1,155 @@
+package jsonread
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// IsSpace reports whether c is JSON whitespace (RFC 8259, section 2).
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// SkipSpace returns the index of the first byte of b at or after i that is
+// not JSON whitespace, or len(b).
+func SkipSpace(b []byte, i int) int {
+	for uint(i) < uint(len(b)) && IsSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// SkipString returns the index just past the JSON string that starts at
+// b[i] == '"': past its first quote that no backslash escapes. It returns
+// -1 when b[i] is not a quote (or i is not in b) and when b ends inside
+// the string. It reads eight bytes at a time between escapes.
+func SkipString(b []byte, i int) int {
+	if uint(i) >= uint(len(b)) || b[i] != '"' {
+		return -1
+	}
+	j := i + 1
+	for {
+		j = stringStop(b, j)
+		if j >= len(b) {
+			return -1
+		}
+		if b[j] == '"' {
+			return j + 1
+		}
+		j += 2 // the backslash and the byte it escapes (\u's digits are plain)
+	}
+}
+
+// stringStop returns the index of the first '"' or '\\' in b at or after j,
+// or a value >= len(b) when there is none.
+func stringStop(b []byte, j int) int {
+	for ; j+8 <= len(b); j += 8 {
+		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; j < len(b); j++ {
+		if b[j] == '"' || b[j] == '\\' {
+			return j
+		}
+	}
+	return j
+}
+
+// quoteOrBackslash returns a word whose lowest set bit is the high bit of
+// the first byte of x (in memory order) that is '"' or '\\', or 0 when
+// there is none. (The classic has-zero-byte test: a byte above a match may
+// be flagged too, never one below it.)
+func quoteOrBackslash(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ ('"' * ones)
+	s := x ^ ('\\' * ones)
+	return ((q-ones)&^q | (s-ones)&^s) & highs
+}
+
+// SkipValue returns the index just past the JSON value that starts at
+// b[i], in canonical JSON or in JSON text as written:
+//
+//   - a string ends past its closing quote (SkipString);
+//   - an object or array past the bracket that closes it, found by
+//     counting brackets outside strings (so whitespace inside is passed
+//     over like any other byte);
+//   - any other value (a number, true, false, null) at the first byte
+//     that may follow a value: ',', '}', ']' or whitespace, or at len(b).
+//     A "value" that starts with such a byte ends where it starts: the
+//     result is i.
+//
+// It returns -1 when i is not in b, and when b ends inside a string or
+// before a container closes. It reads the brackets and quotes only: what
+// lies between them is for canon to have checked.
+func SkipValue(b []byte, i int) int {
+	if uint(i) >= uint(len(b)) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return SkipString(b, i)
+	case '{', '[':
+		return skipContainer(b, i)
+	}
+	j := i
+	for j < len(b) && !endsScalar[b[j]] {
+		j++
+	}
+	return j
+}
+
+// endsScalar holds the bytes that may follow a value: where a number or a
+// literal ends.
+var endsScalar = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
+
+// skipContainer is SkipValue of the object or array at b[i].
+func skipContainer(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			if j = SkipString(b, j); j < 0 {
+				return -1
+			}
+			j-- // the loop's j++ moves past the closing quote
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+// Kind names the JSON type of the value that starts with the byte c:
+// "object", "array", "string", "boolean", "null" or "number" (anything
+// else).
+func Kind(c byte) string { return kinds[kindOf(c)] }
+
+// KindWithArticle is Kind with its indefinite article, for messages: "an
+// object", "an array", "a string", "a boolean", "null" or "a number".
+func KindWithArticle(c byte) string { return kindsWithArticle[kindOf(c)] }
+
+var (
+	kinds            = [...]string{"object", "array", "string", "boolean", "null", "number"}
+	kindsWithArticle = [...]string{"an object", "an array", "a string", "a boolean", "null", "a number"}
+)
+
+// kindOf returns the index in kinds of the type of the value that starts
+// with c.
+func kindOf(c byte) int {
+	switch c {
+	case '{':
+		return 0
+	case '[':
+		return 1
+	case '"':
+		return 2
+	case 't', 'f':
+		return 3
+	case 'n':
+		return 4
+	}
+	return 5
+}
