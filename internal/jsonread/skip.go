@@ -1,6 +1,7 @@
 package jsonread
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -20,38 +21,40 @@ func SkipSpace(b []byte, i int) int {
 // SkipString returns the index just past the JSON string that starts at
 // b[i] == '"': past its first quote that no backslash escapes. It returns
 // -1 when b[i] is not a quote (or i is not in b) and when b ends inside
-// the string. It reads eight bytes at a time between escapes.
+// the string.
+//
+// A short string (most member names) ends within two words, found eight
+// bytes at a time; a longer one, or one with an escape, ends at the first
+// quote bytes.IndexByte finds after an even number of backslashes.
 func SkipString(b []byte, i int) int {
 	if uint(i) >= uint(len(b)) || b[i] != '"' {
 		return -1
 	}
 	j := i + 1
+	for w := 0; w < 2 && j+8 <= len(b); w++ {
+		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			if k := j + bits.TrailingZeros64(m)>>3; b[k] == '"' {
+				return k + 1 // no backslash before it in the string
+			}
+			break
+		}
+		j += 8
+	}
 	for {
-		j = stringStop(b, j)
-		if j >= len(b) {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
 			return -1
 		}
-		if b[j] == '"' {
+		j += k
+		n := 0 // the backslashes right before the quote, within the string
+		for m := j - 1; m > i && b[m] == '\\'; m-- {
+			n++
+		}
+		if n%2 == 0 {
 			return j + 1
 		}
-		j += 2 // the backslash and the byte it escapes (\u's digits are plain)
+		j++
 	}
-}
-
-// stringStop returns the index of the first '"' or '\\' in b at or after j,
-// or a value >= len(b) when there is none.
-func stringStop(b []byte, j int) int {
-	for ; j+8 <= len(b); j += 8 {
-		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[j:])); m != 0 {
-			return j + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for ; j < len(b); j++ {
-		if b[j] == '"' || b[j] == '\\' {
-			return j
-		}
-	}
-	return j
 }
 
 // quoteOrBackslash returns a word whose lowest set bit is the high bit of
