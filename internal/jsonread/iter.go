@@ -15,17 +15,21 @@ package jsonread
 // below U+0020 in them, so a name to compare with that holds none of
 // those compares as it stands).
 //
-// On text that is not canonical JSON the walk stops where a byte is not
-// what canonical JSON has there, and Close reports -1; no method panics or
-// reads outside b. An Iter is a value: copying it copies the walk.
+// The accessors (Name, Value and the rest) read the current member or
+// element: call them after Next or Elem has returned true.
+//
+// On text that is not canonical JSON the walk stops where a separator, a
+// bracket or a member name is not where canonical JSON has one, and Close
+// reports -1; the values are skipped (SkipValue), not checked. No method
+// panics or reads outside b. An Iter is a value: copying it copies the
+// walk.
 type Iter struct {
 	b      []byte
-	i      int // the next member or element, or the closing bracket; -1 once the walk is over
+	i      int // the opening bracket
 	ns, ne int // the current member's raw name, without its quotes
-	vs, ve int // the current value; ve < 0 while its end is not known
+	vs, ve int // the current value (vs is 0 before the first and once the walk is over); ve < 0 while its end is not known
 	n      int // the members or elements passed
-	close  int // past the closing bracket once the walk is over; -1 if it stopped on malformed text
-	begun  bool
+	close  int // once the walk is over, past the closing bracket, or -1 if it stopped on malformed text; 0 before
 }
 
 // Object returns the walk of the members of the object at b[i] == '{'.
@@ -38,73 +42,36 @@ func Array(b []byte, i int) Iter { return open(b, i, '[') }
 
 func open(b []byte, i int, c byte) Iter {
 	if uint(i) >= uint(len(b)) || b[i] != c {
-		return Iter{b: b, i: -1, close: -1}
+		return Iter{b: b, close: -1}
 	}
-	return Iter{b: b, i: i + 1}
-}
-
-// advance moves past the current value and the comma after it, and
-// returns the index of the next member or element, or -1 when the walk is
-// over: at the closing bracket (Close is past it) or on malformed text
-// (Close is -1).
-func (it *Iter) advance(closing byte) int {
-	i := it.i
-	if i < 0 {
-		return -1
-	}
-	b := it.b
-	if !it.begun {
-		it.begun = true
-		switch {
-		case i >= len(b):
-			return it.stop()
-		case b[i] == closing:
-			return it.end(i)
-		}
-		return i
-	}
-	it.n++
-	i = it.ValueEnd()
-	switch {
-	case uint(i) >= uint(len(b)):
-		return it.stop()
-	case b[i] == closing:
-		return it.end(i)
-	case b[i] != ',':
-		return it.stop()
-	}
-	if i++; i >= len(b) || b[i] == closing {
-		return it.stop()
-	}
-	return i
-}
-
-// end ends the walk at the closing bracket b[i].
-func (it *Iter) end(i int) int {
-	it.i, it.close = -1, i+1
-	return -1
-}
-
-// stop ends the walk on malformed text.
-func (it *Iter) stop() int {
-	it.i, it.close = -1, -1
-	return -1
+	return Iter{b: b, i: i}
 }
 
 // Next advances to the next member of an object and reports whether there
 // is one.
 func (it *Iter) Next() bool {
-	i := it.advance('}')
-	if i < 0 {
+	b, i := it.b, it.i
+	switch {
+	case it.vs != 0: // past a member: its value, then ',' or '}'
+		it.n++
+		if i = it.ValueEnd(); uint(i) >= uint(len(b)) || b[i] != ',' {
+			return it.end(i, '}')
+		}
+		i++
+	case it.close != 0: // over
 		return false
+	default: // past '{': the first member, or '}'
+		if i++; i < len(b) && b[i] == '}' {
+			return it.end(i, '}')
+		}
 	}
-	b := it.b
-	ne := SkipString(b, i) // past the name's closing quote
-	if ne < 0 || ne+1 >= len(b) || b[ne] != ':' {
-		it.stop()
-		return false
+	if uint(i) >= uint(len(b)) || b[i] != '"' {
+		return it.end(-1, '}')
 	}
-	it.i = i
+	ne := skipString(b, i) // past the name's closing quote
+	if uint(ne+1) >= uint(len(b)) || b[ne] != ':' {
+		return it.end(-1, '}')
+	}
 	it.ns, it.ne = i+1, ne-1
 	it.vs, it.ve = ne+1, -1
 	return true
@@ -113,13 +80,36 @@ func (it *Iter) Next() bool {
 // Elem advances to the next element of an array and reports whether there
 // is one.
 func (it *Iter) Elem() bool {
-	i := it.advance(']')
-	if i < 0 {
+	b, i := it.b, it.i
+	switch {
+	case it.vs != 0: // past an element, then ',' or ']'
+		it.n++
+		if i = it.ValueEnd(); uint(i) >= uint(len(b)) || b[i] != ',' {
+			return it.end(i, ']')
+		}
+		if i++; i >= len(b) || b[i] == ']' {
+			return it.end(-1, ']')
+		}
+	case it.close != 0: // over
 		return false
+	default: // past '[': the first element, or ']'
+		if i++; i >= len(b) || b[i] == ']' {
+			return it.end(i, ']')
+		}
 	}
-	it.i = i
 	it.vs, it.ve = i, -1
 	return true
+}
+
+// end ends the walk at b[i]: past it if it is the closing bracket, else
+// (or for i out of b) on malformed text, with Close -1.
+func (it *Iter) end(i int, closing byte) bool {
+	it.close = -1
+	if uint(i) < uint(len(it.b)) && it.b[i] == closing {
+		it.close = i + 1
+	}
+	it.vs = 0
+	return false
 }
 
 // Name returns the current member's raw name, without its quotes.

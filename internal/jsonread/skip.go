@@ -30,6 +30,12 @@ func SkipString(b []byte, i int) int {
 	if uint(i) >= uint(len(b)) || b[i] != '"' {
 		return -1
 	}
+	return skipString(b, i)
+}
+
+// skipString is SkipString of the string at b[i] == '"', which the caller
+// has checked.
+func skipString(b []byte, i int) int {
 	j := i + 1
 	for w := 0; w < 2 && j+8 <= len(b); w++ {
 		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[j:])); m != 0 {
@@ -89,40 +95,31 @@ func SkipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		return SkipString(b, i)
+		return skipString(b, i)
 	case '{', '[':
-		return skipContainer(b, i)
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				if j = skipString(b, j); j < 0 {
+					return -1
+				}
+				j-- // the loop's j++ moves past the closing quote
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
 	}
 	j := i
-	for j < len(b) && !endsScalar[b[j]] {
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && !IsSpace(b[j]) {
 		j++
 	}
 	return j
-}
-
-// endsScalar holds the bytes that may follow a value: where a number or a
-// literal ends.
-var endsScalar = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
-
-// skipContainer is SkipValue of the object or array at b[i].
-func skipContainer(b []byte, i int) int {
-	depth := 0
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			if j = SkipString(b, j); j < 0 {
-				return -1
-			}
-			j-- // the loop's j++ moves past the closing quote
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
 }
 
 // Kind names the JSON type of the value that starts with the byte c:
