@@ -7,6 +7,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/jcs"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // Act is one tool call as the gate binds it: the tool, the server when the
@@ -105,7 +106,7 @@ func New(server, tool string, arguments []byte) (*Act, error) {
 			return nil, canonError(asCanon(err), 0, "")
 		}
 		if args[0] != '{' {
-			return nil, &Error{Offset: int64(skipWS(arguments, 0)), Err: &shapeError{msg: "the arguments are " + kind(args[0]) + ", not an object"}}
+			return nil, &Error{Offset: int64(jsonread.SkipSpace(arguments, 0)), Err: &shapeError{msg: "the arguments are " + jsonread.KindWithArticle(args[0]) + ", not an object"}}
 		}
 	}
 	p.name = jcs.AppendString(p.name[:0], tool)

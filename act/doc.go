@@ -216,8 +216,8 @@
 // tool_calls to them). A member is therefore refused, with ErrShape, when
 // its name, after its JSON escapes are decoded, is not one that act reads
 // at its level but folds equal to one under the union of those rules
-// (internal/jsonname: '_' and '-' dropped, ASCII letters without case,
-// every other rune the smallest of its case-fold orbit). The names of a
+// (internal/jsonread's fold: '_' and '-' dropped, ASCII letters without
+// case, every other rune the smallest of its case-fold orbit). The names of a
 // call (name, arguments, input, args, type, function, params, Params,
 // method, jsonrpc) are checked in every object act reads members of: a
 // call's top level and its function, params or Params object, and the
@@ -243,7 +243,7 @@
 // lists) and requires, whenever act accepts, the same tool names and
 // canonical arguments. TestErrors and TestMessageErrors hold each refusal
 // to its class, pointer and offset (foldErrCases, foldMessageErrCases).
-// internal/jsonname's TestFoldVsEncodingJSON holds the rule to
+// internal/jsonread's TestFoldVsEncodingJSON holds the rule to
 // encoding/json v1 (and, under GOEXPERIMENT=jsonv2, to encoding/json/v2),
 // and the fuzz module's TestFoldVsJSONExperiment and
 // FuzzFoldVsJSONExperiment to go-json-experiment/json.

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bbdigest/bbdigest/internal/jsonname/jsonnametest"
+	"github.com/bbdigest/bbdigest/internal/jsonread/jsonnametest"
 )
 
 // foldErrCases are the calls refused because a member's name is a spelling
-// of one the call is read from (jsonname's fold: case, ſ, the Kelvin sign,
+// of one the call is read from (jsonread's fold: case, ſ, the Kelvin sign,
 // '_' and '-'), written raw and with \u escapes, at every level; and
 // because a member carries arguments the call's form does not read
 // (input, arguments, args). errCases runs them with the others.

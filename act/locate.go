@@ -11,13 +11,13 @@ package act
 //
 // Member names are compared as the canonical document writes them: decoded
 // but for the escapes of '"', '\' and the controls, which no name read
-// holds and which fold to no letter (package jsonname).
+// holds and which fold to no letter (internal/jsonread's fold).
 
 import (
 	"slices"
 	"strconv"
 
-	"github.com/bbdigest/bbdigest/internal/jsonname"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // members holds the spans of the members that matter in one object.
@@ -25,19 +25,21 @@ type members struct {
 	name, arguments, input, args, typ span
 }
 
-// record notes the current member of o in m, if it is one that matters,
-// and reports whether it was. An arguments string (OpenAI) is decoded into
-// t.text as it is read.
-func (m *members) record(o *obj, t *topLevel) bool {
+// record notes the current member of o, a walk of an object in doc, in
+// m, if it is one that matters, and reports whether it was. An arguments
+// string (OpenAI) is decoded into t.text as it is read.
+func (m *members) record(o *jsonread.Iter, doc []byte, t *topLevel) bool {
 	var s *span
-	switch string(o.name()) {
+	switch string(o.Name()) {
 	case "name":
 		s = &m.name
 	case "arguments":
 		s = &m.arguments
-		if o.b[o.vs] == '"' {
-			t.text, o.ve = decodeString(t.text[:0], o.b, o.vs)
-			t.textAt = o.vs
+		if vs := o.ValueStart(); doc[vs] == '"' {
+			var end int
+			t.text, end = jsonread.AppendUnquote(t.text[:0], doc, vs)
+			o.SetValueEnd(end)
+			t.textAt = vs
 		}
 	case "input":
 		s = &m.input
@@ -48,7 +50,7 @@ func (m *members) record(o *obj, t *topLevel) bool {
 	default:
 		return false
 	}
-	*s = o.value()
+	*s = valueSpan(o)
 	return true
 }
 
@@ -85,7 +87,7 @@ type topLevel struct {
 
 // readNames are the member names the walk reads (args, Gemini's and
 // LangChain's arguments, only to refuse it). A member whose name is none
-// of them but folds equal to one (jsonname.EqualFold: case, ſ for s, the
+// of them but folds equal to one (jsonread.EqualFold: case, ſ for s, the
 // Kelvin sign for k, and '_' and '-', ignored) is refused: a reader that
 // matches names case-insensitively, as encoding/json does for struct
 // fields, would take it for that member and execute another call than the
@@ -96,7 +98,7 @@ var readNames = [...]string{"name", "arguments", "input", "args", "type", "funct
 // nameSet holds the names a call is read from (readNames, first) and
 // those a message is read from (msgNames), so that each member name is
 // folded once.
-var nameSet = jsonname.NewSet(slices.Concat(readNames[:], msgNames[:])...)
+var nameSet = jsonread.NewNameSet(slices.Concat(readNames[:], msgNames[:])...)
 
 // noteVariant records in t the member called name, of the object the walk
 // reads at its top level (in == "") or in the wrapper in, if it folds
@@ -143,12 +145,12 @@ type problem struct {
 // keeping the memory of t.text.
 func walkTop(doc []byte, t *topLevel) {
 	*t = topLevel{text: t.text[:0]}
-	for o := open(doc, 0); o.next(); {
-		if t.flat.record(&o, t) {
+	for o := jsonread.Object(doc, 0); o.Next(); {
+		if t.flat.record(&o, doc, t) {
 			continue
 		}
 		w := 0
-		switch string(o.name()) {
+		switch string(o.Name()) {
 		case "function":
 			w = wrapFunction
 		case "params":
@@ -156,14 +158,14 @@ func walkTop(doc []byte, t *topLevel) {
 		case "Params":
 			w = wrapGateway
 		case "method":
-			t.method = o.value()
+			t.method = valueSpan(&o)
 			continue
 		case "jsonrpc":
-			t.jsonrpc = o.value()
+			t.jsonrpc = valueSpan(&o)
 			continue
 		default:
 			if !t.msg.record(&o) {
-				t.noteVariant(o.name(), "")
+				t.noteVariant(o.Name(), "")
 			}
 			continue
 		}
@@ -172,16 +174,16 @@ func walkTop(doc []byte, t *topLevel) {
 			continue
 		}
 		t.wrapper = w
-		if doc[o.vs] == '{' {
-			in := open(doc, o.vs)
-			for in.next() {
-				if !t.inner.record(&in, t) {
-					t.noteVariant(in.name(), wrapperNames[w])
+		if vs := o.ValueStart(); doc[vs] == '{' {
+			in := jsonread.Object(doc, vs)
+			for in.Next() {
+				if !t.inner.record(&in, doc, t) {
+					t.noteVariant(in.Name(), wrapperNames[w])
 				}
 			}
-			o.ve = in.end
+			o.SetValueEnd(in.Close())
 		}
-		t.wrapperValue = o.value()
+		t.wrapperValue = valueSpan(&o)
 	}
 }
 
@@ -192,7 +194,7 @@ func locate(doc []byte, s Shape, loc *located, t *topLevel) *problem {
 	if len(doc) == 0 || doc[0] != '{' {
 		k := "nothing"
 		if len(doc) > 0 {
-			k = kind(doc[0])
+			k = jsonread.KindWithArticle(doc[0])
 		}
 		if k == "an array" {
 			loc.message = true
@@ -226,7 +228,7 @@ func locateTop(doc []byte, s Shape, loc *located, t *topLevel, nested bool) *pro
 	if fi.ptr != "" {
 		m = &t.inner
 		if doc[t.wrapperValue.start] != '{' {
-			return &problem{fi.container, fi.ptr, fi.ptr[1:] + " is " + kind(doc[t.wrapperValue.start]) + ", not an object"}
+			return &problem{fi.container, fi.ptr, fi.ptr[1:] + " is " + jsonread.KindWithArticle(doc[t.wrapperValue.start]) + ", not an object"}
 		}
 	}
 	loc.form = f
@@ -238,7 +240,7 @@ func locateTop(doc []byte, s Shape, loc *located, t *topLevel, nested bool) *pro
 	case !m.name.found():
 		return &problem{fi.container, fi.ptr, "no name member (the tool name) in " + fi.what}
 	case doc[m.name.start] != '"':
-		return &problem{append(fi.container[:len(fi.container):len(fi.container)], "name"), fi.namePtr, "the tool name is " + kind(doc[m.name.start]) + ", not a string"}
+		return &problem{append(fi.container[:len(fi.container):len(fi.container)], "name"), fi.namePtr, "the tool name is " + jsonread.KindWithArticle(doc[m.name.start]) + ", not a string"}
 	case m.name.end-m.name.start <= 2:
 		return &problem{append(fi.container[:len(fi.container):len(fi.container)], "name"), fi.namePtr, "the tool name is empty"}
 	case m.name.end-m.name.start-2 > MaxToolName:
@@ -255,9 +257,9 @@ func locateTop(doc []byte, s Shape, loc *located, t *topLevel, nested bool) *pro
 	case fi.text && !a.found():
 		return &problem{fi.container, fi.ptr, "no arguments member (a string holding a JSON object) in " + fi.what}
 	case fi.text && doc[a.start] != '"':
-		return &problem{fi.argsPath, fi.argsPtr, "arguments is " + kind(doc[a.start]) + ", not a string holding a JSON object"}
+		return &problem{fi.argsPath, fi.argsPtr, "arguments is " + jsonread.KindWithArticle(doc[a.start]) + ", not a string holding a JSON object"}
 	case !fi.text && a.found() && doc[a.start] != '{':
-		return &problem{fi.argsPath, fi.argsPtr, fi.argsName + " is " + kind(doc[a.start]) + ", not an object"}
+		return &problem{fi.argsPath, fi.argsPtr, fi.argsName + " is " + jsonread.KindWithArticle(doc[a.start]) + ", not an object"}
 	}
 	return nil
 }
@@ -386,5 +388,5 @@ func quoted(doc []byte, s span) string {
 	if doc[s.start] == '"' && s.end-s.start <= 66 {
 		return string(doc[s.start:s.end])
 	}
-	return kind(doc[s.start])
+	return jsonread.KindWithArticle(doc[s.start])
 }

@@ -25,14 +25,14 @@ package act
 // params, ...)
 // beside the members a message is read from is ambiguous, two lists that
 // carry calls are ambiguous, and so is a member whose name folds equal to
-// one read (package jsonname) without being it.
+// one read (internal/jsonread's fold) without being it.
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/bbdigest/bbdigest/internal/jsonname"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // msgMembers holds the spans of the members a message is read from, in one
@@ -52,9 +52,9 @@ var msgNames = [...]string{"choices", "tool_calls", "function_call", "content", 
 // record notes the current member of o in m, if it is one a message is
 // read from, and reports whether it was. (A name that folds equal to one
 // of those is noted by topLevel.noteVariant, in locate.go.)
-func (m *msgMembers) record(o *obj) bool {
+func (m *msgMembers) record(o *jsonread.Iter) bool {
 	var s *span
-	switch string(o.name()) {
+	switch string(o.Name()) {
 	case "choices":
 		s = &m.choices
 	case "tool_calls":
@@ -74,7 +74,7 @@ func (m *msgMembers) record(o *obj) bool {
 	default:
 		return false
 	}
-	*s = o.value()
+	*s = valueSpan(o)
 	return true
 }
 
@@ -184,14 +184,14 @@ func memberList(doc []byte) string {
 	const most = 8
 	var b []byte
 	n := 0
-	for o := open(doc, 0); o.next(); {
+	for o := jsonread.Object(doc, 0); o.Next(); {
 		if n++; n > most {
 			continue
 		}
 		if n > 1 {
 			b = append(b, ", "...)
 		}
-		if q := doc[o.ns-1 : o.ne+1]; len(q) <= 66 {
+		if q := o.QuotedName(); len(q) <= 66 {
 			b = append(b, q...)
 		} else {
 			b = append(b, "a name of "+strconv.Itoa(len(q)-2)+" bytes"...)
@@ -252,7 +252,7 @@ var msgShapeWhat = [...]string{
 // host runs.
 var (
 	callTypes          = []string{"tool_use", "function", "custom", "function_call", "custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call"}
-	callTypeSet        = jsonname.NewSet(callTypes...)
+	callTypeSet        = jsonread.NewNameSet(callTypes...)
 	chatTypes          = []string{"function", "custom"}
 	responsesHostCalls = []string{"custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call"}
 	responsesSkip      = []string{"message", "reasoning", "web_search_call", "file_search_call", "code_interpreter_call",
@@ -345,7 +345,7 @@ func locateMessage(doc []byte, s Shape, m *msgLoc, t *topLevel) *problem {
 		return locateList(doc, s, m, t)
 	case '{':
 	default:
-		return &problem{pathTop, "", "neither an assistant message nor a tool call: the input is " + kind(doc[0])}
+		return &problem{pathTop, "", "neither an assistant message nor a tool call: the input is " + jsonread.KindWithArticle(doc[0])}
 	}
 	walkTop(doc, t)
 	if pr := variantProblem(t); pr != nil {
@@ -384,13 +384,13 @@ func chatResponse(doc []byte, s Shape, m *msgLoc, t *topLevel, mm *msgMembers) *
 	}
 	c := mm.choices
 	if doc[c.start] != '[' {
-		return &problem{pathChoice, "/choices", "choices is " + kind(doc[c.start]) + ", not an array"}
+		return &problem{pathChoice, "/choices", "choices is " + jsonread.KindWithArticle(doc[c.start]) + ", not an array"}
 	}
 	var first span
 	n := 0
-	for it := openArr(doc, c.start); it.next(); n++ {
+	for it := jsonread.Array(doc, c.start); it.Elem(); n++ {
 		if n == 0 {
-			first = it.value()
+			first = valueSpan(&it)
 		}
 	}
 	switch {
@@ -401,7 +401,7 @@ func chatResponse(doc []byte, s Shape, m *msgLoc, t *topLevel, mm *msgMembers) *
 			" choices, each with its own message: give the message of the one choice the host acts on"}
 	}
 	if doc[first.start] != '{' {
-		return &problem{atChoice.path, atChoice.ptr, "choices/0 is " + kind(doc[first.start]) + ", not an object"}
+		return &problem{atChoice.path, atChoice.ptr, "choices/0 is " + jsonread.KindWithArticle(doc[first.start]) + ", not an object"}
 	}
 	ch := doc[first.start:first.end]
 	walkTop(ch, t)
@@ -416,7 +416,7 @@ func chatResponse(doc []byte, s Shape, m *msgLoc, t *topLevel, mm *msgMembers) *
 	case !msg.found():
 		return &problem{atChoice.path, atChoice.ptr, "no message member in choices/0 (a streaming chunk's choice has a delta instead)"}
 	case ch[msg.start] != '{':
-		return &problem{choicePlaces.self.path, choicePlaces.self.ptr, "message is " + kind(ch[msg.start]) + ", not an object"}
+		return &problem{choicePlaces.self.path, choicePlaces.self.ptr, "message is " + jsonread.KindWithArticle(ch[msg.start]) + ", not an object"}
 	}
 	ms := span{first.start + msg.start, first.start + msg.end}
 	walkTop(doc[ms.start:ms.end], t)
@@ -523,7 +523,7 @@ func objectList(obj []byte, pl *places, m *msgLoc, t *topLevel, mm *msgMembers) 
 	}
 	if obj[list.start] != want {
 		name := place.path[len(place.path)-1]
-		return &problem{[]string{name}, "/" + name, name + " is " + kind(obj[list.start]) + ", not " + wantKind}
+		return &problem{[]string{name}, "/" + name, name + " is " + jsonread.KindWithArticle(obj[list.start]) + ", not " + wantKind}
 	}
 	m.list, m.at = list, *place
 	return nil
@@ -534,8 +534,8 @@ func objectList(obj []byte, pl *places, m *msgLoc, t *topLevel, mm *msgMembers) 
 // whose type is a call's (or folds equal to one), or one with a member
 // whose name folds equal to one a call or message is read from.
 func carries(obj []byte, a span, t *topLevel) bool {
-	for it := openArr(obj, a.start); it.next(); {
-		el := obj[it.vs:it.ve]
+	for it := jsonread.Array(obj, a.start); it.Elem(); {
+		el := it.Value()
 		if el[0] != '{' {
 			continue
 		}
@@ -565,9 +565,9 @@ func valueIs(doc []byte, s span, name, want string) *problem {
 // items before it makes the array a batch, which MCP no longer has.
 func locateList(doc []byte, s Shape, m *msgLoc, t *topLevel) *problem {
 	var fam family
-	it := openArr(doc, 0)
-	for n := 0; fam == 0 && it.next(); n++ {
-		el := doc[it.vs:it.ve]
+	it := jsonread.Array(doc, 0)
+	for n := 0; fam == 0 && it.Elem(); n++ {
+		el := it.Value()
 		if el[0] != '{' {
 			continue
 		}
@@ -609,7 +609,7 @@ func locateList(doc []byte, s Shape, m *msgLoc, t *topLevel) *problem {
 func item(el []byte, fam family, s Shape, loc *located, t *topLevel) (call bool, pr *problem) {
 	fi := &families[fam]
 	if el[0] != '{' {
-		return false, &problem{pathTop, "", fi.item + " is " + kind(el[0]) + ", not an object"}
+		return false, &problem{pathTop, "", fi.item + " is " + jsonread.KindWithArticle(el[0]) + ", not an object"}
 	}
 	walkTop(el, t)
 	if pr := variantProblem(t); pr != nil {
@@ -619,7 +619,7 @@ func item(el []byte, fam family, s Shape, loc *located, t *topLevel) (call bool,
 	var v []byte // the type's string body
 	if typ.found() {
 		if el[typ.start] != '"' {
-			return false, &problem{[]string{"type"}, "/type", "type is " + kind(el[typ.start]) + ", not a string"}
+			return false, &problem{[]string{"type"}, "/type", "type is " + jsonread.KindWithArticle(el[typ.start]) + ", not a string"}
 		}
 		v = el[typ.start+1 : typ.end-1]
 	}
@@ -711,7 +711,7 @@ func (p *Parser) AppendMessage(dst []Act, src []byte, s Shape) ([]Act, error) {
 	var rawList span
 	if wrapped {
 		var ok bool
-		if rawList, ok = rawFind(src, m.at.path); !ok {
+		if rawList, ok = findTop(src, m.at.path); !ok {
 			return dst, fmt.Errorf("act: internal error: %q found in the canonical form but not in the input", m.at.ptr)
 		}
 	}
@@ -719,22 +719,22 @@ func (p *Parser) AppendMessage(dst []Act, src []byte, s Shape) ([]Act, error) {
 	if m.fam == famFunction {
 		dst, err = p.appendItem(dst, src, doc[m.list.start:m.list.end], wrapped, rawList, &m.at, m.fam, s)
 	} else {
-		var raw rawArr
+		var raw jsonread.TextArray
 		if wrapped {
-			raw = openRawArr(src, rawList.start)
+			raw = jsonread.OpenTextArray(src, rawList.start)
 		}
 		w := m.at
 		w.indexed = true
-		for it := openArr(doc, m.list.start); it.next(); w.idx++ {
+		for it := jsonread.Array(doc, m.list.start); it.Elem(); w.idx++ {
 			var rawEl span
 			if wrapped {
-				if !raw.next() {
+				if !raw.Next() {
 					err = fmt.Errorf("act: internal error: %q has fewer items in the input than in its canonical form", m.at.ptr)
 					break
 				}
-				rawEl = raw.cur
+				rawEl.start, rawEl.end = raw.Value()
 			}
-			if dst, err = p.appendItem(dst, src, doc[it.vs:it.ve], wrapped, rawEl, &w, m.fam, s); err != nil {
+			if dst, err = p.appendItem(dst, src, it.Value(), wrapped, rawEl, &w, m.fam, s); err != nil {
 				break
 			}
 		}

@@ -46,6 +46,7 @@ import (
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/jcs"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
@@ -143,7 +144,7 @@ func (p *Parser) ParseInto(a *Act, src []byte, s Shape) error {
 func (p *Parser) fill(a *Act, out []byte, r *parsed) {
 	body := r.name[1 : len(r.name)-1]
 	if bytes.IndexByte(body, '\\') >= 0 {
-		p.name, _ = decodeString(p.name[:0], r.name, 0)
+		p.name, _ = jsonread.AppendUnquote(p.name[:0], r.name, 0)
 		body = p.name
 	}
 	if a.Tool != string(body) { // compared without allocating
@@ -191,7 +192,7 @@ func (p *Parser) build(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
 	}
 	var raw span
 	if wrapped {
-		raw, _ = rawFind(src, pathTop)
+		raw, _ = findTop(src, pathTop)
 	}
 	return p.actOf(dst, src, doc, &loc, wrapped, raw, nil, r)
 }
@@ -236,7 +237,7 @@ func (p *Parser) actOf(dst, src, el []byte, loc *located, wrapped bool, rawEl sp
 	case loc.args.found() && !wrapped:
 		args = el[loc.args.start:loc.args.end]
 	case loc.args.found():
-		raw, ok := rawFindAt(src, rawEl, fi.argsPath)
+		raw, ok := find(src, rawEl.start, fi.argsPath)
 		if !ok {
 			return dst, fmt.Errorf("act: internal error: %s found in the canonical form but not in the input", w.pointer(fi.argsPtr))
 		}
@@ -273,7 +274,7 @@ func strictOnly(ce *canon.Error) bool {
 // offsets in the decoded text.
 func (p *Parser) argsText(doc []byte, a span, fi *formInfo, w *at) ([]byte, error) {
 	if p.top.textAt != a.start { // walkTop decodes the one it read last
-		p.top.text, _ = decodeString(p.top.text[:0], doc, a.start)
+		p.top.text, _ = jsonread.AppendUnquote(p.top.text[:0], doc, a.start)
 		p.top.textAt = a.start
 	}
 	text := p.top.text
@@ -283,8 +284,8 @@ func (p *Parser) argsText(doc []byte, a span, fi *formInfo, w *at) ([]byte, erro
 		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: ce.Offset, InString: true, Err: ce}
 	}
 	if out[0] != '{' {
-		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: int64(skipWS(text, 0)), InString: true,
-			Err: &shapeError{msg: "the JSON text is " + kind(out[0]) + ", not an object"}}
+		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: int64(jsonread.SkipSpace(text, 0)), InString: true,
+			Err: &shapeError{msg: "the JSON text is " + jsonread.KindWithArticle(out[0]) + ", not an object"}}
 	}
 	return out, nil
 }
@@ -323,7 +324,10 @@ func deeperThan(b []byte, max int) bool {
 	for j := 0; j < len(b); j++ {
 		switch b[j] {
 		case '"':
-			j = skipString(b, j) - 1
+			if j = jsonread.SkipString(b, j); j < 0 {
+				return false
+			}
+			j-- // the loop's j++ moves past the closing quote
 		case '{', '[':
 			if depth++; depth > max {
 				return true
@@ -373,7 +377,7 @@ func (p *Parser) encodeServer() error {
 // offset in src of the value it is about.
 func shapeProblem(src []byte, pr *problem) *Error {
 	off := 0
-	if s, ok := rawFind(src, pr.path); ok {
+	if s, ok := findTop(src, pr.path); ok {
 		off = s.start
 	}
 	return &Error{Pointer: pr.ptr, Offset: int64(off), Err: &shapeError{msg: pr.msg}}

@@ -1,6 +1,10 @@
 package act
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/bbdigest/bbdigest/internal/jsonread"
+)
 
 // Shape is the family of wire formats a call is read from. Its String
 // names ("auto", "anthropic", "openai", "mcp") are API: the CLI takes them
@@ -40,29 +44,11 @@ func (s Shape) String() string {
 // or "mcp", ASCII letters in any case).
 func ParseShape(name string) (Shape, error) {
 	for s, n := range shapeNames {
-		if equalFoldASCII(name, n) {
+		if jsonread.EqualFoldASCII(name, n) {
 			return Shape(s), nil
 		}
 	}
 	return 0, fmt.Errorf("act: unknown shape %q (want auto, anthropic, openai or mcp)", name)
-}
-
-// equalFoldASCII reports whether s equals the lowercase ASCII name when
-// ASCII letters are compared without case, and folds nothing else.
-func equalFoldASCII(s, name string) bool {
-	if len(s) != len(name) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		if b != name[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // form is one concrete wire format; a Shape is a family of them.

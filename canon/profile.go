@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // DefaultMaxSize is the input size bound of the predefined profiles: 256 MiB.
@@ -49,30 +51,11 @@ var (
 // in any mix of ASCII upper and lower case.
 func ProfileByName(name string) (Profile, error) {
 	for _, p := range [...]Profile{Strict, RFC8785} {
-		if equalFoldASCII(name, p.Name()) {
+		if jsonread.EqualFoldASCII(name, p.Name()) { // "ſtrict" (with U+017F) is not "strict"
 			return p, nil
 		}
 	}
 	return Profile{}, fmt.Errorf("canon: unknown profile %q (want strict or rfc8785)", name)
-}
-
-// equalFoldASCII reports whether s equals the lowercase ASCII name when
-// ASCII letters are compared without case. Unlike strings.EqualFold it
-// folds nothing else: "ſtrict" (with U+017F) is not "strict".
-func equalFoldASCII(s, name string) bool {
-	if len(s) != len(name) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		if b != name[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Name returns "strict" or "rfc8785".

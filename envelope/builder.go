@@ -11,6 +11,7 @@ import (
 	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // Builder assembles an envelope from Go values, for an agent about to emit
@@ -263,7 +264,7 @@ func ToolResult(payload any, env *Envelope) ([]byte, error) {
 		}
 		t := bytes.TrimLeft(text, " \t\r\n")
 		if t[0] == '{' {
-			if _, _, has := rawFind(t, []string{"binding_moment"}); has {
+			if _, _, has := jsonread.Find(t, 0, []string{"binding_moment"}); has {
 				return nil, errors.New("envelope: tool result payload already has a binding_moment member")
 			}
 			if rest := bytes.TrimLeft(t[1:], " \t\r\n"); rest[0] != '}' {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // Member bits, for the presence checks.
@@ -36,33 +37,33 @@ func (p *Parser) decode(e *Envelope, b []byte, s string) {
 		return
 	}
 	var seen int
-	for it := (iter{b: b, i: 1}); it.next(); {
-		switch string(b[it.ns:it.ne]) {
+	for it := jsonread.Object(b, 0); it.Next(); {
+		switch string(it.Name()) {
 		case "synopsis":
 			seen |= hasSynopsis
 			e.synopsis = p.str(s, &it, "/synopsis", -1, "")
 		case "findings":
 			seen |= hasFindings
-			e.findings = p.strs(e.findings, s, &it, "/findings")
+			e.findings = p.strs(e.findings, b, s, &it, "/findings")
 		case "recommendations":
 			seen |= hasRecommendations
-			e.recommendations = p.strs(e.recommendations, s, &it, "/recommendations")
+			e.recommendations = p.strs(e.recommendations, b, s, &it, "/recommendations")
 		case "offer":
 			seen |= hasOffer
 			e.offer = p.str(s, &it, "/offer", -1, "")
 		case "question":
 			seen |= hasQuestion
-			it.setEnd(p.question(e, b, s, it.vs))
+			it.SetValueEnd(p.question(e, b, s, it.ValueStart()))
 		case "meta":
-			it.setEnd(p.meta(&e.meta, b, s, it.vs))
+			it.SetValueEnd(p.meta(&e.meta, b, s, it.ValueStart()))
 		case "binding_moment", "structuredContent", "result", "jsonrpc":
 			if p.probing { // a wrapper, not a bare envelope: see ParseInto
 				p.wrapped = true
 				return
 			}
-			p.unknown("", b[it.ns:it.ne])
+			p.unknown("", it.QuotedName())
 		default:
-			p.unknown("", b[it.ns:it.ne])
+			p.unknown("", it.QuotedName())
 		}
 	}
 	p.missing(seen&hasSynopsis != 0, "/synopsis")
@@ -90,26 +91,26 @@ func (p *Parser) question(e *Envelope, b []byte, s string, vs int) int {
 	idxOK := false
 	var idxLit []byte // recommended_idx as written (canonical: the gate passed it)
 	nOptions := -1    // -1: options is not an array
-	it := iter{b: b, i: vs + 1}
-	for it.next() {
-		switch string(b[it.ns:it.ne]) {
+	it := jsonread.Object(b, vs)
+	for it.Next() {
+		switch string(it.Name()) {
 		case "stem":
 			seen |= hasStem
 			e.stem = p.str(s, &it, "/question/stem", -1, "")
 		case "options":
 			seen |= hasOptions
 			var end int
-			nOptions, end = p.options(e, b, s, it.vs)
-			it.setEnd(end)
+			nOptions, end = p.options(e, b, s, it.ValueStart())
+			it.SetValueEnd(end)
 		case "recommended_idx":
 			seen |= hasRecommendedIdx
-			idxLit = it.scalar()
+			idxLit = it.Scalar()
 			e.recommendedIdx, idxOK = p.index(idxLit)
 		case "hatches":
 			seen |= hasHatches
-			it.setEnd(p.hatches(&e.hatches, b, it.vs))
+			it.SetValueEnd(p.hatches(&e.hatches, b, it.ValueStart()))
 		default:
-			p.unknown("/question", b[it.ns:it.ne])
+			p.unknown("/question", it.QuotedName())
 		}
 	}
 	// Members are sorted, so options has been read by now.
@@ -121,7 +122,7 @@ func (p *Parser) question(e *Envelope, b []byte, s string, vs int) int {
 	p.missing(seen&hasOptions != 0, "/question/options")
 	p.missing(seen&hasRecommendedIdx != 0, "/question/recommended_idx")
 	p.missing(seen&hasHatches != 0, "/question/hatches")
-	return it.end
+	return it.Close()
 }
 
 // index reads recommended_idx: a canonical integer, so "0" or digits
@@ -165,23 +166,23 @@ func (p *Parser) options(e *Envelope, b []byte, s string, vs int) (n, end int) {
 		p.typeProblem("/question/options", "array", b[vs:])
 		return -1, -1
 	}
-	it := iter{b: b, i: vs + 1}
+	it := jsonread.Array(b, vs)
 	var spare Option // options past maxOptions are checked but not kept
-	for it.elem() {
-		i := it.n
+	for it.Elem() {
+		i := it.Index()
 		o := &spare
 		if i < maxOptions {
 			e.options = append(e.options, Option{})
 			o = &e.options[len(e.options)-1]
 		}
-		if b[it.vs] != '{' {
-			p.typeProblem(optPtr(i, ""), "object", b[it.vs:])
+		if b[it.ValueStart()] != '{' {
+			p.typeProblem(optPtr(i, ""), "object", b[it.ValueStart():])
 			continue
 		}
 		var seen int
-		m := iter{b: b, i: it.vs + 1}
-		for m.next() {
-			switch string(b[m.ns:m.ne]) {
+		m := jsonread.Object(b, it.ValueStart())
+		for m.Next() {
+			switch string(m.Name()) {
 			case "label":
 				seen |= hasLabel
 				o.Label = p.str(s, &m, "/question/options", i, "/label")
@@ -190,12 +191,12 @@ func (p *Parser) options(e *Envelope, b []byte, s string, vs int) (n, end int) {
 				o.Reasoning = p.str(s, &m, "/question/options", i, "/reasoning")
 			case "action_digest":
 				seen |= hasActionDigest
-				o.ActionDigest = p.digest(m.scalar(), i)
+				o.ActionDigest = p.digest(m.Scalar(), i)
 			default:
-				p.unknown(optPtr(i, ""), b[m.ns:m.ne])
+				p.unknown(optPtr(i, ""), m.QuotedName())
 			}
 		}
-		it.setEnd(m.end)
+		it.SetValueEnd(m.Close())
 		if seen&hasLabel == 0 {
 			p.add(optPtr(i, "/label"), "missing required member")
 		}
@@ -206,12 +207,12 @@ func (p *Parser) options(e *Envelope, b []byte, s string, vs int) (n, end int) {
 			p.add(optPtr(i, "/action_digest"), "missing required member")
 		}
 	}
-	n = it.n // the loop has moved past the last element
+	n = it.Index() // the loop has moved past the last element
 	if n < minOptions || n > maxOptions {
 		p.add("/question/options", "want "+strconv.Itoa(minOptions)+" to "+strconv.Itoa(maxOptions)+
 			" options, got "+strconv.Itoa(n))
 	}
-	return n, it.end
+	return n, it.Close()
 }
 
 // The bounds of slot 6 (§5.6).
@@ -238,7 +239,7 @@ func (p *Parser) digest(v []byte, i int) hashing.Digest {
 		p.typeProblem(ptr, "string", v)
 		return d
 	}
-	if _, err := hashing.ParseDigest(unescape(v[1 : len(v)-1])); err != nil {
+	if _, err := hashing.ParseDigest(unquote(v)); err != nil {
 		if de, ok := err.(*hashing.DigestError); ok {
 			p.add(ptr, `want "sha256:" and 64 lowercase hex digits: `+de.Reason)
 		} else {
@@ -261,22 +262,22 @@ func (p *Parser) hatches(h *Hatches, b []byte, vs int) int {
 		return -1
 	}
 	var seen int
-	it := iter{b: b, i: vs + 1}
-	for it.next() {
-		switch string(b[it.ns:it.ne]) {
+	it := jsonread.Object(b, vs)
+	for it.Next() {
+		switch string(it.Name()) {
 		case "free_text":
 			seen |= hasFreeText
-			h.FreeText = p.boolean(it.scalar(), "/question/hatches/free_text")
+			h.FreeText = p.boolean(it.Scalar(), "/question/hatches/free_text")
 		case "dialogue":
 			seen |= hasDialogue
-			h.Dialogue = p.boolean(it.scalar(), "/question/hatches/dialogue")
+			h.Dialogue = p.boolean(it.Scalar(), "/question/hatches/dialogue")
 		default:
-			p.unknown("/question/hatches", b[it.ns:it.ne])
+			p.unknown("/question/hatches", it.QuotedName())
 		}
 	}
 	p.missing(seen&hasFreeText != 0, "/question/hatches/free_text")
 	p.missing(seen&hasDialogue != 0, "/question/hatches/dialogue")
-	return it.end
+	return it.Close()
 }
 
 func (p *Parser) boolean(v []byte, ptr string) bool {
@@ -298,9 +299,9 @@ func (p *Parser) meta(m *meta, b []byte, s string, vs int) int {
 		return -1
 	}
 	m.present = true
-	it := iter{b: b, i: vs + 1}
-	for it.next() {
-		switch string(b[it.ns:it.ne]) {
+	it := jsonread.Object(b, vs)
+	for it.Next() {
+		switch string(it.Name()) {
 		case "decision_class":
 			m.hasClass = true
 			m.decisionClass = p.str(s, &it, "/meta/decision_class", -1, "")
@@ -308,18 +309,18 @@ func (p *Parser) meta(m *meta, b []byte, s string, vs int) int {
 			m.hasNote = true
 			m.calNote = p.str(s, &it, "/meta/calibration_note", -1, "")
 		default:
-			p.unknown("/meta", b[it.ns:it.ne])
+			p.unknown("/meta", it.QuotedName())
 		}
 	}
-	return it.end
+	return it.Close()
 }
 
 // str decodes the current value of it as a string. Its pointer is ptr,
 // or, when i >= 0, ptr + "/" + i + suffix (built only on the error path).
 // A string without escapes is a substring of s, which holds the same bytes
-// as it.b.
-func (p *Parser) str(s string, it *iter, ptr string, i int, suffix string) string {
-	v := it.scalar()
+// as the document it walks.
+func (p *Parser) str(s string, it *jsonread.Iter, ptr string, i int, suffix string) string {
+	v := it.Scalar()
 	if v[0] != '"' {
 		if i >= 0 {
 			ptr += "/" + strconv.Itoa(i) + suffix
@@ -327,25 +328,25 @@ func (p *Parser) str(s string, it *iter, ptr string, i int, suffix string) strin
 		p.typeProblem(ptr, "string", v)
 		return ""
 	}
-	raw := v[1 : len(v)-1]
-	if bytes.IndexByte(raw, '\\') >= 0 {
-		return unescape(raw)
+	if bytes.IndexByte(v[1:len(v)-1], '\\') >= 0 {
+		return unquote(v)
 	}
-	return s[it.vs+1 : it.ve-1]
+	vs := it.ValueStart()
+	return s[vs+1 : vs+len(v)-1]
 }
 
-// strs decodes the current value of it, an array of strings, into dst[:0],
-// and records the array's end in it.
-func (p *Parser) strs(dst []string, s string, it *iter, ptr string) []string {
-	if it.b[it.vs] != '[' {
-		p.typeProblem(ptr, "array", it.scalar())
+// strs decodes the current value of it, a walk of b, an array of strings,
+// into dst[:0], and records the array's end in it.
+func (p *Parser) strs(dst []string, b []byte, s string, it *jsonread.Iter, ptr string) []string {
+	if b[it.ValueStart()] != '[' {
+		p.typeProblem(ptr, "array", it.Scalar())
 		return dst
 	}
-	a := iter{b: it.b, i: it.vs + 1}
-	for a.elem() {
-		dst = append(dst, p.str(s, &a, ptr, a.n, ""))
+	a := jsonread.Array(b, it.ValueStart())
+	for a.Elem() {
+		dst = append(dst, p.str(s, &a, ptr, a.Index(), ""))
 	}
-	it.setEnd(a.end)
+	it.SetValueEnd(a.Close())
 	return dst
 }
 
@@ -365,7 +366,7 @@ func (p *Parser) full() bool { return len(p.problems) >= MaxProblems }
 func (p *Parser) typeProblem(ptr, want string, v []byte) {
 	got := "nothing"
 	if len(v) > 0 {
-		got = kind(v[0])
+		got = jsonread.Kind(v[0])
 	}
 	p.add(ptr, "want "+want+", got "+got)
 }
@@ -376,10 +377,12 @@ func (p *Parser) missing(present bool, ptr string) {
 	}
 }
 
-func (p *Parser) unknown(parent string, rawName []byte) {
+// unknown records the member called name (quoted, as the document writes
+// it) in the object at parent, which the grammar does not define.
+func (p *Parser) unknown(parent string, name []byte) {
 	if p.full() {
 		p.omitted++
 		return
 	}
-	p.add(parent+"/"+escapePointer(unescape(rawName)), "member not defined by the envelope grammar")
+	p.add(parent+"/"+escapePointer(unquote(name)), "member not defined by the envelope grammar")
 }

@@ -32,6 +32,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 	"github.com/bbdigest/bbdigest/internal/poolcap"
 )
 
@@ -100,14 +101,14 @@ func locate(doc []byte, loc *location) error {
 	// One pass over the top level; only the wrappers found are entered.
 	var bm, sc, result span // zero when absent
 	jsonrpc := false
-	for it := (iter{b: doc, i: 1}); it.next(); {
-		switch string(doc[it.ns:it.ne]) {
+	for it := jsonread.Object(doc, 0); it.Next(); {
+		switch string(it.Name()) {
 		case "binding_moment":
-			bm = it.span()
+			bm = spanOf(&it)
 		case "structuredContent":
-			sc = it.span()
+			sc = spanOf(&it)
 		case "result":
-			result = it.span()
+			result = spanOf(&it)
 		case "jsonrpc":
 			jsonrpc = true
 		}
@@ -303,7 +304,7 @@ func (p *Parser) parseWrapped(e *Envelope, src []byte, strictErr error) error {
 	}
 	span := doc[p.loc.start:p.loc.end]
 	for _, path := range candidatePaths {
-		vs, ve, ok := rawFind(src, path.names)
+		vs, ve, ok := jsonread.Find(src, jsonread.SkipSpace(src, 0), path.names)
 		if !ok {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // The marks of the plain-text rendering. They are part of the output
@@ -372,7 +373,10 @@ func escapeJSONStrings(b, j []byte) []byte {
 			i++
 			continue
 		}
-		end := skipValue(j, i) // past the closing quote
+		end := jsonread.SkipString(j, i) // past the closing quote
+		if end < 0 {                     // not reached: j is valid JSON
+			return append(b, j[i:]...)
+		}
 		b = append(b, '"')
 		b = appendEscaped(b, string(j[i+1:end-1]), jsonString)
 		b = append(b, '"')

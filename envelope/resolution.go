@@ -16,6 +16,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/jcs"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // Kind is which of the four resolutions of §7.3 the principal gave. Its
@@ -168,30 +169,30 @@ type members struct {
 // decimal digits), with the walker the envelope decoder uses.
 func (p *resolutionParser) parse(doc []byte) *Resolution {
 	if doc[0] != '{' {
-		p.add("", "a resolution must be a JSON object, not %s", resKind(doc))
+		p.add("", "a resolution must be a JSON object, not %s", jsonread.KindWithArticle(doc[0]))
 		return nil
 	}
 	inner := doc
 	if w := lookup(doc, resolutionWrapper); w.found() {
-		for it := (iter{b: doc, i: 1}); it.next(); {
-			if name := doc[it.ns:it.ne]; string(name) != resolutionWrapper {
+		for it := jsonread.Object(doc, 0); it.Next(); {
+			if string(it.Name()) != resolutionWrapper {
 				if len(p.problems) >= MaxProblems {
 					p.omitted++
 					continue
 				}
-				p.add("", "unknown member %q beside %s", unescape(name), resolutionWrapper)
+				p.add("", "unknown member %q beside %s", unquote(it.QuotedName()), resolutionWrapper)
 			}
 		}
 		inner = doc[w.start:w.end]
 		if inner[0] != '{' {
-			p.add("", "%s must be a JSON object, not %s", resolutionWrapper, resKind(inner))
+			p.add("", "%s must be a JSON object, not %s", resolutionWrapper, jsonread.KindWithArticle(inner[0]))
 			return nil
 		}
 	}
 	var m members
-	for it := (iter{b: inner, i: 1}); it.next(); {
-		v := inner[it.vs:it.valueEnd()]
-		switch name := inner[it.ns:it.ne]; string(name) {
+	for it := jsonread.Object(inner, 0); it.Next(); {
+		v := it.Value()
+		switch string(it.Name()) {
 		case memberDigest:
 			m.digest = v
 		case memberResolution:
@@ -202,7 +203,7 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 			m.answer = v
 		default:
 			if len(m.unknown) < MaxProblems {
-				m.unknown = append(m.unknown, name)
+				m.unknown = append(m.unknown, it.QuotedName())
 			} else {
 				p.omitted++ // counted here, reported in order below
 			}
@@ -210,13 +211,13 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 	}
 
 	res := new(Resolution)
-	switch raw, ok := resRaw(m.digest); {
+	switch _, ok := resRaw(m.digest); {
 	case m.digest == nil:
 		p.add("/"+memberDigest, "required member missing")
 	case !ok:
-		p.add("/"+memberDigest, "must be a string, not %s", resKind(m.digest))
+		p.add("/"+memberDigest, "must be a string, not %s", jsonread.KindWithArticle(m.digest[0]))
 	default:
-		if d, err := parseResDigest(raw); err != nil {
+		if d, err := parseResDigest(m.digest); err != nil {
 			p.add("/"+memberDigest, "not a digest of the form sha256:<64 lowercase hex>: %s", resDigestReason(err))
 		} else {
 			res.EnvelopeDigest = d
@@ -227,7 +228,7 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 	case m.resolution == nil:
 		p.add("/"+memberResolution, "required member missing")
 	case !ok:
-		p.add("/"+memberResolution, "must be a string, not %s", resKind(m.resolution))
+		p.add("/"+memberResolution, "must be a string, not %s", jsonread.KindWithArticle(m.resolution[0]))
 	default:
 		// The names hold nothing canonical JSON escapes, so a string with
 		// an escape names no kind: compared as it lies, without a copy.
@@ -255,7 +256,7 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 		if res.Kind != 0 && res.Kind != KindAnswer {
 			p.add("/"+memberAnswer, "must be absent when resolution is %q", res.Kind)
 		} else if s, ok := resString(m.answer); !ok {
-			p.add("/"+memberAnswer, "must be a string, not %s", resKind(m.answer))
+			p.add("/"+memberAnswer, "must be a string, not %s", jsonread.KindWithArticle(m.answer[0]))
 		} else {
 			res.Answer = s
 		}
@@ -264,26 +265,15 @@ func (p *resolutionParser) parse(doc []byte) *Resolution {
 	}
 
 	for _, name := range m.unknown {
-		p.add("/"+escapePointer(unescape(name)), "unknown member")
+		p.add("/"+escapePointer(unquote(name)), "unknown member")
 	}
 	return res
 }
 
-// resKind names the type of the canonical JSON value v, with its article.
-func resKind(v []byte) string {
-	switch k := kind(v[0]); k {
-	case "object", "array":
-		return "an " + k
-	case "null":
-		return k
-	default:
-		return "a " + k
-	}
-}
-
-// resDescribe is resKind, but gives a number literally (cut to 32 bytes).
+// resDescribe names the type of the canonical JSON value v, with its
+// article, but gives a number literally (cut to 32 bytes).
 func resDescribe(v []byte) string {
-	if k := resKind(v); k != "a number" {
+	if k := jsonread.KindWithArticle(v[0]); k != "a number" {
 		return k
 	}
 	if len(v) > 32 {
@@ -309,15 +299,16 @@ func resString(v []byte) (string, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw), true
 	}
-	return unescape(raw), true
+	return unquote(v), true
 }
 
-// parseResDigest parses raw, the body of a canonical JSON string, as a digest:
-// where it lies when it holds no escape (the digest form needs none), else
+// parseResDigest parses the canonical JSON string v as a digest: where it
+// lies when it holds no escape (the digest form needs none), else
 // unescaped, for ParseDigest's reason.
-func parseResDigest(raw []byte) (hashing.Digest, error) {
+func parseResDigest(v []byte) (hashing.Digest, error) {
+	raw := v[1 : len(v)-1]
 	if bytes.IndexByte(raw, '\\') >= 0 {
-		return hashing.ParseDigest(unescape(raw))
+		return hashing.ParseDigest(unquote(v))
 	}
 	var d hashing.Digest
 	err := d.UnmarshalText(raw)

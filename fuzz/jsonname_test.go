@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/bbdigest/bbdigest/internal/jsonname"
-	"github.com/bbdigest/bbdigest/internal/jsonname/jsonnametest"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
+	"github.com/bbdigest/bbdigest/internal/jsonread/jsonnametest"
 	jsonv2 "github.com/go-json-experiment/json"
 )
 
@@ -22,16 +22,16 @@ func matchExperiment(t testing.TB, field, quoted string) bool {
 	return v.Elem().Field(0).Int() == 1
 }
 
-// TestFoldVsJSONExperiment holds internal/jsonname, the one rule by which
+// TestFoldVsJSONExperiment holds internal/jsonread's fold, the one rule by which
 // package act refuses a member that spells a name it reads, to
 // github.com/go-json-experiment/json (the v2 that encoding/json/v2
 // follows) ignoring case: for every name of jsonnametest.Names (every
 // name act reads among them) and every spelling jsonnametest.Variants
 // makes of it (case, ſ, the Kelvin sign, '_' and '-' anywhere, near
 // misses), written raw and with \u escapes, the decoder takes the member
-// for the field exactly when jsonname.EqualFold says it does. (The root
+// for the field exactly when jsonread.EqualFold says it does. (The root
 // module holds the rule to encoding/json v1, which it must cover: see
-// internal/jsonname's TestFoldVsEncodingJSON.)
+// internal/jsonread's TestFoldVsEncodingJSON.)
 func TestFoldVsJSONExperiment(t *testing.T) {
 	n, matched := 0, 0
 	for _, name := range jsonnametest.Names {
@@ -39,8 +39,8 @@ func TestFoldVsJSONExperiment(t *testing.T) {
 			for _, esc := range []bool{false, true} {
 				q := jsonnametest.Quote(v, esc)
 				got := matchExperiment(t, name, q)
-				if want := jsonname.EqualFold(v, name); got != want {
-					t.Errorf("go-json-experiment/json takes %s for %q: %v; jsonname.EqualFold says %v", q, name, got, want)
+				if want := jsonread.EqualFold(v, name); got != want {
+					t.Errorf("go-json-experiment/json takes %s for %q: %v; jsonread.EqualFold says %v", q, name, got, want)
 				}
 				n++
 				if got {
@@ -70,8 +70,8 @@ func FuzzFoldVsJSONExperiment(f *testing.F) {
 		}
 		q := jsonnametest.Quote(member, false)
 		for _, name := range jsonnametest.Names {
-			if got, want := matchExperiment(t, name, q), jsonname.EqualFold(member, name); got != want {
-				t.Fatalf("go-json-experiment/json takes %s for %q: %v; jsonname.EqualFold says %v", q, name, got, want)
+			if got, want := matchExperiment(t, name, q), jsonread.EqualFold(member, name); got != want {
+				t.Fatalf("go-json-experiment/json takes %s for %q: %v; jsonread.EqualFold says %v", q, name, got, want)
 			}
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // AnchorAlgorithm is the one EP anchor algorithm VerifyEP accepts.
@@ -76,13 +77,10 @@ func verifyAnchor(a, payload []byte) *lineError {
 	bad := func(err error, format string, args ...any) *lineError {
 		return &lineError{what: fmt.Sprintf(format, args...), err: err}
 	}
-	m := newMembers(a)
+	m := jsonread.Object(a, 0)
 	var alg, leaf, proof, root []byte
-	for {
-		name, v, more := m.next()
-		if !more {
-			break
-		}
+	for m.Next() {
+		name, v := m.Name(), m.Value()
 		switch string(name) {
 		case "alg":
 			alg = v
@@ -97,7 +95,7 @@ func verifyAnchor(a, payload []byte) *lineError {
 		}
 	}
 	switch {
-	case !m.ok():
+	case m.Close() != len(a):
 		return bad(ErrAnchor, "not an object")
 	case alg == nil:
 		return bad(ErrLegacyAnchor, "no \"alg\": an EP-MERKLE-v1 anchor, not bound to the payload")
@@ -119,23 +117,17 @@ func verifyAnchor(a, payload []byte) *lineError {
 	if string(cur[:]) != string(leaf[1:65]) {
 		return bad(ErrAnchorUnbound, "leaf_hash %s is not SHA-256(0x00 || JCS(payload)) = %s", leaf[1:65], cur[:])
 	}
-	steps := newElements(proof)
+	steps := jsonread.Array(proof, 0)
 	n := 0
-	for {
-		step, more := steps.next()
-		if !more {
-			break
-		}
+	for steps.Elem() {
+		step := steps.Value()
 		if n++; n > maxProofSteps {
 			return bad(ErrAnchor, "merkle_proof has more than %d steps", maxProofSteps)
 		}
-		sm := newMembers(step)
+		sm := jsonread.Object(step, 0)
 		var hash, pos []byte
-		for {
-			name, v, more := sm.next()
-			if !more {
-				break
-			}
+		for sm.Next() {
+			name, v := sm.Name(), sm.Value()
 			switch string(name) {
 			case "hash":
 				hash = v
@@ -145,7 +137,7 @@ func verifyAnchor(a, payload []byte) *lineError {
 				return bad(ErrAnchor, "merkle_proof[%d]: unknown member %q", n-1, name)
 			}
 		}
-		if !sm.ok() || !isHexString(hash) {
+		if sm.Close() != len(step) || !isHexString(hash) {
 			return bad(ErrAnchor, "merkle_proof[%d] is not {\"hash\":<64 lowercase hex>,\"position\":...}", n-1)
 		}
 		h.Reset()
@@ -162,7 +154,7 @@ func verifyAnchor(a, payload []byte) *lineError {
 		}
 		hex.Encode(cur[:], h.Sum(sum[:0]))
 	}
-	if !steps.ok() {
+	if steps.Close() != len(proof) {
 		return bad(ErrAnchor, "merkle_proof is not an array")
 	}
 	if string(cur[:]) != string(root[1:65]) {

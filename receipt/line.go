@@ -8,12 +8,13 @@ import (
 	"strings"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // The checks of one receipt line, shared by Verify (on batch's workers),
 // Open (the last record) and the fuzz targets. A line must be exactly its
 // own JCS form before any of its members is read (notCanonical), so the
-// reader of json.go sees only canonical bytes.
+// reader (internal/jsonread, see json.go) sees only canonical bytes.
 
 // verifier checks lines against one public key.
 type verifier struct {
@@ -88,13 +89,10 @@ func splitEP(doc []byte, anchorOK bool) (payload, sig, anchor []byte, le *lineEr
 	bad := func(err error, format string, args ...any) ([]byte, []byte, []byte, *lineError) {
 		return nil, nil, nil, &lineError{what: fmt.Sprintf(format, args...), err: err}
 	}
-	m := newMembers(doc)
+	m := jsonread.Object(doc, 0)
 	var version, sigObj []byte
-	for {
-		name, v, more := m.next()
-		if !more {
-			break
-		}
+	for m.Next() {
+		name, v := m.Name(), m.Value()
 		switch string(name) {
 		case "@version":
 			version = v
@@ -112,7 +110,7 @@ func splitEP(doc []byte, anchorOK bool) (payload, sig, anchor []byte, le *lineEr
 		}
 	}
 	switch {
-	case !m.ok():
+	case m.Close() != len(doc):
 		return bad(ErrMalformed, "the document is not a JSON object")
 	case version == nil:
 		return bad(ErrMalformed, `the document has no "@version"`)
@@ -127,13 +125,10 @@ func splitEP(doc []byte, anchorOK bool) (payload, sig, anchor []byte, le *lineEr
 	case anchor != nil && !isObject(anchor):
 		return bad(ErrAnchor, "anchor is not an object")
 	}
-	sm := newMembers(sigObj)
+	sm := jsonread.Object(sigObj, 0)
 	var alg, value []byte
-	for {
-		name, v, more := sm.next()
-		if !more {
-			break
-		}
+	for sm.Next() {
+		name, v := sm.Name(), sm.Value()
 		switch string(name) {
 		case "algorithm":
 			alg = v
@@ -144,7 +139,7 @@ func splitEP(doc []byte, anchorOK bool) (payload, sig, anchor []byte, le *lineEr
 		}
 	}
 	switch {
-	case !sm.ok():
+	case sm.Close() != len(sigObj):
 		return bad(ErrMalformedSignature, "signature is not an object")
 	case alg == nil:
 		return bad(ErrAlgorithm, `the signature has no "algorithm"`)
@@ -153,7 +148,7 @@ func splitEP(doc []byte, anchorOK bool) (payload, sig, anchor []byte, le *lineEr
 	case value == nil:
 		return bad(ErrMalformedSignature, "the signature has no value")
 	}
-	s, ok := unquote(value)
+	s, ok := jsonread.Unquote(value)
 	if !ok {
 		return bad(ErrMalformedSignature, "the signature value is not a string")
 	}

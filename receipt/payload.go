@@ -8,6 +8,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/jcs"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // Version is the document version every receipt carries in "@version".
@@ -208,13 +209,10 @@ func decodePayload(b []byte, p *Payload) *lineError {
 	bad := func(format string, args ...any) *lineError {
 		return &lineError{what: "payload: " + fmt.Sprintf(format, args...), err: ErrMalformed}
 	}
-	m := newMembers(b)
+	m := jsonread.Object(b, 0)
 	seen := 0
-	for {
-		name, v, more := m.next()
-		if !more {
-			break
-		}
+	for m.Next() {
+		name, v := m.Name(), m.Value()
 		bit, str := 0, ""
 		switch string(name) {
 		case "act_digest", "arguments_digest", "envelope_digest":
@@ -253,7 +251,7 @@ func decodePayload(b []byte, p *Payload) *lineError {
 			bit, p.TimestampMS = hasTimestamp, n
 		default:
 			var ok bool
-			if str, ok = unquote(v); !ok {
+			if str, ok = jsonread.Unquote(v); !ok {
 				if _, known := memberBit(name); known {
 					return bad("%s is not a string", name)
 				}
@@ -297,7 +295,7 @@ func decodePayload(b []byte, p *Payload) *lineError {
 		}
 		seen |= bit
 	}
-	if !m.ok() {
+	if m.Close() != len(b) {
 		return bad("not a well-formed object")
 	}
 	if missing := required &^ seen; missing != 0 {
@@ -320,13 +318,13 @@ func memberBit(name []byte) (int, bool) {
 	return 0, false
 }
 
-// digestValue reads a JSON string "sha256:<64 lowercase hex>" that is not
-// the zero digest (a zero digest means absent, and is left out).
+// digestValue reads a JSON string "sha256:<64 lowercase hex>" (hashing's
+// text form of a digest) that is not the zero digest (a zero digest means
+// absent, and is left out).
 func digestValue(v []byte) (hashing.Digest, bool) {
-	const prefix = `"sha256:`
-	if len(v) != len(prefix)+64+1 || string(v[:len(prefix)]) != prefix || v[len(v)-1] != '"' {
+	var d hashing.Digest
+	if len(v) != hashing.DigestTextLen+2 || v[0] != '"' || v[len(v)-1] != '"' || d.UnmarshalText(v[1:len(v)-1]) != nil {
 		return hashing.Digest{}, false
 	}
-	h, ok := parseHex32(v[len(prefix) : len(v)-1])
-	return h, ok && h != [32]byte{}
+	return d, d != hashing.Digest{}
 }

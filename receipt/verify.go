@@ -10,6 +10,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // VerifyOptions configures Verify. The zero value checks signatures on
@@ -214,25 +215,22 @@ func (t *tailReader) Read(p []byte) (int, error) {
 
 // links reads seq and prev_hash from a line that passed check.
 func links(line []byte) (seq uint64, prev hashing.Digest, ok bool) {
-	m := newMembers(line)
+	m := jsonread.Object(line, 0)
 	var payload []byte
-	for {
-		name, v, more := m.next()
-		if !more {
-			break
-		}
+	for m.Next() {
+		name, v := m.Name(), m.Value()
 		if string(name) == "payload" {
 			payload = v
 			break
 		}
 	}
-	pm := newMembers(payload)
+	pm := jsonread.Object(payload, 0)
 	found := 0
 	for found < 2 {
-		name, v, more := pm.next()
-		if !more {
+		if !pm.Next() {
 			return 0, prev, false
 		}
+		name, v := pm.Name(), pm.Value()
 		switch string(name) {
 		case "prev_hash":
 			if len(v) != 66 {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
 // docPointer is the JSON pointer of doc in a record of verify.
@@ -67,19 +68,12 @@ func claimOf(res batch.Result) (hashing.Digest, error) {
 	return cl.digest, err
 }
 
-// isSpace reports whether c is JSON whitespace.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 // readClaim reads the wrapper of rec. When doc is not zero it holds doc's
 // bounds, from an earlier reading, and doc's value is not read again.
 func readClaim(rec []byte, doc [2]int) (claim, error) {
 	var cl claim
 	i := 0
-	ws := func() {
-		for i < len(rec) && isSpace(rec[i]) {
-			i++
-		}
-	}
+	ws := func() { i = jsonread.SkipSpace(rec, i) }
 	fail := func(msg string) (claim, error) { return claim{}, &wrapperError{offset: i, msg: msg} }
 	ws()
 	if i == len(rec) || rec[i] != '{' {
@@ -132,7 +126,7 @@ func readClaim(rec []byte, doc [2]int) (claim, error) {
 				return fail("the line ends before doc's value")
 			}
 			if doc == ([2]int{}) {
-				end = skipValue(rec, i)
+				end = jsonread.SkipValue(rec, i) // its brackets and quotes only: canon checks doc next
 			} else if i != doc[0] {
 				return fail("doc has moved") // the record changed between readings: never
 			}
@@ -167,59 +161,4 @@ func readClaim(rec []byte, doc [2]int) (claim, error) {
 		return fail(`missing member "doc"`)
 	}
 	return cl, nil
-}
-
-// skipValue returns the end of the JSON value that starts at b[i], found
-// by its brackets and quotes alone (doc is checked by canon afterwards),
-// or -1 when b ends inside it. A scalar ends at the first byte that may
-// follow a value.
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-	default:
-		j := i
-		for j < len(b) && !isSpace(b[j]) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
-			j++
-		}
-		return j
-	}
-	depth := 0
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			if j = skipString(b, j); j < 0 {
-				return -1
-			}
-			j-- // the loop's j++ moves past the closing quote
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
-}
-
-// skipString returns the end of the JSON string that starts at b[i], just
-// past its closing quote, or -1 when b ends inside it.
-func skipString(b []byte, i int) int {
-	for j := i + 1; ; {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		q := j + k
-		n := 0 // backslashes right before the quote
-		for q-n-1 > i && b[q-n-1] == '\\' {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
 }

@@ -1,6 +1,8 @@
-// Package jsonname folds JSON object member names the way Go's JSON
-// decoders match them to struct fields when they ignore case, so that a
-// reader of JSON that binds some members can refuse the members another
+package jsonread
+
+// This file is the fold of member names: how Go's JSON decoders match
+// JSON object member names to struct fields when they ignore case, so that
+// a reader of JSON that binds some members can refuse the members another
 // reader would take for them.
 //
 // encoding/json (v1) matches a member to a field by its exact name first,
@@ -20,12 +22,12 @@
 // Names are compared as text: after JSON escapes are decoded. A name read
 // from canonical JSON (RFC 8785) keeps escapes only for '"', '\' and the
 // controls below U+0020, none of which is a letter, '_' or '-', so such a
-// name may be folded as its bytes stand: a backslash left in it folds to
-// itself, and it folds equal to no name without one.
+// name may be folded as its bytes stand (Iter.Name): a backslash left in
+// it folds to itself, and it folds equal to no name without one.
 //
-// A later reorganisation may move this into the one shared low-level JSON
-// reader; until then act is its user.
-package jsonname
+// EqualFoldASCII, the other fold here, is for names that are not JSON
+// member names but the words of an API (a profile, a shape): ASCII letters
+// without case, and nothing else folded.
 
 import (
 	"unicode"
@@ -50,16 +52,12 @@ func foldRune(r rune) rune {
 // decodes to U+FFFD one byte at a time, as the decoders do.
 func next[T ~string | ~[]byte](name T, i int) (r rune, j int) {
 	for i < len(name) {
-		c := name[i]
-		if c < utf8.RuneSelf {
+		if c := name[i]; c < utf8.RuneSelf {
 			i++
-			switch {
-			case c == '_' || c == '-':
-				continue
-			case 'a' <= c && c <= 'z':
-				c -= 'a' - 'A'
+			if c, ok := foldASCII(c); ok {
+				return rune(c), i
 			}
-			return rune(c), i
+			continue
 		}
 		// At most 4 bytes: the conversion stays on the stack.
 		r, n := utf8.DecodeRuneInString(string(name[i:min(i+utf8.UTFMax, len(name))]))
@@ -105,10 +103,10 @@ func EqualFold(a, b string) bool {
 	}
 }
 
-// Set is a fixed set of member names that a reader binds, for telling
-// which of them another name folds equal to. Make it with [NewSet]; it is
+// NameSet is a fixed set of member names that a reader binds, for telling
+// which of them another name folds equal to. Make it with [NewNameSet]; it is
 // safe for concurrent use.
-type Set struct {
+type NameSet struct {
 	names []string
 	folds []string // Fold of each name
 	// byFirst lists, for each ASCII rune, the indexes of the names whose
@@ -117,19 +115,19 @@ type Set struct {
 	other   []int8
 }
 
-// NewSet returns the Set of names: at most 127 of them, none folding to
+// NewNameSet returns the NameSet of names: at most 127 of them, none folding to
 // nothing. It panics otherwise, since the names are the caller's
 // constants.
-func NewSet(names ...string) *Set {
+func NewNameSet(names ...string) *NameSet {
 	if len(names) > 127 {
-		panic("BUG: jsonname: NewSet: more than 127 names")
+		panic("BUG: jsonread: NewNameSet: more than 127 names")
 	}
-	s := &Set{names: names, folds: make([]string, len(names))}
+	s := &NameSet{names: names, folds: make([]string, len(names))}
 	for i, n := range names {
 		f := Fold(n)
 		switch {
 		case f == "":
-			panic("BUG: jsonname: NewSet: the name " + n + " folds to nothing")
+			panic("BUG: jsonread: NewNameSet: the name " + n + " folds to nothing")
 		case f[0] < utf8.RuneSelf:
 			s.byFirst[f[0]] = append(s.byFirst[f[0]], int8(i))
 		default:
@@ -143,7 +141,7 @@ func NewSet(names ...string) *Set {
 // Match returns the index of the first name of s that name folds equal
 // to, or -1 if there is none. It does not allocate, and compares name
 // only with the names whose folds start as its own does.
-func (s *Set) Match(name []byte) int {
+func (s *NameSet) Match(name []byte) int {
 	r, i := next(name, 0)
 	var cands []int8
 	switch {
@@ -180,11 +178,9 @@ func foldsTo(name []byte, i int, f string) bool {
 			continue
 		}
 		i++
-		switch {
-		case c == '_' || c == '-':
+		c, ok := foldASCII(c)
+		if !ok {
 			continue
-		case 'a' <= c && c <= 'z':
-			c -= 'a' - 'A'
 		}
 		if j == len(f) || f[j] != c {
 			return false
@@ -194,14 +190,45 @@ func foldsTo(name []byte, i int, f string) bool {
 	return j == len(f)
 }
 
+// foldASCII returns the folded form of the ASCII byte c (a letter in upper
+// case), or false for '_' and '-', which fold to nothing.
+func foldASCII(c byte) (byte, bool) {
+	switch {
+	case c == '_' || c == '-':
+		return 0, false
+	case 'a' <= c && c <= 'z':
+		return c - ('a' - 'A'), true
+	}
+	return c, true
+}
+
 // Has reports whether name is one of the names of s, as it is written.
 // With Match, it tells a name a reader binds from a spelling of one that
 // a case-insensitive decoder takes for it: Match(name) >= 0 && !Has(name).
-func (s *Set) Has(name []byte) bool {
+func (s *NameSet) Has(name []byte) bool {
 	for _, n := range s.names {
 		if n == string(name) {
 			return true
 		}
 	}
 	return false
+}
+
+// EqualFoldASCII reports whether s equals name, a lowercase ASCII word,
+// when ASCII letters are compared without case; it folds nothing else (no
+// ſ for s, no Kelvin sign for k), as strings.EqualFold would.
+func EqualFoldASCII(s, name string) bool {
+	if len(s) != len(name) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if b != name[i] {
+			return false
+		}
+	}
+	return true
 }

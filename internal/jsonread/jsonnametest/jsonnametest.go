@@ -1,9 +1,9 @@
-// Package jsonnametest holds the test helpers that hold package jsonname
-// (and its users, such as act) to the real decoders: the spellings of a
-// member name that a Go decoder may take for it, and encoding/json's own
-// answer to whether it does. The fuzz module uses it too, to ask
-// go-json-experiment/json the same questions. It imports only the standard
-// library.
+// Package jsonnametest holds the test helpers that hold the fold of member
+// names of package jsonread (and its users, such as act) to the real
+// decoders: the spellings of a member name that a Go decoder may take for
+// it, and encoding/json's own answer to whether it does. The fuzz module
+// uses it too, to ask go-json-experiment/json the same questions. It
+// imports only the standard library.
 package jsonnametest
 
 import (

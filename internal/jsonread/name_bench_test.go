@@ -1,17 +1,17 @@
-package jsonname_test
+package jsonread_test
 
 import (
 	"testing"
 
-	"github.com/bbdigest/bbdigest/internal/jsonname"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
-// BenchmarkSetMatch measures Set.Match over the names act reads (a call's
+// BenchmarkNameSetMatch measures NameSet.Match over the names act reads (a call's
 // and a message's) for member names it meets that it does not read (id,
 // _meta, call_id, status, progressToken), and for spellings of ones it
 // does (Tool_Calls, paramſ): the cost act pays per member name.
-func BenchmarkSetMatch(b *testing.B) {
-	s := jsonname.NewSet("name", "arguments", "input", "args", "type", "function", "params", "Params", "method", "jsonrpc",
+func BenchmarkNameSetMatch(b *testing.B) {
+	s := jsonread.NewNameSet("name", "arguments", "input", "args", "type", "function", "params", "Params", "method", "jsonrpc",
 		"choices", "tool_calls", "function_call", "content", "output", "role", "object", "message")
 	for _, n := range []string{"id", "_meta", "call_id", "status", "progressToken", "Tool_Calls", "paramſ"} {
 		b.Run("name="+n, func(b *testing.B) {

@@ -1,12 +1,12 @@
-package jsonname_test
+package jsonread_test
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/bbdigest/bbdigest/internal/jsonname"
-	"github.com/bbdigest/bbdigest/internal/jsonname/jsonnametest"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
+	"github.com/bbdigest/bbdigest/internal/jsonread/jsonnametest"
 )
 
 // TestFoldVsEncodingJSON asks encoding/json, for every name of
@@ -22,12 +22,12 @@ func TestFoldVsEncodingJSON(t *testing.T) {
 	n, v1n, extra := 0, 0, 0
 	for _, name := range jsonnametest.Names {
 		for _, v := range jsonnametest.Variants(name) {
-			ours := jsonname.EqualFold(v, name)
+			ours := jsonread.EqualFold(v, name)
 			if want := strings.EqualFold(jsonnametest.StripDelimiters(v), jsonnametest.StripDelimiters(name)); ours != want {
 				t.Errorf("EqualFold(%q, %q) = %v, want %v", v, name, ours, want)
 			}
-			if ours != (jsonname.Fold(v) == jsonname.Fold(name)) || ours != jsonname.EqualFold(name, v) {
-				t.Errorf("EqualFold(%q, %q) = %v, but Fold gives %q and %q", v, name, ours, jsonname.Fold(v), jsonname.Fold(name))
+			if ours != (jsonread.Fold(v) == jsonread.Fold(name)) || ours != jsonread.EqualFold(name, v) {
+				t.Errorf("EqualFold(%q, %q) = %v, but Fold gives %q and %q", v, name, ours, jsonread.Fold(v), jsonread.Fold(name))
 			}
 			for _, esc := range []bool{false, true} {
 				n++
@@ -81,28 +81,28 @@ func TestFoldSpecialRunes(t *testing.T) {
 		{"na\xffme", "na\uFFFDme", true},
 		{"\xff", "\xfe", true}, // invalid bytes are U+FFFD, as the decoders read them
 	} {
-		if got := jsonname.EqualFold(tc.a, tc.b); got != tc.want {
+		if got := jsonread.EqualFold(tc.a, tc.b); got != tc.want {
 			t.Errorf("EqualFold(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
-		if got := jsonname.Fold(tc.a) == jsonname.Fold(tc.b); got != tc.want {
-			t.Errorf("Fold(%q) = %q, Fold(%q) = %q", tc.a, jsonname.Fold(tc.a), tc.b, jsonname.Fold(tc.b))
+		if got := jsonread.Fold(tc.a) == jsonread.Fold(tc.b); got != tc.want {
+			t.Errorf("Fold(%q) = %q, Fold(%q) = %q", tc.a, jsonread.Fold(tc.a), tc.b, jsonread.Fold(tc.b))
 		}
 	}
-	if f := jsonname.Fold("Paramſ_\u212A-x"); f != "PARAMSKX" {
+	if f := jsonread.Fold("Paramſ_\u212A-x"); f != "PARAMSKX" {
 		t.Errorf("Fold = %q", f)
 	}
 }
 
-// TestSet checks Match and Has against EqualFold over the Variants of
+// TestNameSet checks Match and Has against EqualFold over the Variants of
 // every name, and that they do not allocate.
-func TestSet(t *testing.T) {
-	s := jsonname.NewSet(jsonnametest.Names...)
+func TestNameSet(t *testing.T) {
+	s := jsonread.NewNameSet(jsonnametest.Names...)
 	for _, name := range jsonnametest.Names {
 		for _, v := range append(jsonnametest.Variants(name), strings.Repeat(name, 20), "_"+strings.Repeat("_", 100)+name) {
 			first := -1
 			exact := false
 			for k, n := range jsonnametest.Names {
-				if first < 0 && jsonname.EqualFold(v, n) {
+				if first < 0 && jsonread.EqualFold(v, n) {
 					first = k
 				}
 				exact = exact || v == n
@@ -116,7 +116,7 @@ func TestSet(t *testing.T) {
 		}
 	}
 	// Names whose folds start outside ASCII: é and ë are not one letter.
-	u := jsonname.NewSet("éa", "Ωmega", "ſ_x")
+	u := jsonread.NewNameSet("éa", "Ωmega", "ſ_x")
 	for _, tc := range []struct {
 		name string
 		want int
@@ -131,7 +131,7 @@ func TestSet(t *testing.T) {
 			t.Errorf("Match(%q): %v allocations", b, n)
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { jsonname.EqualFold("paramſ", "params") }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { jsonread.EqualFold("paramſ", "params") }); n != 0 {
 		t.Errorf("EqualFold: %v allocations", n)
 	}
 }
@@ -147,19 +147,19 @@ func TestNewSetBounds(t *testing.T) {
 		func() {
 			defer func() {
 				if r := recover(); r == nil || !strings.HasPrefix(r.(string), "BUG: ") {
-					t.Errorf("NewSet(%q): recovered %v", names, r)
+					t.Errorf("NewNameSet(%q): recovered %v", names, r)
 				}
 			}()
-			jsonname.NewSet(names...)
+			jsonread.NewNameSet(names...)
 		}()
 	}
-	s := jsonname.NewSet(many[:127]...)
+	s := jsonread.NewNameSet(many[:127]...)
 	if k := s.Match([]byte("N-" + strings.Repeat("X", 126))); k != 126 {
 		t.Errorf("Match of the 127th name: %d", k)
 	}
 }
 
-// FuzzEqualFold holds EqualFold, Fold and Set.Match to strings.EqualFold
+// FuzzEqualFold holds EqualFold, Fold and NameSet.Match to strings.EqualFold
 // without delimiters for any two strings (Match over Names, and over b
 // and names whose folds start outside ASCII), and to encoding/json:
 // whenever encoding/json takes the member a for a field named n (n among
@@ -170,36 +170,36 @@ func FuzzEqualFold(f *testing.F) {
 		f.Add("paramſ", n)
 		f.Add(strings.ToUpper(n), n)
 	}
-	set := jsonname.NewSet(jsonnametest.Names...)
+	set := jsonread.NewNameSet(jsonnametest.Names...)
 	f.Fuzz(func(t *testing.T, a, b string) {
-		eq := jsonname.EqualFold(a, b)
+		eq := jsonread.EqualFold(a, b)
 		if eq != strings.EqualFold(jsonnametest.StripDelimiters(a), jsonnametest.StripDelimiters(b)) {
 			t.Fatalf("EqualFold(%q, %q) = %v", a, b, eq)
 		}
-		if eq != (jsonname.Fold(a) == jsonname.Fold(b)) || eq != jsonname.EqualFold(b, a) {
-			t.Fatalf("EqualFold(%q, %q) = %v; Fold %q, %q", a, b, eq, jsonname.Fold(a), jsonname.Fold(b))
+		if eq != (jsonread.Fold(a) == jsonread.Fold(b)) || eq != jsonread.EqualFold(b, a) {
+			t.Fatalf("EqualFold(%q, %q) = %v; Fold %q, %q", a, b, eq, jsonread.Fold(a), jsonread.Fold(b))
 		}
 		first := -1
 		for i, n := range jsonnametest.Names {
-			if first < 0 && jsonname.EqualFold(a, n) {
+			if first < 0 && jsonread.EqualFold(a, n) {
 				first = i
 			}
-			if utf8.ValidString(a) && jsonnametest.MatchV1(n, jsonnametest.Quote(a, false)) && !jsonname.EqualFold(a, n) {
+			if utf8.ValidString(a) && jsonnametest.MatchV1(n, jsonnametest.Quote(a, false)) && !jsonread.EqualFold(a, n) {
 				t.Fatalf("encoding/json takes %q for %q, EqualFold does not", a, n)
 			}
 		}
 		if k := set.Match([]byte(a)); k != first {
 			t.Fatalf("Match(%q) = %d, want %d", a, k, first)
 		}
-		// A Set of names whose folds start outside ASCII, and b.
+		// A NameSet of names whose folds start outside ASCII, and b.
 		others := []string{"éa", "Ωmega", "ſ_x", b}
-		if jsonname.Fold(b) == "" {
+		if jsonread.Fold(b) == "" {
 			others = others[:3]
 		}
-		oset := jsonname.NewSet(others...)
+		oset := jsonread.NewNameSet(others...)
 		first = -1
 		for i, n := range others {
-			if jsonname.EqualFold(a, n) {
+			if jsonread.EqualFold(a, n) {
 				first = i
 				break
 			}

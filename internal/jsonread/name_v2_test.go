@@ -1,14 +1,14 @@
 //go:build goexperiment.jsonv2
 
-package jsonname_test
+package jsonread_test
 
 import (
 	jsonv2 "encoding/json/v2"
 	"reflect"
 	"testing"
 
-	"github.com/bbdigest/bbdigest/internal/jsonname"
-	"github.com/bbdigest/bbdigest/internal/jsonname/jsonnametest"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
+	"github.com/bbdigest/bbdigest/internal/jsonread/jsonnametest"
 )
 
 // TestFoldVsEncodingJSONv2 asks encoding/json/v2 (GOEXPERIMENT=jsonv2),
@@ -26,7 +26,7 @@ func TestFoldVsEncodingJSONv2(t *testing.T) {
 				if err := jsonv2.Unmarshal([]byte(`{`+q+`:1}`), p.Interface(), jsonv2.MatchCaseInsensitiveNames(true)); err != nil {
 					t.Fatal(err)
 				}
-				if got := p.Elem().Field(0).Int() == 1; got != jsonname.EqualFold(v, name) {
+				if got := p.Elem().Field(0).Int() == 1; got != jsonread.EqualFold(v, name) {
 					t.Errorf("encoding/json/v2 takes %s for %q: %v; EqualFold says %v", q, name, got, !got)
 				}
 			}
