@@ -17,9 +17,7 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/canon"
@@ -452,18 +450,6 @@ func errorParts(err error, inDoc bool) (class string, off int64, pointer, msg st
 		return classWrapper, int64(e.offset), "", e.msg
 	}
 	return "internal", 0, "", err.Error() // batch never gives another error
-}
-
-// appendJSONString appends s as a JSON string escaped as every field
-// bbdigest writes (see diag.go): controls, format characters and the
-// other characters a terminal interprets as \uXXXX escapes. A byte that
-// is not UTF-8 is written U+FFFD, so that the line stays valid JSON
-// (appendQuoted would write \xHH).
-func appendJSONString(b []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\ufffd")
-	}
-	return appendQuoted(b, s)
 }
 
 // outputHash passes the output through, counting its bytes and hashing

@@ -60,106 +60,6 @@ func assertInert(t *testing.T, what string, b []byte) {
 	}
 }
 
-func TestQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                              `""`,
-		"/a/b":                          `"/a/b"`,
-		"x\ny: fake problem\n/synopsis": `"x\ny: fake problem\n/synopsis"`,
-		"\x1b[31m":                      `"\u001b[31m"`,
-		"\b\f\t\r\x00\x7f":              `"\b\f\t\r\u0000\u007f"`,
-		"\u0085\u202e\u2028\ufeff":      `"\u0085\u202e\u2028\ufeff"`,
-		"\U000E0041":                    `"\udb40\udc41"`,
-		"\xff\xc3":                      `"\xff\xc3"`,
-		`a"b\c`:                         `"a\"b\\c"`,
-		"é€😀 ~":                         `"é€😀 ~"`,
-	} {
-		if got := quote(in); got != want {
-			t.Errorf("quote(%q) = %s, want %s", in, got, want)
-		}
-	}
-	// Quoted valid UTF-8 is a JSON string of the same value.
-	for _, s := range hostile {
-		q := quote(s)
-		assertInert(t, "quote", []byte(q))
-		if !utf8.ValidString(s) {
-			continue
-		}
-		var back string
-		if err := json.Unmarshal([]byte(q), &back); err != nil || back != s {
-			t.Errorf("quote(%q) = %s: JSON gives %q, %v", s, q, back, err)
-		}
-	}
-}
-
-func TestSafeText(t *testing.T) {
-	for _, s := range hostile {
-		got := safeText(s)
-		assertInert(t, "safeText", []byte(got))
-		if strings.Contains(got, "\n") {
-			t.Errorf("safeText(%q) = %q holds a newline", s, got)
-		}
-	}
-	if got, want := safeText(`a "b" \n`), `a "b" \n`; got != want {
-		t.Errorf("safeText changed printable text: %q", got)
-	}
-}
-
-func TestFileField(t *testing.T) {
-	for in, want := range map[string]string{
-		"a.json":       "a.json",
-		"dir/a b.json": "dir/a b.json",
-		`we\ird.json`:  `we\ird.json`,
-		"é.json":       "é.json",
-		"":             `""`,
-		`"q.json`:      `"\"q.json"`,
-		"a: b.json":    `"a: b.json"`,
-		"bad\nname":    `"bad\nname"`,
-		"esc\x1b":      `"esc\u001b"`,
-		"rtl\u202e":    `"rtl\u202e"`,
-		"x\xff":        `"x\xff"`,
-	} {
-		if got := fileField(in); got != want {
-			t.Errorf("fileField(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
-func TestSafeJSON(t *testing.T) {
-	type v struct {
-		S []string `json:"s"`
-	}
-	in := v{S: append([]string{"<&>"}, hostile...)}
-	raw, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := safeJSON(raw)
-	assertInert(t, "safeJSON", got)
-	var a, b v
-	if err := json.Unmarshal(raw, &a); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(got, &b); err != nil {
-		t.Fatalf("safeJSON output is not JSON: %v\n%s", err, got)
-	}
-	if !bytes.Equal(must(json.Marshal(a)), must(json.Marshal(b))) {
-		t.Errorf("safeJSON changed the value:\n%s\n%s", raw, got)
-	}
-	if !bytes.Contains(got, []byte(`bidi\u202eevil\u202c`)) || !bytes.Contains(got, []byte(`c1\u0085\u009b`)) || !bytes.Contains(got, []byte(`del\u007f`)) {
-		t.Errorf("safeJSON output %s", got)
-	}
-	if plain := []byte(`{"a":"é"}`); &safeJSON(plain)[0] != &plain[0] {
-		t.Errorf("safeJSON copied JSON that needs no escape")
-	}
-}
-
-func must(b []byte, err error) []byte {
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
 // TestNameRoundTrip checks that readName reverses appendName for every
 // name, and that escaped names are inert and one line.
 func TestNameRoundTrip(t *testing.T) {
@@ -414,24 +314,6 @@ func TestErrorLineEscaped(t *testing.T) {
 		}
 		if want := " within " + quote("/"+s) + "\n"; !bytes.HasSuffix(line, []byte(want)) {
 			t.Errorf("appendErrorLine for %q: %q does not end in %q", s, line, want)
-		}
-	}
-}
-
-// TestPlural: the count and the noun that agrees with it.
-func TestPlural(t *testing.T) {
-	for _, tc := range []struct {
-		got, want string
-	}{
-		{plural(0, "record", "records"), "0 records"},
-		{plural(1, "record", "records"), "1 record"},
-		{plural(2, "record", "records"), "2 records"},
-		{plural(int64(-1), "line", "lines"), "-1 lines"},
-		{plural(uint64(1), "summary", "summaries"), "1 summary"},
-		{plural(uint64(12), "summary", "summaries"), "12 summaries"},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
 	}
 }
