@@ -22,6 +22,25 @@ import (
 	"github.com/bbdigest/bbdigest/internal/archivegen"
 )
 
+// sidecar is FILE.resume, as package archive writes it (its type there
+// is unexported): the tests read it, and write the ones a killed run
+// leaves.
+type sidecar struct {
+	Command      string           `json:"command"`
+	Profile      string           `json:"profile"`
+	MaxRecord    int64            `json:"max_record"`
+	Shard        string           `json:"shard"`
+	Inputs       []string         `json:"inputs"`
+	Results      int64            `json:"results"`
+	Input        int              `json:"input"`
+	InputsSHA256 []hashing.Digest `json:"inputs_sha256"`
+	OutputBytes  int64            `json:"output_bytes"`
+	OutputSHA256 hashing.Digest   `json:"output_sha256"`
+}
+
+// emptySHA256 is the SHA-256 of no bytes.
+var emptySHA256 = hashing.Digest(sha256.Sum256(nil))
+
 // genArchive returns a generated archive of kind with a line of every bad
 // kind spread among its records, and a last line without "\n".
 func genArchive(t testing.TB, kind archivegen.Kind, records int64, seed uint64) []byte {

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bbdigest/bbdigest/archive"
 	"github.com/vbauerster/cupwriter"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
@@ -35,24 +36,14 @@ type progress struct {
 	every time.Duration // between JSON lines
 	start time.Time
 
-	records atomic.Int64 // answered
-	bytes   atomic.Int64 // of JSON Lines read by the workers
-	cur     atomic.Pointer[progressInput]
+	counts *archive.Progress // the run's counts, and the inputs it begins
+	cur    atomic.Pointer[archive.InputProgress]
 
 	mu   sync.Mutex // stop
 	stop chan struct{}
 	done chan struct{}
 	p    *mpb.Progress
 	bar  *mpb.Bar
-}
-
-// progressInput is the input being answered.
-type progressInput struct {
-	name    string
-	raw     *atomic.Int64 // bytes of the file read
-	rawSize int64         // the file's size, or -1
-	base    int64         // progress.bytes when the range started
-	total   int64         // the range's bytes (--shard), or -1
 }
 
 // progressMode resolves --progress: auto is bar on a terminal, else off.
@@ -79,16 +70,24 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
+// newProgress returns the display of a run, whose Progress is p.counts.
 func newProgress(mode string, w io.Writer) *progress {
-	return &progress{mode: mode, w: w, every: progressJSONEvery, start: time.Now()}
+	p := &progress{mode: mode, w: w, every: progressJSONEvery, start: time.Now(), counts: new(archive.Progress)}
+	p.counts.Input = func(in *archive.InputProgress) {
+		if in == nil {
+			p.endInput()
+		} else {
+			p.begin(in)
+		}
+	}
+	return p
 }
 
 // begin shows the progress of the input in, from now on.
-func (p *progress) begin(in *progressInput) {
+func (p *progress) begin(in *archive.InputProgress) {
 	if p.mode == "off" {
 		return
 	}
-	in.base = p.bytes.Load()
 	p.cur.Store(in)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -164,19 +163,19 @@ type snapshot struct {
 }
 
 func (p *progress) snapshot() snapshot {
-	s := snapshot{elapsed: time.Since(p.start), records: p.records.Load(), bytes: p.bytes.Load(), fraction: -1}
+	s := snapshot{elapsed: time.Since(p.start), records: p.counts.Records(), bytes: p.counts.Bytes(), fraction: -1}
 	in := p.cur.Load()
 	if in == nil {
 		return s
 	}
-	s.input, s.done, s.total = in.name, s.bytes-in.base, in.total
+	s.input, s.done, s.total = in.Name, s.bytes-in.Start, in.Total
 	switch {
-	case in.total > 0:
-		s.fraction = min(1, float64(s.done)/float64(in.total))
-	case in.total == 0:
+	case in.Total > 0:
+		s.fraction = min(1, float64(s.done)/float64(in.Total))
+	case in.Total == 0:
 		s.fraction = 1
-	case in.rawSize > 0:
-		s.fraction = min(1, float64(in.raw.Load())/float64(in.rawSize))
+	case in.Size > 0:
+		s.fraction = min(1, float64(in.Read())/float64(in.Size))
 	}
 	return s
 }

@@ -50,13 +50,6 @@ var (
 	// vectorKind: EP-RECEIPT-v1 conformance vectors (EP's own file is
 	// some 30 KiB).
 	vectorKind = fileKind{What: "a vector file", Limit: 16 << 20}
-	// summaryKind: a --summary of archive rehash or verify, which
-	// describes one run over one input in a few hundred bytes.
-	summaryKind = fileKind{What: "a summary", Limit: 64 << 10}
-	// sidecarKind: archive's FILE.resume, which holds a name and a
-	// digest for each input of the command line; archive writes it
-	// itself, always as a regular file.
-	sidecarKind = fileKind{What: "a " + resumeSuffix + " file", Limit: 64 << 20, Regular: true}
 )
 
 // checkListKind is the kind of a check list of digest --check: its bound

@@ -60,7 +60,7 @@ func sparseFile(t *testing.T, size int64) string {
 func TestFilesReadBounded(t *testing.T) {
 	dir := t.TempDir()
 	huge := sparseFile(t, 8<<30)
-	for _, k := range []fileKind{keyKind, policyKind, summaryKind, vectorKind, sidecarKind, checkListKind(1000)} {
+	for _, k := range []fileKind{keyKind, policyKind, vectorKind, checkListKind(1000)} {
 		at := filepath.Join(dir, "at")
 		if err := os.WriteFile(at, nil, 0o600); err != nil || os.Truncate(at, int64(k.Limit)) != nil {
 			t.Fatal(err)

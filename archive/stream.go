@@ -1,4 +1,4 @@
-package main
+package archive
 
 // lineStream positions a run of rehash or verify in its input's JSON
 // Lines (decompressed): past the lines before a shard's range; it gives
