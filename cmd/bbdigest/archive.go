@@ -19,6 +19,9 @@ import (
 	"github.com/bbdigest/bbdigest/canon"
 )
 
+// archiveHelp is the help of archive and its subcommands (help/archive.txt).
+var archiveHelp = helpFile("archive")
+
 // exitCoverage is the exit code of archive join when the summaries do not
 // cover the input exactly once, or one is incomplete.
 const exitCoverage = 3

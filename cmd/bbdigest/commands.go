@@ -89,7 +89,7 @@ func init() {
 	commands = []command{
 		{name: "canon", summary: "write the canonical form of one JSON text to stdout",
 			synopsis: []string{"[--profile NAME] [--lines [--workers N]] [FILE|-]"},
-			help:     fill(canonHelp, fill(linesOption, "canonical form")),
+			help:     canonHelp,
 			run:      (*cli).canon, values: map[string][]string{"profile": profileValues}},
 		{name: "digest", summary: "print the digest of each input, or check a list of digests",
 			synopsis: []string{
@@ -97,7 +97,7 @@ func init() {
 				"[--profile NAME] --lines [--workers N] [FILE|-]",
 				"[--profile NAME] -c|--check [CHECK FLAGS] [FILE|-]...",
 			},
-			help: fill(digestHelp, fill(linesOption, "digest")),
+			help: digestHelp,
 			run:  (*cli).digest, values: map[string][]string{"profile": profileValues}},
 		{name: "demo", summary: "canonicalize and digest a built-in set of sample envelopes and tool calls, then measure throughput",
 			synopsis: []string{"[--duration D]"}, help: demoHelp, run: (*cli).demo, operands: operandNone},

@@ -12,29 +12,8 @@ import (
 	"strings"
 )
 
-const completionHelp = `Usage:
-  bbdigest completion bash|zsh|fish
-
-completion prints a script that makes the shell complete bbdigest's
-commands, subcommands and flags, and the values of the flags that take one
-of a few words (--profile strict|rfc8785, --shape, --progress, --kind);
-file names complete as the shell completes them. The script is made from
-the commands of this bbdigest: make it again after an upgrade.
-
-Install it with
-  bash  bbdigest completion bash > ~/.local/share/bash-completion/completions/bbdigest
-        (loaded by the bash-completion package; or put
-        source <(bbdigest completion bash) in ~/.bashrc)
-  zsh   mkdir -p ~/.zfunc && bbdigest completion zsh > ~/.zfunc/_bbdigest
-        with, in ~/.zshrc, before compinit:
-          fpath=(~/.zfunc $fpath)
-          autoload -Uz compinit && compinit
-  fish  bbdigest completion fish > ~/.config/fish/completions/bbdigest.fish
-
-Exit status:
-  0  the script was written
-  2  usage or I/O error
-`
+// completionHelp is the help of completion, help/completion.txt.
+var completionHelp = helpFile("completion")
 
 // shells are the shells completion writes a script for (shellScript).
 var shells = []string{"bash", "zsh", "fish"}

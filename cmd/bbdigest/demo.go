@@ -11,6 +11,9 @@ import (
 	"github.com/bbdigest/bbdigest/canon"
 )
 
+// demoHelp is the help of demo (help/demo.txt).
+var demoHelp = helpFile("demo")
+
 // demoFiles is the sample set of "bbdigest demo": the example envelope of
 // draft-morrison-binding-moment-envelope-04 §6.4 and its two actions, plus a
 // few envelopes and MCP tool messages of our own.

@@ -5,6 +5,10 @@ import (
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
+// digestHelp is the help of digest, help/digest.txt, whose two %s are
+// the profile option and the lines options.
+var digestHelp = fill(fill(helpFile("digest"), profileOption), fill(linesOption, "digest"))
+
 // digest is "bbdigest digest": the digest of each input, one "DIGEST  NAME"
 // line per input for several (or --names); with --lines (and --workers) the
 // digest of each line (lines.go), with --check (-c) the answers to lists of

@@ -13,20 +13,8 @@ import (
 	"time"
 )
 
-const manHelp = `Usage:
-  bbdigest man
-
-man prints the manual page of bbdigest, bbdigest(1), in roff: the
-overview of 'bbdigest help', the help of every command, the exit status
-and the environment variables bbdigest reads. Read it with
-  bbdigest man | man -l -
-or install it with
-  bbdigest man > /usr/local/share/man/man1/bbdigest.1
-
-Exit status:
-  0  the page was written
-  2  usage or I/O error
-`
+// manHelp is the help of man, help/man.txt.
+var manHelp = helpFile("man")
 
 // environment lists the environment variables that bbdigest reads, for
 // the page's ENVIRONMENT (TestManEnvironment holds it to the os.Getenv
