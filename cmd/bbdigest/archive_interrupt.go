@@ -20,6 +20,8 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+
+	"github.com/bbdigest/bbdigest/internal/shell"
 )
 
 // interruptible returns a context that is done on the first SIGINT,
@@ -44,7 +46,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 func (c *cli) interrupted(fs *flag.FlagSet, sub string, args []string, out string, results int64, inputs []string) {
 	words := append([]string{"bbdigest", "archive", sub, "--resume"}, withoutFlag(fs, args, "resume")...)
 	for i, w := range words {
-		words[i] = shellQuote(w)
+		words[i] = shell.Quote(w)
 	}
 	stdin := ""
 	if slices.Contains(inputs, "-") {
@@ -77,16 +79,4 @@ func withoutFlag(fs *flag.FlagSet, args []string, name string) []string {
 		}
 	}
 	return out
-}
-
-// shellQuote returns s as one word of a POSIX shell: as it is when it
-// holds only characters that are never special, else in single quotes,
-// each single quote in it ending them, escaped, and starting them again:
-//
-//	it's  ->  'it'\''s'
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -498,11 +498,6 @@ func TestWithoutFlag(t *testing.T) {
 			t.Errorf("%q: %q, want %q", tt.args, got, tt.want)
 		}
 	}
-	for in, want := range map[string]string{"a.jsonl": "a.jsonl", "--out": "--out", "a b": "'a b'", "it's": `'it'\''s'`, "": "''", "$x": "'$x'", "ü": "'ü'", "a\nb": "'a\nb'"} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
 }
 
 // TestArchiveResumeForged checks that --resume refuses kept lines that
