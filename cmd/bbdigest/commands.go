@@ -18,6 +18,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/bbdigest/bbdigest/internal/roff"
 )
 
 // command is one entry of the command table: a command, or a subcommand
@@ -164,7 +166,7 @@ func init() {
 	}
 	// help's own help and the overview list the commands: made from the
 	// table once it is there.
-	findCommand("help").help = fill(helpHelp, wrap("help prints the overview of bbdigest, or the help of COMMAND: "+orList(commandNames())+".", 0, 72))
+	findCommand("help").help = fill(helpHelp, roff.Wrap("help prints the overview of bbdigest, or the help of COMMAND: "+orList(commandNames())+".", 0, 72))
 	usage = overview()
 }
 
@@ -314,28 +316,4 @@ func orList(words []string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-// wrap fills the words of text into lines of at most width bytes (a word
-// longer than that takes a line of its own) and returns them joined with
-// "\n", without a final one. The first line is taken to start at column
-// indent, after what the caller writes before it; each line after it
-// starts with indent spaces.
-func wrap(text string, indent, width int) string {
-	var b strings.Builder
-	n := indent // the length of the current line
-	for i, w := range slices.Collect(strings.FieldsSeq(text)) {
-		if i > 0 {
-			if n+1+len(w) > width {
-				b.WriteString("\n" + strings.Repeat(" ", indent))
-				n = indent
-			} else {
-				b.WriteByte(' ')
-				n++
-			}
-		}
-		b.WriteString(w)
-		n += len(w)
-	}
-	return b.String()
 }

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/bbdigest/bbdigest/internal/roff"
 )
 
 // help prints the overview, or with one argument that command's help.
@@ -55,7 +57,7 @@ func overview() string {
 	}
 	b.WriteString("\nCommands:\n")
 	for _, cmd := range commands {
-		fmt.Fprintf(&b, "  %-11s %s\n", cmd.name, wrap(cmd.summary, 14, 76))
+		fmt.Fprintf(&b, "  %-11s %s\n", cmd.name, roff.Wrap(cmd.summary, 14, 76))
 	}
 	b.WriteString("\n" + overviewNotes +
 		"\nDiagnostics:\n" + overviewDiagnostics +
