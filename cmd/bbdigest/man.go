@@ -4,7 +4,7 @@ package main
 // made from the help texts and the command table, so that it says what
 // 'bbdigest help' says. The help texts are laid out by hand (tables,
 // aligned examples), so they go into the page as they are, in no-fill
-// mode, each character escaped for roff (roffEscape).
+// mode, each character escaped for roff (internal/roff).
 
 import (
 	"fmt"
