@@ -8,6 +8,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/sumline"
 )
 
 // actHelp is the help of act, help/act.txt.
@@ -76,7 +77,7 @@ func (c *cli) actMessage(p *act.Parser, name string, src []byte, shape act.Shape
 		if canonical {
 			line = append(line[:0], a.Canonical...)
 		} else {
-			line = appendName(append(a.Digest.AppendTo(line[:0]), "  "...), a.Tool)
+			line = sumline.AppendName(append(a.Digest.AppendTo(line[:0]), "  "...), a.Tool)
 		}
 		if code := c.write(append(line, '\n')); code != exitOK {
 			return code

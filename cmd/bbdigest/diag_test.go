@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/sumline"
 )
 
 // hostile holds strings that would forge or break a line, or reach a
@@ -58,57 +59,6 @@ func assertInert(t *testing.T, what string, b []byte) {
 		}
 		i += size
 	}
-}
-
-// TestNameRoundTrip checks that readName reverses appendName for every
-// name, and that escaped names are inert and one line.
-func TestNameRoundTrip(t *testing.T) {
-	names := append([]string{"a\\nb", `\x41`, `\u0041`, "\\"}, hostile...)
-	for _, name := range names {
-		line := string(appendName([]byte("D  "), name))
-		assertInert(t, "appendName", []byte(line))
-		escaped := strings.HasPrefix(line, `\`)
-		if escaped != needsEscape(name, escName) {
-			t.Errorf("appendName(%q) = %q: leading backslash %v", name, line, escaped)
-		}
-		got := strings.TrimPrefix(line, "D  ")
-		if escaped {
-			got = strings.TrimPrefix(line, `\D  `)
-			var ok bool
-			if got, ok = readName(got); !ok {
-				t.Errorf("readName of %q failed", line)
-				continue
-			}
-		}
-		if got != name {
-			t.Errorf("name %q: round trip gives %q via %q", name, got, line)
-		}
-	}
-	for _, bad := range []string{`\`, `a\q`, `\x4`, `\xzz`, `\u12`, `\ud83d`, `\ud83d\u0041`, `\udc00`} {
-		if got, ok := readName(bad); ok {
-			t.Errorf("readName(%q) = %q, want failure", bad, got)
-		}
-	}
-}
-
-func FuzzNameRoundTrip(f *testing.F) {
-	for _, s := range hostile {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, name string) {
-		line := appendName(nil, name)
-		assertInert(t, "appendName", line)
-		got := string(line)
-		if len(line) > 0 && line[0] == '\\' {
-			var ok bool
-			if got, ok = readName(got[1:]); !ok {
-				t.Fatalf("readName of %q failed", line)
-			}
-		}
-		if got != name {
-			t.Fatalf("name %q: round trip gives %q via %q", name, got, line)
-		}
-	})
 }
 
 // TestHostileNames runs every command that reports rejections on inputs
@@ -228,7 +178,7 @@ func unquoteField(f string) string {
 	if !strings.HasPrefix(f, `"`) {
 		return f
 	}
-	s, ok := readName(f[1 : len(f)-1])
+	s, ok := sumline.ReadName(f[1 : len(f)-1])
 	if !ok {
 		return "<bad escape>"
 	}
