@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/shell"
 )
 
@@ -44,7 +45,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 // interprets escaped). fs is the run's flag set, whose flags tell which
 // words are flags and which their values.
 func (c *cli) interrupted(fs *flag.FlagSet, sub string, args []string, out string, results int64, inputs []string) {
-	words := append([]string{"bbdigest", "archive", sub, "--resume"}, withoutFlag(fs, args, "resume")...)
+	words := append([]string{"bbdigest", "archive", sub, "--resume"}, gnuflag.Without(fs, args, "resume")...)
 	for i, w := range words {
 		words[i] = shell.Quote(w)
 	}
@@ -54,29 +55,4 @@ func (c *cli) interrupted(fs *flag.FlagSet, sub string, args []string, out strin
 	}
 	c.hintf("interrupted: %s records %d result lines; to continue, run%s: %s",
 		fileField(out+resumeSuffix), results, stdin, strings.Join(words, " "))
-}
-
-// withoutFlag returns args, a command line that fs parsed (see cli.parse),
-// without the words of the flag called name: the other flags with their
-// values, and "--" and the operands, as they were given.
-func withoutFlag(fs *flag.FlagSet, args []string, name string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" || len(a) < 2 || a[0] != '-' {
-			return append(out, args[i:]...) // the operands
-		}
-		n, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		words := args[i : i+1]
-		if f := fs.Lookup(n); f != nil && !hasValue && i+1 < len(args) {
-			if bf, ok := f.Value.(boolFlag); !ok || !bf.IsBoolFlag() {
-				words = args[i : i+2] // the flag and its value
-				i++
-			}
-		}
-		if n != name {
-			out = append(out, words...)
-		}
-	}
-	return out
 }

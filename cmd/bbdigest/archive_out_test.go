@@ -6,13 +6,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -473,30 +471,6 @@ func TestArchiveResumeKill(t *testing.T) {
 	t.Logf("%d kills, %d of them in the middle of a line", kills, cut)
 	if kills < 2 {
 		t.Errorf("only %d runs were killed: the input is too small to test resuming", kills)
-	}
-}
-
-// TestWithoutFlag checks the command line of the hint: the resume flag
-// left out in every spelling, the other flags and their values kept as
-// given, a value that looks like a flag and the operands included.
-func TestWithoutFlag(t *testing.T) {
-	fs := flag.NewFlagSet("archive rehash", flag.ContinueOnError)
-	fs.String("out", "", "")
-	fs.Bool("resume", false, "")
-	fs.Bool("json", false, "")
-	fs.Var(new(workersFlag), "workers", "")
-	for _, tt := range []struct{ args, want []string }{
-		{[]string{"--out", "F", "a"}, []string{"--out", "F", "a"}},
-		{[]string{"--resume", "--out", "F", "a", "b"}, []string{"--out", "F", "a", "b"}},
-		{[]string{"-resume", "--json", "--out=F", "-resume=true", "a"}, []string{"--json", "--out=F", "a"}},
-		{[]string{"--out", "-resume", "--workers", "2", "a"}, []string{"--out", "-resume", "--workers", "2", "a"}},
-		{[]string{"--out", "F", "--resume=false", "--", "--resume", "-"}, []string{"--out", "F", "--", "--resume", "-"}},
-		{[]string{"--out", "F"}, []string{"--out", "F"}},
-		{[]string{"--out", "F", "-"}, []string{"--out", "F", "-"}},
-	} {
-		if got := withoutFlag(fs, tt.args, "resume"); !reflect.DeepEqual(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
-			t.Errorf("%q: %q, want %q", tt.args, got, tt.want)
-		}
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/roff"
 )
 
@@ -295,7 +296,7 @@ func (cmd *command) flags(path string) []cmdFlag {
 			return
 		}
 		cf := cmdFlag{name: f.Name, value: true}
-		if bf, ok := f.Value.(boolFlag); ok && bf.IsBoolFlag() {
+		if gnuflag.IsBool(f) {
 			cf.value = false
 		} else if words, ok := cmd.values[f.Name]; ok {
 			cf.words = words
