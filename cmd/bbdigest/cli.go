@@ -2,12 +2,12 @@ package main
 
 // The plumbing every command shares: the exit codes, the cli value that an
 // invocation runs on, the dispatch to the commands of the table in
-// commands.go (a file each: canon.go,
-// digest.go with check.go and lines.go, demo.go, cpu.go, envelope.go,
-// resolution.go with envelope emit, act.go, gate.go, keygen.go,
-// receipts.go, archive*.go, version.go, help.go with the help texts), flag
-// parsing, and reading inputs and writing stdout. The
-// diagnostics and the escaping of all output are in diag.go.
+// commands.go (a file each: canon.go, digest.go with check.go and
+// lines.go, demo.go, cpu.go, envelope.go with envelope emit,
+// resolution.go, act.go, gate.go, keygen.go, receipts.go, archive*.go,
+// version.go, completion.go, man.go, help.go; the help texts in help/),
+// flag parsing (internal/gnuflag), and reading inputs and writing stdout.
+// The diagnostics are in diag.go.
 
 import (
 	"errors"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -266,60 +265,4 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 		code = exitOK
 	}
 	return verifyOutput{Outcome: result.Outcome.String(), Reason: result.Reason, SingleUse: &withLedger}, code
-}
-
-// envelopeEmit is "bbdigest envelope emit --ledger PATH [FILE|-]": it
-// records the envelope's digest in the ledger as emitted and prints it.
-func (c *cli) envelopeEmit(args []string) int {
-	const cmd = "envelope emit"
-	fs := c.flagSet(cmd)
-	ledgerPath := fs.String("ledger", "", "")
-	wait := fs.Duration("wait", bolt.LockTimeout, "")
-	operands, code := c.parse(fs, args, 1)
-	if code >= 0 {
-		return code
-	}
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ledger" })
-	switch {
-	case !given:
-		return c.usageError(cmd, "missing --ledger PATH")
-	case *ledgerPath == "":
-		return c.usageError(cmd, "empty --ledger PATH")
-	case *ledgerPath == "-":
-		return c.usageError(cmd, "--ledger -: the ledger is a file, not stdin")
-	case *wait < 0:
-		return c.usageError(cmd, "negative --wait "+wait.String())
-	}
-	name := "-"
-	if len(operands) == 1 {
-		name = operands[0]
-	}
-	src, err := c.readFile(nil, name, c.limit())
-	if _, ok := errors.AsType[*canon.Error](err); !ok && err != nil {
-		c.ioFailure(name, err)
-		return exitUsage
-	}
-	env, err := parseEnvelope(src, err)
-	if err != nil {
-		c.reject(name, err)
-		return exitRejected
-	}
-	l, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, false))
-	if err != nil {
-		return c.ledgerFailure(cmd, err)
-	}
-	err = l.Emit(env.Digest())
-	if cerr := l.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
-	switch {
-	case errors.Is(err, ledger.ErrAlreadyResolved):
-		c.rejection(name, "", fmt.Sprintf("envelope %s is already resolved", env.Digest()))
-		c.hintf("to ask again, emit an envelope that differs, e.g. in its synopsis or findings (§12.5)")
-		return exitRejected
-	case err != nil:
-		return c.ledgerFailure(cmd, err)
-	}
-	return c.write(fmt.Appendf(nil, "%s\n", env.Digest()))
 }
