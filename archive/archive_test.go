@@ -353,3 +353,31 @@ func TestFileBounds(t *testing.T) {
 		t.Errorf("ReadSummary of a file past the bound: %v", err)
 	}
 }
+
+// TestProgressSnapshot: the snapshot of a run over a shard of a file
+// names the input, counts the records and the bytes of the shard's range,
+// is done (fraction 1, at most), and gives positive rates and no time left; before
+// the run it knows nothing.
+func TestProgressSnapshot(t *testing.T) {
+	var prog Progress
+	if s := prog.Snapshot(); s.Input != "" || s.Elapsed != 0 || s.Fraction != -1 {
+		t.Errorf("before the run: %+v", s)
+	}
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Repeat(testInput+"\n", 100)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Rehash(context.Background(), []Input{File(path)}, Options{Shard: Shard{Index: 1, Count: 3}, Progress: &prog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := sum.Inputs[0]
+	s := prog.Snapshot()
+	// Total runs to the range's nominal end, inside the line that ends it.
+	if s.Input != path || s.Records != sum.Records || s.Done != in.End-in.Start || s.Total <= 0 || s.Total > s.Done || s.Fraction != 1 || s.Elapsed <= 0 {
+		t.Errorf("snapshot %+v, summary %+v", s, sum)
+	}
+	if recs, bytes, eta := s.Rates(); recs <= 0 || bytes <= 0 || eta != 0 {
+		t.Errorf("rates %v records/s, %v bytes/s, eta %v", recs, bytes, eta)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/canon"
@@ -191,6 +192,7 @@ func start(ctx context.Context, command string, inputs []Input, o Options) (*Sum
 	if a.prog == nil {
 		a.prog = new(Progress)
 	}
+	a.prog.started.Store(time.Now().UnixNano())
 	a.sum.init(command, p)
 	a.sum.Shard = a.shard
 	a.sum.MaxRecord = int64(bound)
