@@ -136,9 +136,18 @@ func TestErrors(t *testing.T) {
 		t.Errorf("a refused OutFile is now %q", b)
 	}
 
-	// A shard of a reader has no size.
+	// A shard of a reader has no size, and a compressed reader cannot be
+	// read twice to measure it.
 	if _, err := Rehash(ctx, []Input{Reader("-", strings.NewReader("[1]\n"))}, Options{Shard: Shard{Index: 0, Count: 2}}); !errors.Is(err, errNotRegular) {
 		t.Errorf("a shard of a reader: %v", err)
+	}
+	enc, _ := zstd.NewWriter(nil)
+	zr := Reader("-", bytes.NewReader(enc.EncodeAll([]byte("[1]\n"), nil)))
+	if _, err := Rehash(ctx, []Input{zr}, Options{Shard: Shard{Index: 0, Count: 2}}); !errors.Is(err, errReadOnce) {
+		t.Errorf("a shard of a compressed reader: %v", err)
+	}
+	if _, err := Rehash(ctx, []Input{zr}, Options{}); !errors.Is(err, errReadOnce) {
+		t.Errorf("a reader read again: %v", err)
 	}
 
 	// A failure to write Output is a *WriteError.

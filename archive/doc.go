@@ -46,7 +46,9 @@
 // starts with) and read as a stream, with no temporary file; the zstd
 // window is capped at 32 MiB (a frame that needs more is refused rather
 // than given the memory). Whatever an input expands to, memory stays flat:
-// a few MiB per worker, and one line at most of Options.MaxRecord.
+// batch's blocks in flight (a few hundred KiB per worker), the buffers of
+// the input and the output, the decompressor's window, and one line at
+// most of Options.MaxRecord.
 //
 // # Resume
 //
@@ -76,7 +78,7 @@
 // whole input, so that the outputs of the N shards, concatenated in index
 // order, are byte for byte the output of one run over the whole input. N
 // processes need no coordination: the pods of a Kubernetes Indexed Job
-// (the bbdigest command's kubernetes/ directory), say. Each shard's
+// (cmd/bbdigest/kubernetes has its manifests), say. Each shard's
 // Summary records its range and the SHA-256 of the input bytes before it
 // and up to its end; [Join] checks that the summaries of the N shards
 // cover the input exactly once, in order, all complete, each starting

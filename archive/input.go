@@ -78,10 +78,20 @@ func FileFS(fsys fs.FS, name string) Input {
 }
 
 // Reader returns an Input named name that reads r, which is never closed
-// (standard input, say). Each Open reads on from where r is.
+// (standard input, say). It can be opened once: a Shard, which needs the
+// size of the input, needs a file.
 func Reader(name string, r io.Reader) Input {
-	return Input{Name: name, Open: func() (io.ReadCloser, error) { return io.NopCloser(r), nil }}
+	var opened atomic.Bool
+	return Input{Name: name, Open: func() (io.ReadCloser, error) {
+		if opened.Swap(true) {
+			return nil, errReadOnce
+		}
+		return io.NopCloser(r), nil
+	}}
 }
+
+// errReadOnce is the error of a second Open of a Reader.
+var errReadOnce = errors.New("a reader can be read once")
 
 // archiveInput is one opened input.
 type archiveInput struct {
