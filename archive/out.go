@@ -117,8 +117,8 @@ type checkpoint struct {
 	outSum   hashing.Digest
 }
 
-// resumeState is the binding of --out FILE to the run: the sidecar read
-// back by --resume, and the checkpoints of the run.
+// resumeState is the binding of FILE to the run: the sidecar read back by
+// Resume, and the checkpoints of the run.
 type resumeState struct {
 	side      *sidecar      // read back by --resume; nil: the run started
 	back      *bufio.Reader // FILE's kept lines, read as the input is skipped
@@ -493,7 +493,7 @@ func (a *run) stamp() bool {
 	return stamped
 }
 
-// syncOut, with --out FILE, writes the sidecar of the last checkpoint
+// syncOut, with OutFile, writes the sidecar of the last checkpoint
 // whose lines are written, if it is not on disk yet and the last sidecar
 // is older than every: it flushes FILE and fsyncs it first, so that the
 // sidecar never records more than FILE holds.
