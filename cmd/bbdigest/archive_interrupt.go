@@ -16,11 +16,13 @@ package main
 import (
 	"context"
 	"flag"
-	"io"
 	"os"
 	"os/signal"
 	"slices"
 	"strings"
+
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
+	"github.com/bbdigest/bbdigest/internal/shell"
 )
 
 // interruptible returns a context that is done on the first SIGINT,
@@ -35,75 +37,22 @@ func interruptible() (context.Context, context.CancelFunc) {
 	return ctx, stop
 }
 
-// ctxReader ends its input with ctx's error once ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
-// interrupted writes the hint of a run with --out that Ctrl-C stopped:
-// how many result lines FILE.resume records, and the command line that
-// continues the run: the one given, with --resume first, each word
-// quoted for a POSIX shell where it needs it (and, as every hint, with
-// the characters a terminal interprets escaped). fs is the run's flag
-// set, whose flags tell which words are flags and which their values.
-func (a *archiveRun) interrupted(fs *flag.FlagSet) {
-	words := append([]string{"bbdigest", "archive", a.sum.command, "--resume"}, withoutFlag(fs, a.args, "resume")...)
+// interrupted writes the hint of a run of archive sub with --out that
+// Ctrl-C stopped: how many result lines FILE.resume records (results),
+// and the command line that continues the run: the one given (args, after
+// "archive sub"), with --resume first, each word quoted for a POSIX shell
+// where it needs it (and, as every hint, with the characters a terminal
+// interprets escaped). fs is the run's flag set, whose flags tell which
+// words are flags and which their values.
+func (c *cli) interrupted(fs *flag.FlagSet, sub string, args []string, out string, results int64, inputs []string) {
+	words := append([]string{"bbdigest", "archive", sub, "--resume"}, gnuflag.Without(fs, args, "resume")...)
 	for i, w := range words {
-		words[i] = shellQuote(w)
-	}
-	results := a.resume.synced.results
-	if a.resume.lastSync.IsZero() && a.resume.side != nil {
-		results = a.resume.side.Results // stopped before a sidecar of its own: the one read back
+		words[i] = shell.Quote(w)
 	}
 	stdin := ""
-	if slices.Contains(a.inputs, "-") {
+	if slices.Contains(inputs, "-") {
 		stdin = " with the same input on stdin"
 	}
-	a.c.hintf("interrupted: %s records %d result lines; to continue, run%s: %s",
-		fileField(a.outPath+resumeSuffix), results, stdin, strings.Join(words, " "))
-}
-
-// withoutFlag returns args, a command line that fs parsed (see cli.parse),
-// without the words of the flag called name: the other flags with their
-// values, and "--" and the operands, as they were given.
-func withoutFlag(fs *flag.FlagSet, args []string, name string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" || len(a) < 2 || a[0] != '-' {
-			return append(out, args[i:]...) // the operands
-		}
-		n, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		words := args[i : i+1]
-		if f := fs.Lookup(n); f != nil && !hasValue && i+1 < len(args) {
-			if bf, ok := f.Value.(boolFlag); !ok || !bf.IsBoolFlag() {
-				words = args[i : i+2] // the flag and its value
-				i++
-			}
-		}
-		if n != name {
-			out = append(out, words...)
-		}
-	}
-	return out
-}
-
-// shellQuote returns s as one word of a POSIX shell: as it is when it
-// holds only characters that are never special, else in single quotes,
-// each single quote in it ending them, escaped, and starting them again:
-//
-//	it's  ->  'it'\''s'
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	c.hintf("interrupted: %s records %d result lines; to continue, run%s: %s",
+		fileField(out+resumeSuffix), results, stdin, strings.Join(words, " "))
 }

@@ -16,9 +16,9 @@ import (
 	"os"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/bbdigest/bbdigest/archive"
 	"github.com/vbauerster/cupwriter"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
@@ -33,26 +33,14 @@ type progress struct {
 	mode  string // "bar", "json" or "off"
 	w     io.Writer
 	every time.Duration // between JSON lines
-	start time.Time
 
-	records atomic.Int64 // answered
-	bytes   atomic.Int64 // of JSON Lines read by the workers
-	cur     atomic.Pointer[progressInput]
+	counts *archive.Progress // the run's counts, and the inputs it begins
 
 	mu   sync.Mutex // stop
 	stop chan struct{}
 	done chan struct{}
 	p    *mpb.Progress
 	bar  *mpb.Bar
-}
-
-// progressInput is the input being answered.
-type progressInput struct {
-	name    string
-	raw     *atomic.Int64 // bytes of the file read
-	rawSize int64         // the file's size, or -1
-	base    int64         // progress.bytes when the range started
-	total   int64         // the range's bytes (--shard), or -1
 }
 
 // progressMode resolves --progress: auto is bar on a terminal, else off.
@@ -79,17 +67,24 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
+// newProgress returns the display of a run, whose Progress is p.counts.
 func newProgress(mode string, w io.Writer) *progress {
-	return &progress{mode: mode, w: w, every: progressJSONEvery, start: time.Now()}
+	p := &progress{mode: mode, w: w, every: progressJSONEvery, counts: new(archive.Progress)}
+	p.counts.Input = func(in *archive.InputProgress) {
+		if in == nil {
+			p.endInput()
+		} else {
+			p.begin(in)
+		}
+	}
+	return p
 }
 
 // begin shows the progress of the input in, from now on.
-func (p *progress) begin(in *progressInput) {
+func (p *progress) begin(in *archive.InputProgress) {
 	if p.mode == "off" {
 		return
 	}
-	in.base = p.bytes.Load()
-	p.cur.Store(in)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stop != nil {
@@ -154,63 +149,22 @@ func (p *progress) run(every time.Duration, stop <-chan struct{}, done chan<- st
 	}
 }
 
-// snapshot is the state of the run at one moment.
-type snapshot struct {
-	input          string
-	elapsed        time.Duration
-	records, bytes int64
-	done, total    int64   // bytes of the input done, of its total; total -1: unknown
-	fraction       float64 // -1: unknown
-}
-
-func (p *progress) snapshot() snapshot {
-	s := snapshot{elapsed: time.Since(p.start), records: p.records.Load(), bytes: p.bytes.Load(), fraction: -1}
-	in := p.cur.Load()
-	if in == nil {
-		return s
-	}
-	s.input, s.done, s.total = in.name, s.bytes-in.base, in.total
-	switch {
-	case in.total > 0:
-		s.fraction = min(1, float64(s.done)/float64(in.total))
-	case in.total == 0:
-		s.fraction = 1
-	case in.rawSize > 0:
-		s.fraction = min(1, float64(in.raw.Load())/float64(in.rawSize))
-	}
-	return s
-}
-
-// rates returns the records and bytes per second, and the seconds left,
-// -1 when unknown.
-func (s snapshot) rates() (recs, bytes, eta float64) {
-	sec := s.elapsed.Seconds()
-	if sec <= 0 {
-		return 0, 0, -1
-	}
-	eta = -1
-	if s.fraction > 0 {
-		eta = sec * (1 - s.fraction) / s.fraction
-	}
-	return float64(s.records) / sec, float64(s.bytes) / sec, eta
-}
-
 // tick draws or writes the progress once.
 func (p *progress) tick() {
-	s := p.snapshot()
+	s := p.counts.Snapshot()
 	if p.mode == "json" {
 		p.w.Write(appendProgressJSON(nil, s))
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bar == nil && s.input != "" {
+	if p.bar == nil && s.Input != "" {
 		p.bar = p.p.New(10000, mpb.BarStyle(),
-			mpb.PrependDecorators(decor.Name(safeText(s.input)+" ")),
-			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return " " + progressText(p.snapshot()) })))
+			mpb.PrependDecorators(decor.Name(safeText(s.Input)+" ")),
+			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return " " + progressText(p.counts.Snapshot()) })))
 	}
-	if p.bar != nil && s.fraction >= 0 {
-		p.bar.SetCurrent(int64(s.fraction * 10000))
+	if p.bar != nil && s.Fraction >= 0 {
+		p.bar.SetCurrent(int64(s.Fraction * 10000))
 	}
 }
 
@@ -251,12 +205,12 @@ func (p *progress) end() {
 // left:
 //
 //	1.21 GB / 3.40 GB  412345 rec/s  523.1 MB/s  ETA 12s
-func progressText(s snapshot) string {
-	recs, bytes, eta := s.rates()
-	b := appendMB(nil, float64(s.done))
-	if s.total >= 0 {
+func progressText(s archive.Snapshot) string {
+	recs, bytes, eta := s.Rates()
+	b := appendMB(nil, float64(s.Done))
+	if s.Total >= 0 {
 		b = append(b, " / "...)
-		b = appendMB(b, float64(s.total))
+		b = appendMB(b, float64(s.Total))
 	}
 	b = append(b, "  "...)
 	b = strconv.AppendFloat(b, recs, 'f', 0, 64)
@@ -287,23 +241,23 @@ func appendMB(b []byte, n float64) []byte {
 // records and bytes count the whole run (all its inputs), bytes those of
 // the JSON Lines read (decompressed); fraction is that of the current
 // input; fraction and eta_s are left out when unknown (stdin).
-func appendProgressJSON(b []byte, s snapshot) []byte {
-	recs, bytes, eta := s.rates()
+func appendProgressJSON(b []byte, s archive.Snapshot) []byte {
+	recs, bytes, eta := s.Rates()
 	b = append(b, `{"progress":{"input":`...)
-	b = appendJSONString(b, s.input)
+	b = appendJSONString(b, s.Input)
 	b = append(b, `,"elapsed_s":`...)
-	b = strconv.AppendFloat(b, s.elapsed.Seconds(), 'f', 1, 64)
+	b = strconv.AppendFloat(b, s.Elapsed.Seconds(), 'f', 1, 64)
 	b = append(b, `,"records":`...)
-	b = strconv.AppendInt(b, s.records, 10)
+	b = strconv.AppendInt(b, s.Records, 10)
 	b = append(b, `,"bytes":`...)
-	b = strconv.AppendInt(b, s.bytes, 10)
+	b = strconv.AppendInt(b, s.Bytes, 10)
 	b = append(b, `,"records_per_s":`...)
 	b = strconv.AppendFloat(b, recs, 'f', 0, 64)
 	b = append(b, `,"bytes_per_s":`...)
 	b = strconv.AppendFloat(b, bytes, 'f', 0, 64)
-	if s.fraction >= 0 {
+	if s.Fraction >= 0 {
 		b = append(b, `,"fraction":`...)
-		b = strconv.AppendFloat(b, s.fraction, 'f', 4, 64)
+		b = strconv.AppendFloat(b, s.Fraction, 'f', 4, 64)
 	}
 	if eta >= 0 {
 		b = append(b, `,"eta_s":`...)

@@ -2,6 +2,10 @@ package main
 
 import "github.com/bbdigest/bbdigest/canon"
 
+// canonHelp is the help of canon, help/canon.txt, whose two %s are the
+// profile option and the lines options.
+var canonHelp = fill(fill(helpFile("canon"), profileOption), fill(linesOption, "canonical form"))
+
 // canon is "bbdigest canon [--profile NAME] [--lines [--workers N]]
 // [FILE|-]": it writes the canonical form of one input (with --lines, of
 // each line, lines.go) to stdout.

@@ -9,96 +9,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/sumline"
 )
 
 // hexOf is the plain hex of the digest of hand-written canonical bytes, as
 // sha256sum writes it.
 func hexOf(canonical string) string { return strings.TrimPrefix(sha(canonical), "sha256:") }
 
-// TestParseCheckLine checks each form of a check line, bbdigest's and
-// sha256sum's, and the reasons given for lines in none of them.
-func TestParseCheckLine(t *testing.T) {
-	hex := hexOf(aCanon)
-	upper := strings.ToUpper(hex)
-	want := "sha256:" + hex
-	const improperRE = `^improperly formatted checksum line: want "sha256:<64 lowercase hex>  NAME" \('bbdigest digest --names'\), "<64 hex>  NAME" \(sha256sum\) or "SHA256 \(NAME\) = <64 hex>" \(sha256sum --tag\)$`
-	for _, tt := range []struct {
-		line   string
-		name   string
-		plain  bool
-		reason string // a regexp; "" for a check line
-	}{
-		// bbdigest's form, as --names writes it.
-		{line: want + "  a b.json", name: "a b.json"},
-		{line: want + "  a.json\r", name: "a.json"},
-		{line: want + "   a.json", name: " a.json"},
-		{line: `\` + want + `  we\\ird\n\u202e\xff.json`, name: "we\\ird\n\u202e\xff.json"},
-		{line: `\` + want + `  bad\q`, reason: `^bad escape in the name$`},
-		{line: want + "  ", reason: improperRE},
-		{line: want + " *a.json", reason: improperRE},
-		{line: want, reason: improperRE},
-		{line: "sha256:" + upper + "  a.json", reason: improperRE},
-		{line: "SHA256:" + hex + "  a.json", reason: improperRE},
-		{line: "sha256:" + hex[:63] + "  a.json", reason: improperRE},
-		// sha256sum's: text and binary, either case, escaped as it
-		// escapes ("\\", "\n", "\r").
-		{line: hex + "  a.json", name: "a.json", plain: true},
-		{line: upper + "  a.json", name: "a.json", plain: true},
-		{line: hex + " *a.json", name: "a.json", plain: true},
-		{line: hex + "  *a.json", name: "*a.json", plain: true},
-		{line: hex + " * a.json\r", name: " a.json", plain: true},
-		{line: `\` + hex + `  we\\ird\nname\r.json`, name: "we\\ird\nname\r.json", plain: true},
-		{line: `\` + hex + `  bad\`, reason: `^bad escape in the name$`},
-		{line: hex + " a.json", reason: improperRE},
-		{line: hex + "\ta.json", reason: improperRE},
-		{line: hex + "  ", reason: improperRE},
-		{line: hex + " ", reason: improperRE},
-		{line: hex, reason: improperRE},
-		{line: hex + "0  a.json", reason: `^a digest of 65 hex digits: only SHA-256 is supported, 64 hex digits$`},
-		{line: hex[:63] + "  a.json", reason: `^a digest of 63 hex digits: only SHA-256 is supported, 64 hex digits$`},
-		{line: hex[:32] + "  a.json", reason: `^a digest of 32 hex digits \(md5sum writes those\): only SHA-256 is supported, 64 hex digits$`},
-		{line: hex[:40] + "  a.json", reason: `^a digest of 40 hex digits \(sha1sum writes those\): only SHA-256`},
-		{line: hex[:56] + "  a.json", reason: `^a digest of 56 hex digits \(sha224sum writes those\): `},
-		{line: hex + hex[:32] + "  a.json", reason: `^a digest of 96 hex digits \(sha384sum writes those\): `},
-		{line: hex + hex + "  a.json", reason: `^a digest of 128 hex digits \(sha512sum and b2sum write those\): `},
-		{line: "add  a.json", reason: improperRE},
-		{line: "", reason: improperRE},
-		{line: "\r", reason: improperRE},
-		{line: "garbage", reason: improperRE},
-		// The BSD tag of sha256sum --tag, and the spacing it also reads.
-		{line: "SHA256 (a.json) = " + hex, name: "a.json", plain: true},
-		{line: "SHA256 (a.json) = " + upper + "\r", name: "a.json", plain: true},
-		{line: "SHA256(a.json)= " + hex, name: "a.json", plain: true},
-		{line: "SHA256 (a.json)=" + hex, name: "a.json", plain: true},
-		{line: "SHA256 (a (1).json) = " + hex, name: "a (1).json", plain: true},
-		{line: "SHA256 ( a) = b.json) = " + hex, name: " a) = b.json", plain: true},
-		{line: `\SHA256 (we\\ird\n.json) = ` + hex, name: "we\\ird\n.json", plain: true},
-		{line: `\SHA256 (bad\q) = ` + hex, reason: `^bad escape in the name$`},
-		{line: "SHA256 () = " + hex, reason: improperRE},
-		{line: "SHA256 (a.json) " + hex, reason: improperRE},
-		{line: "SHA256 (a.json = " + hex, reason: improperRE},
-		{line: "SHA256 a.json) = " + hex, reason: improperRE},
-		{line: "SHA256 (a.json) = " + hex + "x", reason: improperRE},
-		{line: "SHA256 (a.json) = ", reason: improperRE},
-		{line: "SHA256 (a.json) = " + hex[:40], reason: `^a digest of 40 hex digits \(sha1sum writes those\): only SHA-256`},
-		{line: "SHA512 (a.json) = " + hex + hex, reason: `^a SHA512 digest: only SHA-256 is supported, "SHA256 \(NAME\) = <64 hex>"$`},
-		{line: "MD5 (a.json) = " + hex[:32], reason: `^a MD5 digest: only SHA-256 is supported`},
-		{line: "sha256 (a.json) = " + hex, reason: `^a sha256 digest: only SHA-256 is supported`},
-	} {
-		cl, reason := parseCheckLine([]byte(tt.line))
-		if tt.reason != "" {
-			if !regexp.MustCompile(tt.reason).MatchString(reason) {
-				t.Errorf("parseCheckLine(%q): reason %q, want %q", tt.line, reason, tt.reason)
-			}
-			continue
-		}
-		if reason != "" || cl != (checkLine{want: want, name: tt.name, plain: tt.plain}) {
-			t.Errorf("parseCheckLine(%q) = %+v, %q; want %q, %q, plain %v", tt.line, cl, reason, want, tt.name, tt.plain)
-		}
-	}
-}
-
-// TestCheckNamesRoundTrip checks that a name escaped by appendName, as
+// TestCheckNamesRoundTrip checks that a name escaped by AppendName, as
 // digest --names writes it, reads back from each form of check line.
 func TestCheckNamesRoundTrip(t *testing.T) {
 	hex := hexOf(aCanon)
@@ -106,8 +25,8 @@ func TestCheckNamesRoundTrip(t *testing.T) {
 		if name == "" {
 			continue
 		}
-		own := appendName([]byte(sha(aCanon)+"  "), name)
-		plain := appendName([]byte(hex+"  "), name)
+		own := sumline.AppendName([]byte(sha(aCanon)+"  "), name)
+		plain := sumline.AppendName([]byte(hex+"  "), name)
 		esc := name
 		if needsEscape(name, escName) {
 			esc = string(appendEscaped(nil, name, escName))
@@ -117,9 +36,9 @@ func TestCheckNamesRoundTrip(t *testing.T) {
 			tag = `\` + tag
 		}
 		for _, line := range []string{string(own), string(plain), tag} {
-			cl, reason := parseCheckLine([]byte(line))
-			if reason != "" || cl.name != name {
-				t.Errorf("name %q: %q reads as %q (%q)", name, line, cl.name, reason)
+			cl, reason := sumline.Parse([]byte(line))
+			if reason != "" || cl.Name != name {
+				t.Errorf("name %q: %q reads as %q (%q)", name, line, cl.Name, reason)
 			}
 		}
 	}

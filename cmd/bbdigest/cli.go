@@ -2,12 +2,12 @@ package main
 
 // The plumbing every command shares: the exit codes, the cli value that an
 // invocation runs on, the dispatch to the commands of the table in
-// commands.go (a file each: canon.go,
-// digest.go with check.go and lines.go, demo.go, cpu.go, envelope.go,
-// resolution.go with envelope emit, act.go, gate.go, keygen.go,
-// receipts.go, archive*.go, version.go, help.go with the help texts), flag
-// parsing, and reading inputs and writing stdout. The
-// diagnostics and the escaping of all output are in diag.go.
+// commands.go (a file each: canon.go, digest.go with check.go and
+// lines.go, demo.go, cpu.go, envelope.go with envelope emit,
+// resolution.go, act.go, gate.go, keygen.go, receipts.go, archive*.go,
+// version.go, completion.go, man.go, help.go; the help texts in help/),
+// flag parsing (internal/gnuflag), and reading inputs and writing stdout.
+// The diagnostics are in diag.go.
 
 import (
 	"errors"
@@ -20,6 +20,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/boundedread"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 )
 
 // Exit codes.
@@ -110,24 +111,15 @@ func (c *cli) flagSet(cmd string) *flag.FlagSet {
 	return fs
 }
 
-// boolFlag is implemented by the values of boolean flags, as in package
-// flag.
-type boolFlag interface{ IsBoolFlag() bool }
-
 // parse parses args into fs and returns the operands. A code of -1 means
 // go on; any other is the exit code to return at once. maxOperands < 0
 // means any number.
 //
-// The syntax is GNU's argument permutation over package flag's flags:
-// "-name", "--name", "--name=value", "--name value" (a boolean takes no
-// separate value), in any order with the operands, so that flags may follow
-// file names ("bbdigest digest a.json --names"); after "--" every argument
-// is an operand, and a lone "-" (stdin) is one. Boolean flags with a
-// one-letter name may be grouped, as "-cw" for "-c -w". parse does the
-// parsing itself, setting each flag with fs.Set (so fs.Visit sees it), for
-// its messages: they name every flag "--name", as the help does, where
-// package flag writes "-name". -h, -help and --help print the command's own
-// help.
+// The syntax is GNU's argument permutation over package flag's flags
+// (internal/gnuflag): flags may follow file names ("bbdigest digest a.json
+// --names"), one-letter booleans group (-cw), and the messages name every
+// flag "--name", as the help does. -h, -help and --help print the
+// command's own help.
 func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands []string, code int) {
 	usageError := func(format string, args ...any) ([]string, int) {
 		c.lastUsage = fmt.Sprintf(format, args...)
@@ -135,55 +127,14 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 		c.hintf("%s", helpHint(fs.Name()))
 		return nil, exitUsage
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			operands = append(operands, args[i+1:]...)
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			operands = append(operands, a)
-			continue
-		}
-		name := a[1:]
-		if name[0] == '-' {
-			name = name[1:]
-		}
-		if name == "" || name[0] == '-' || name[0] == '=' {
-			return usageError("bad flag syntax: %s", quote(a))
-		}
-		name, value, hasValue := strings.Cut(name, "=")
-		f := fs.Lookup(name)
-		if f == nil && a[1] != '-' && !hasValue && shortGroup(fs, name) {
-			for _, r := range name {
-				if err := fs.Set(string(r), "true"); err != nil {
-					return usageError("invalid value %s for -%c: %v", quote("true"), r, err)
-				}
-			}
-			continue
-		}
-		if f == nil {
-			if name == "h" || name == "help" {
-				text, _ := commandHelp(fs.Name())
-				io.WriteString(c.stdout, text)
-				return nil, exitOK
-			}
-			return usageError("unknown flag --%s", name)
-		}
-		if isBoolFlag(f) {
-			if !hasValue {
-				value = "true"
-			}
-		} else if !hasValue {
-			if i+1 == len(args) {
-				return usageError("flag --%s needs an argument", name)
-			}
-			i++
-			value = args[i]
-		}
-		if err := fs.Set(name, value); err != nil {
-			return usageError("invalid value %s for --%s: %v", quote(value), name, err)
-		}
+	operands, err := gnuflag.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		text, _ := commandHelp(fs.Name())
+		io.WriteString(c.stdout, text)
+		return nil, exitOK
+	}
+	if err != nil {
+		return usageError("%s", err)
 	}
 	if maxOperands >= 0 && len(operands) > maxOperands {
 		switch maxOperands {
@@ -194,29 +145,6 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 		}
 	}
 	return operands, -1
-}
-
-// isBoolFlag reports whether f is a boolean flag, which takes no separate
-// value.
-func isBoolFlag(f *flag.Flag) bool {
-	bf, ok := f.Value.(boolFlag)
-	return ok && bf.IsBoolFlag()
-}
-
-// shortGroup reports whether name, of a flag written "-name" that fs does
-// not define, is a group of one-letter boolean flags of fs ("cw" for -c
-// -w), as getopt reads it.
-func shortGroup(fs *flag.FlagSet, name string) bool {
-	if len(name) < 2 {
-		return false
-	}
-	for _, r := range name {
-		f := fs.Lookup(string(r))
-		if f == nil || !isBoolFlag(f) {
-			return false
-		}
-	}
-	return true
 }
 
 // helpHint returns the hint that follows a usage error of the command cmd.

@@ -18,6 +18,9 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
+	"github.com/bbdigest/bbdigest/internal/roff"
 )
 
 // command is one entry of the command table: a command, or a subcommand
@@ -89,7 +92,7 @@ func init() {
 	commands = []command{
 		{name: "canon", summary: "write the canonical form of one JSON text to stdout",
 			synopsis: []string{"[--profile NAME] [--lines [--workers N]] [FILE|-]"},
-			help:     fill(canonHelp, fill(linesOption, "canonical form")),
+			help:     canonHelp,
 			run:      (*cli).canon, values: map[string][]string{"profile": profileValues}},
 		{name: "digest", summary: "print the digest of each input, or check a list of digests",
 			synopsis: []string{
@@ -97,7 +100,7 @@ func init() {
 				"[--profile NAME] --lines [--workers N] [FILE|-]",
 				"[--profile NAME] -c|--check [CHECK FLAGS] [FILE|-]...",
 			},
-			help: fill(digestHelp, fill(linesOption, "digest")),
+			help: digestHelp,
 			run:  (*cli).digest, values: map[string][]string{"profile": profileValues}},
 		{name: "demo", summary: "canonicalize and digest a built-in set of sample envelopes and tool calls, then measure throughput",
 			synopsis: []string{"[--duration D]"}, help: demoHelp, run: (*cli).demo, operands: operandNone},
@@ -164,7 +167,7 @@ func init() {
 	}
 	// help's own help and the overview list the commands: made from the
 	// table once it is there.
-	findCommand("help").help = fill(helpHelp, wrap("help prints the overview of bbdigest, or the help of COMMAND: "+orList(commandNames())+".", 0, 72))
+	findCommand("help").help = fill(helpHelp, roff.Wrap("help prints the overview of bbdigest, or the help of COMMAND: "+orList(commandNames())+".", 0, 72))
 	usage = overview()
 }
 
@@ -293,7 +296,7 @@ func (cmd *command) flags(path string) []cmdFlag {
 			return
 		}
 		cf := cmdFlag{name: f.Name, value: true}
-		if bf, ok := f.Value.(boolFlag); ok && bf.IsBoolFlag() {
+		if gnuflag.IsBool(f) {
 			cf.value = false
 		} else if words, ok := cmd.values[f.Name]; ok {
 			cf.words = words
@@ -314,28 +317,4 @@ func orList(words []string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-// wrap fills the words of text into lines of at most width bytes (a word
-// longer than that takes a line of its own) and returns them joined with
-// "\n", without a final one. The first line is taken to start at column
-// indent, after what the caller writes before it; each line after it
-// starts with indent spaces.
-func wrap(text string, indent, width int) string {
-	var b strings.Builder
-	n := indent // the length of the current line
-	for i, w := range slices.Collect(strings.FieldsSeq(text)) {
-		if i > 0 {
-			if n+1+len(w) > width {
-				b.WriteString("\n" + strings.Repeat(" ", indent))
-				n = indent
-			} else {
-				b.WriteByte(' ')
-				n++
-			}
-		}
-		b.WriteString(w)
-		n += len(w)
-	}
-	return b.String()
 }

@@ -301,23 +301,8 @@ func TestHelpHint(t *testing.T) {
 	}
 }
 
-// TestWrap checks wrap and orList.
-func TestWrap(t *testing.T) {
-	for _, tt := range []struct {
-		text          string
-		indent, width int
-		want          string
-	}{
-		{"a b c", 0, 3, "a b\nc"},
-		{"aa bb cc", 2, 7, "aa bb\n  cc"},
-		{"  many   spaces  ", 0, 80, "many spaces"},
-		{"longword x", 0, 4, "longword\nx"},
-		{"", 4, 10, ""},
-	} {
-		if got := wrap(tt.text, tt.indent, tt.width); got != tt.want {
-			t.Errorf("wrap(%q, %d, %d) = %q, want %q", tt.text, tt.indent, tt.width, got, tt.want)
-		}
-	}
+// TestOrList checks orList.
+func TestOrList(t *testing.T) {
 	for words, want := range map[string]string{"": "", "a": "a", "a b": "a or b", "a b c": "a, b or c"} {
 		if got := orList(strings.Fields(words)); got != want {
 			t.Errorf("orList(%q) = %q, want %q", words, got, want)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/shell"
 )
 
 // compCase is one completion: the words of the command line, the last the
@@ -203,7 +205,7 @@ comp() {
 	for _, c := range cases {
 		prog.WriteString("comp")
 		for _, w := range c.words {
-			prog.WriteString(" " + shellQuote(w))
+			prog.WriteString(" " + shell.Quote(w))
 		}
 		prog.WriteString("\n")
 	}
@@ -244,9 +246,9 @@ func TestCompletionFish(t *testing.T) {
 		}
 	})
 	var prog strings.Builder
-	prog.WriteString("source " + fishQuote(script) + "\n")
+	prog.WriteString("source " + shell.FishQuote(script) + "\n")
 	for _, c := range cases {
-		prog.WriteString("printf '\\x1e\\n'\ncomplete -C " + fishQuote(strings.Join(c.words, " ")) + "\n")
+		prog.WriteString("printf '\\x1e\\n'\ncomplete -C " + shell.FishQuote(strings.Join(c.words, " ")) + "\n")
 	}
 	prog.WriteString("printf '\\x1e\\n'\n")
 	out := runShell(t, dir, fish, "--no-config", "-c", prog.String())
@@ -314,7 +316,7 @@ source "$1"
 	for _, c := range cases {
 		prog.WriteString("print '\\x1e'\nwords=(")
 		for _, w := range c.words {
-			prog.WriteString(" " + shellQuote(w))
+			prog.WriteString(" " + shell.Quote(w))
 		}
 		prog.WriteString(" )\nCURRENT=" + strconv.Itoa(len(c.words)) + "\n_bbdigest\n")
 	}

@@ -15,6 +15,9 @@ import (
 	_ "github.com/bbdigest/bbdigest/hashing"
 )
 
+// cpuHelp is the help of cpu (help/cpu.txt).
+var cpuHelp = helpFile("cpu")
+
 // cpu prints the CPU features found, the SHA-256 paths chosen for single
 // messages and for batches, and canon's kernels, as text or (--json) as one
 // JSON object.

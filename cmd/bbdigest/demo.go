@@ -8,6 +8,9 @@ import (
 	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
+// demoHelp is the help of demo (help/demo.txt).
+var demoHelp = helpFile("demo")
+
 func (c *cli) demo(args []string) int {
 	fs := c.flagSet("demo")
 	duration := fs.Duration("duration", time.Second, "")

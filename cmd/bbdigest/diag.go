@@ -1,190 +1,44 @@
 package main
 
-// Diagnostics, and the escaping that keeps everything bbdigest writes
-// inert on a terminal.
-//
-// Every pointer, member name, file name and message that reaches stdout or
-// stderr goes through appendEscaped (directly, or through quote, fileField,
-// safeText or safeJSON), so that:
-//
-//   - one problem is exactly one line: no newline or carriage return, and no
-//     U+2028/U+2029, is written raw;
-//   - nothing a terminal interprets is written raw: C0 and C1 controls, ESC,
-//     DEL, bidi overrides and every other Unicode format character, private
-//     use and unassigned code points, and bytes that are not UTF-8;
-//   - escaped text can be told from text that merely looks escaped: quoted
-//     fields escape the backslash too.
-//
-// The escapes are JSON's (\n, \r, \t, \b, \f, \" and \\, else \uXXXX, with
-// a UTF-16 surrogate pair above U+FFFF), plus \xHH for a byte that is not
-// UTF-8, which JSON cannot hold. So a quoted field of valid UTF-8 is a JSON
-// string.
+// Diagnostics: the one-line format of errors, rejections and hints. The
+// escaping that keeps everything bbdigest writes inert on a terminal is
+// internal/diag's (its package documentation says what is escaped, and
+// how), shared with package archive, whose messages and result lines the
+// command prints; the functions below are its names here.
 
 import (
 	"errors"
 	"io/fs"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/diag"
 )
 
 // escMode is what appendEscaped escapes besides the unsafe characters.
-type escMode uint8
+type escMode = diag.Mode
 
 const (
-	escText   escMode = iota // free text: unsafe characters only
-	escName                  // a name outside quotes: also the backslash
-	escQuoted                // inside double quotes: also '\\' and '"'
+	escText   = diag.ModeText   // free text: unsafe characters only
+	escName   = diag.ModeName   // a name outside quotes: also the backslash
+	escQuoted = diag.ModeQuoted // inside double quotes: also '\\' and '"'
 )
 
-const hexDigits = "0123456789abcdef"
+func printable(r rune) bool                              { return diag.Printable(r) }
+func needsEscape(s string, m escMode) bool               { return diag.NeedsEscape(s, m) }
+func appendEscaped(b []byte, s string, m escMode) []byte { return diag.AppendEscaped(b, s, m) }
+func appendQuoted(b []byte, s string) []byte             { return diag.AppendQuoted(b, s) }
+func appendJSONString(b []byte, s string) []byte         { return diag.AppendJSONString(b, s) }
+func quote(s string) string                              { return diag.Quote(s) }
+func safeText(s string) string                           { return diag.Text(s) }
+func fileField(name string) string                       { return diag.FileField(name) }
+func safeJSON(b []byte) []byte                           { return diag.SafeJSON(b) }
+func ioMessage(err error) string                         { return diag.IOMessage(err) }
 
-// printable reports whether the rune r (not an ASCII one) may be written
-// as it is: strconv.IsPrint, which admits letters, marks, numbers,
-// punctuation and symbols, and rejects controls, format characters (bidi
-// overrides, zero-width characters, U+FEFF), separators other than the ASCII
-// space (U+2028, U+2029, U+00A0), private use and unassigned code points.
-func printable(r rune) bool { return strconv.IsPrint(r) }
-
-// needsEscape reports whether appendEscaped would change s in mode m.
-func needsEscape(s string, m escMode) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f || (c == '\\' && m != escText) || (c == '"' && m == escQuoted) {
-				return true
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || !printable(r) {
-			return true
-		}
-		i += size
-	}
-	return false
-}
-
-// appendEscaped appends s to b with every unsafe character escaped (see
-// the top of this file), and, by mode, the backslash and the double quote.
-func appendEscaped(b []byte, s string, m escMode) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '\\' && m != escText:
-				b = append(b, '\\', '\\')
-			case c == '"' && m == escQuoted:
-				b = append(b, '\\', '"')
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c == '\b':
-				b = append(b, '\\', 'b')
-			case c == '\f':
-				b = append(b, '\\', 'f')
-			case c < 0x20 || c == 0x7f:
-				b = appendU(b, rune(c))
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
-		case !printable(r):
-			b = appendU(b, r)
-		default:
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return b
-}
-
-// appendU appends r as \uXXXX, or as a UTF-16 surrogate pair of them.
-func appendU(b []byte, r rune) []byte {
-	if r > 0xffff {
-		hi, lo := utf16.EncodeRune(r)
-		return appendU(appendU(b, hi), lo)
-	}
-	return append(b, '\\', 'u',
-		hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
-}
-
-// appendQuoted appends s as a double-quoted string: a JSON string when s is
-// valid UTF-8, with \xHH for each byte that is not.
-func appendQuoted(b []byte, s string) []byte {
-	b = append(b, '"')
-	b = appendEscaped(b, s, escQuoted)
-	return append(b, '"')
-}
-
-// quote returns s as appendQuoted writes it.
-func quote(s string) string { return string(appendQuoted(nil, s)) }
-
-// safeText returns s with the unsafe characters escaped; backslashes and
-// quotes are left as they are. For messages that already quote their
-// fields.
-func safeText(s string) string {
-	if !needsEscape(s, escText) {
-		return s
-	}
-	return string(appendEscaped(nil, s, escText))
-}
-
-// fileField returns the FILE field of a diagnostic: the name as given when
-// it is plain (non-empty, printable, not starting with '"' and without
-// ": ", so that the field ends at the first ": "), and quoted otherwise.
-func fileField(name string) string {
-	if name == "" || name[0] == '"' || strings.Contains(name, ": ") || needsEscape(name, escText) {
-		return quote(name)
-	}
-	return name
-}
-
-// safeJSON returns the output of encoding/json with every character that
-// encoding/json leaves raw but a terminal would interpret (DEL, C1
-// controls, bidi and other format characters) written as \uXXXX. Outside
-// strings JSON text is ASCII, so only string contents change, and the
-// result is the same JSON value.
-func safeJSON(b []byte) []byte {
-	var out []byte
-	last := 0
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				out = appendU(append(out, b[last:i]...), rune(c))
-				last = i + 1
-			}
-			i++
-			continue
-		}
-		// encoding/json writes valid UTF-8 only; a stray byte would be
-		// written as U+FFFD.
-		r, size := utf8.DecodeRune(b[i:])
-		if !printable(r) || r == utf8.RuneError && size == 1 {
-			out = appendU(append(out, b[last:i]...), r)
-			last = i + size
-		}
-		i += size
-	}
-	if out == nil {
-		return b
-	}
-	return append(out, b[last:]...)
+func plural[N ~int | ~int64 | ~uint64](n N, one, many string) string {
+	return diag.Plural(n, one, many)
 }
 
 // canonReason is the REASON of a canon-gate rejection: "CLASS: MESSAGE at
@@ -251,15 +105,6 @@ func (c *cli) ioFailure(name string, err error) {
 	c.errorf("%s: %s", fileField(name), ioMessage(err))
 }
 
-// ioMessage returns err's message without the path of a *fs.PathError,
-// which the diagnostic gives, escaped, as its FILE.
-func ioMessage(err error) string {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return pe.Op + ": " + pe.Err.Error()
-	}
-	return err.Error()
-}
-
 // tooLarge is the rejection of an input longer than limit bytes, as the
 // canon gate words it.
 func tooLarge(limit int) *canon.Error {
@@ -268,16 +113,6 @@ func tooLarge(limit int) *canon.Error {
 		Offset: int64(limit),
 		Msg:    "input longer than the " + strconv.Itoa(limit) + "-byte bound",
 	}
-}
-
-// plural returns n and the noun for it, one when n is 1 and many
-// otherwise: "1 record", "0 records", "3 records".
-func plural[N ~int | ~int64 | ~uint64](n N, one, many string) string {
-	noun := many
-	if n == 1 {
-		noun = one
-	}
-	return strconv.FormatInt(int64(n), 10) + " " + noun
 }
 
 // writeMessage returns the message of a failure to write the output: err's

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/demo"
+	"github.com/bbdigest/bbdigest/internal/sumline"
 )
 
 // hostile holds strings that would forge or break a line, or reach a
@@ -59,157 +60,6 @@ func assertInert(t *testing.T, what string, b []byte) {
 		}
 		i += size
 	}
-}
-
-func TestQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                              `""`,
-		"/a/b":                          `"/a/b"`,
-		"x\ny: fake problem\n/synopsis": `"x\ny: fake problem\n/synopsis"`,
-		"\x1b[31m":                      `"\u001b[31m"`,
-		"\b\f\t\r\x00\x7f":              `"\b\f\t\r\u0000\u007f"`,
-		"\u0085\u202e\u2028\ufeff":      `"\u0085\u202e\u2028\ufeff"`,
-		"\U000E0041":                    `"\udb40\udc41"`,
-		"\xff\xc3":                      `"\xff\xc3"`,
-		`a"b\c`:                         `"a\"b\\c"`,
-		"é€😀 ~":                         `"é€😀 ~"`,
-	} {
-		if got := quote(in); got != want {
-			t.Errorf("quote(%q) = %s, want %s", in, got, want)
-		}
-	}
-	// Quoted valid UTF-8 is a JSON string of the same value.
-	for _, s := range hostile {
-		q := quote(s)
-		assertInert(t, "quote", []byte(q))
-		if !utf8.ValidString(s) {
-			continue
-		}
-		var back string
-		if err := json.Unmarshal([]byte(q), &back); err != nil || back != s {
-			t.Errorf("quote(%q) = %s: JSON gives %q, %v", s, q, back, err)
-		}
-	}
-}
-
-func TestSafeText(t *testing.T) {
-	for _, s := range hostile {
-		got := safeText(s)
-		assertInert(t, "safeText", []byte(got))
-		if strings.Contains(got, "\n") {
-			t.Errorf("safeText(%q) = %q holds a newline", s, got)
-		}
-	}
-	if got, want := safeText(`a "b" \n`), `a "b" \n`; got != want {
-		t.Errorf("safeText changed printable text: %q", got)
-	}
-}
-
-func TestFileField(t *testing.T) {
-	for in, want := range map[string]string{
-		"a.json":       "a.json",
-		"dir/a b.json": "dir/a b.json",
-		`we\ird.json`:  `we\ird.json`,
-		"é.json":       "é.json",
-		"":             `""`,
-		`"q.json`:      `"\"q.json"`,
-		"a: b.json":    `"a: b.json"`,
-		"bad\nname":    `"bad\nname"`,
-		"esc\x1b":      `"esc\u001b"`,
-		"rtl\u202e":    `"rtl\u202e"`,
-		"x\xff":        `"x\xff"`,
-	} {
-		if got := fileField(in); got != want {
-			t.Errorf("fileField(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
-func TestSafeJSON(t *testing.T) {
-	type v struct {
-		S []string `json:"s"`
-	}
-	in := v{S: append([]string{"<&>"}, hostile...)}
-	raw, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := safeJSON(raw)
-	assertInert(t, "safeJSON", got)
-	var a, b v
-	if err := json.Unmarshal(raw, &a); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(got, &b); err != nil {
-		t.Fatalf("safeJSON output is not JSON: %v\n%s", err, got)
-	}
-	if !bytes.Equal(must(json.Marshal(a)), must(json.Marshal(b))) {
-		t.Errorf("safeJSON changed the value:\n%s\n%s", raw, got)
-	}
-	if !bytes.Contains(got, []byte(`bidi\u202eevil\u202c`)) || !bytes.Contains(got, []byte(`c1\u0085\u009b`)) || !bytes.Contains(got, []byte(`del\u007f`)) {
-		t.Errorf("safeJSON output %s", got)
-	}
-	if plain := []byte(`{"a":"é"}`); &safeJSON(plain)[0] != &plain[0] {
-		t.Errorf("safeJSON copied JSON that needs no escape")
-	}
-}
-
-func must(b []byte, err error) []byte {
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-// TestNameRoundTrip checks that readName reverses appendName for every
-// name, and that escaped names are inert and one line.
-func TestNameRoundTrip(t *testing.T) {
-	names := append([]string{"a\\nb", `\x41`, `\u0041`, "\\"}, hostile...)
-	for _, name := range names {
-		line := string(appendName([]byte("D  "), name))
-		assertInert(t, "appendName", []byte(line))
-		escaped := strings.HasPrefix(line, `\`)
-		if escaped != needsEscape(name, escName) {
-			t.Errorf("appendName(%q) = %q: leading backslash %v", name, line, escaped)
-		}
-		got := strings.TrimPrefix(line, "D  ")
-		if escaped {
-			got = strings.TrimPrefix(line, `\D  `)
-			var ok bool
-			if got, ok = readName(got); !ok {
-				t.Errorf("readName of %q failed", line)
-				continue
-			}
-		}
-		if got != name {
-			t.Errorf("name %q: round trip gives %q via %q", name, got, line)
-		}
-	}
-	for _, bad := range []string{`\`, `a\q`, `\x4`, `\xzz`, `\u12`, `\ud83d`, `\ud83d\u0041`, `\udc00`} {
-		if got, ok := readName(bad); ok {
-			t.Errorf("readName(%q) = %q, want failure", bad, got)
-		}
-	}
-}
-
-func FuzzNameRoundTrip(f *testing.F) {
-	for _, s := range hostile {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, name string) {
-		line := appendName(nil, name)
-		assertInert(t, "appendName", line)
-		got := string(line)
-		if len(line) > 0 && line[0] == '\\' {
-			var ok bool
-			if got, ok = readName(got[1:]); !ok {
-				t.Fatalf("readName of %q failed", line)
-			}
-		}
-		if got != name {
-			t.Fatalf("name %q: round trip gives %q via %q", name, got, line)
-		}
-	})
 }
 
 // TestHostileNames runs every command that reports rejections on inputs
@@ -329,7 +179,7 @@ func unquoteField(f string) string {
 	if !strings.HasPrefix(f, `"`) {
 		return f
 	}
-	s, ok := readName(f[1 : len(f)-1])
+	s, ok := sumline.ReadName(f[1 : len(f)-1])
 	if !ok {
 		return "<bad escape>"
 	}
@@ -415,24 +265,6 @@ func TestErrorLineEscaped(t *testing.T) {
 		}
 		if want := " within " + quote("/"+s) + "\n"; !bytes.HasSuffix(line, []byte(want)) {
 			t.Errorf("appendErrorLine for %q: %q does not end in %q", s, line, want)
-		}
-	}
-}
-
-// TestPlural: the count and the noun that agrees with it.
-func TestPlural(t *testing.T) {
-	for _, tc := range []struct {
-		got, want string
-	}{
-		{plural(0, "record", "records"), "0 records"},
-		{plural(1, "record", "records"), "1 record"},
-		{plural(2, "record", "records"), "2 records"},
-		{plural(int64(-1), "line", "lines"), "-1 lines"},
-		{plural(uint64(1), "summary", "summaries"), "1 summary"},
-		{plural(uint64(12), "summary", "summaries"), "12 summaries"},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
 	}
 }

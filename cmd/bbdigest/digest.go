@@ -3,7 +3,12 @@ package main
 import (
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/sumline"
 )
+
+// digestHelp is the help of digest, help/digest.txt, whose two %s are
+// the profile option and the lines options.
+var digestHelp = fill(fill(helpFile("digest"), profileOption), fill(linesOption, "digest"))
 
 // digest is "bbdigest digest": the digest of each input, one "DIGEST  NAME"
 // line per input for several (or --names); with --lines (and --workers) the
@@ -63,7 +68,7 @@ func (c *cli) digest(args []string) int {
 		}
 		line = appendDigest(line[:0], out)
 		if named {
-			line = appendName(append(line, "  "...), name)
+			line = sumline.AppendName(append(line, "  "...), name)
 		}
 		if code := c.write(append(line, '\n')); code != exitOK {
 			return code // stdout is gone: no point going on
@@ -80,20 +85,4 @@ func (c *cli) digest(args []string) int {
 // digests package batch computes (lines.go).
 func appendDigest(dst, canonical []byte) []byte {
 	return hashing.Sum(canonical).AppendTo(dst)
-}
-
-// appendName appends a file name to a "DIGEST  NAME" line (or a check
-// answer "NAME: OK"). As sha256sum does, a name that needs escaping is
-// escaped and the whole line then starts with a backslash, so that every
-// file takes exactly one line: sha256sum escapes "\n", "\r" and "\\", and
-// bbdigest also every character a terminal would interpret (see
-// appendEscaped; \t, \uXXXX, \xHH). readName reverses it.
-func appendName(line []byte, name string) []byte {
-	if !needsEscape(name, escName) {
-		return append(line, name...)
-	}
-	line = append(line, 0)
-	copy(line[1:], line)
-	line[0] = '\\'
-	return appendEscaped(line, name, escName)
 }

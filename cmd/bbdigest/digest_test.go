@@ -33,18 +33,6 @@ func TestDigest(t *testing.T) {
 	})
 }
 
-func TestAppendName(t *testing.T) {
-	for name, want := range map[string]string{
-		"a.json":      "D  a.json",
-		`a\b`:         `\D  a\\b`,
-		"new\nline\r": `\D  new\nline\r`,
-	} {
-		if got := string(appendName([]byte("D  "), name)); got != want {
-			t.Errorf("appendName(%q) = %q, want %q", name, got, want)
-		}
-	}
-}
-
 func TestWriteErrorStops(t *testing.T) {
 	var stderr bytes.Buffer
 	code := run([]string{"digest", "-", "-", "-"}, strings.NewReader("[]"), errWriter{}, &stderr)

@@ -9,77 +9,12 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/ledger"
+	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
 
-const envelopeUsage = `bbdigest envelope checks, digests and renders a binding-moment envelope
-(draft-morrison-binding-moment-envelope-04), and records it in a ledger.
-
-Usage:
-  bbdigest envelope validate [--json] [FILE|-]
-  bbdigest envelope digest   [FILE|-]
-  bbdigest envelope render   [FILE|-]
-  bbdigest envelope emit     --ledger PATH [--wait D] [FILE|-]
-  bbdigest help envelope
-
-Commands:
-  validate  check the envelope against §4 and §5 and the canon gate of
-            §6.3; print nothing when it is well-formed, else report every
-            problem, not only the first, one line each on stderr in the
-            format of 'bbdigest help' (Diagnostics):
-              bbdigest: error: FILE: POINTER: REASON
-  digest    print the envelope digest of §6.2, sha256:<64 lowercase hex>,
-            over the canonical form of the binding_moment value alone
-  render    print the plain-text rendering of the decision (§9); for a
-            malformed envelope, print the tool result without it instead
-            (§9.3) and report the problems on stderr
-  emit      record the envelope in the ledger at PATH as emitted, creating
-            the ledger if need be, and print its digest; resolution verify
-            --ledger PATH then accepts one resolution of it (see 'bbdigest
-            help resolution')
-
-Options:
-  --json  validate: print one JSON object on stdout instead,
-            {"valid":true,"digest":"sha256:...","problems":[]}
-          or, when malformed, "valid":false, "digest":null and one
-          {"pointer":"...","reason":"..."} per problem; a canon-gate
-          rejection also has "class" and "offset", and its reason is
-          "CLASS: MESSAGE at offset N"
-  --ledger PATH
-          emit: the ledger, a bbolt file with a high-water file PATH.hwm
-          beside it, as --ledger of 'bbdigest help resolution' describes;
-          an empty PATH and "-" are usage errors
-  --wait D
-          emit: how long to wait for another process that holds the
-          ledger (default 10s; 0 does not wait), then fail with "locked
-          by another process"
-
-  The input is the binding_moment value itself, a tool result with a
-  binding_moment member, an MCP tools/call result whose structuredContent
-  carries it, or a JSON-RPC response with such a result. FILE "-" or no
-  FILE reads stdin. Pointers are relative to the binding_moment value,
-  except for inputs the canon gate rejects, whose pointer is in the input,
-  and for an input with no single binding_moment, whose pointer is that
-  of the object that should carry it.
-
-Exit status:
-  validate, digest, render:
-    0  the envelope is well-formed
-    1  the envelope is malformed, missing, or rejected by the canon gate
-    2  usage or I/O error
-  emit:
-    0  recorded
-    1  the envelope is malformed, rejected, or already resolved
-    2  usage or I/O error
-    3  the ledger could not be read or written (locked by another process,
-       corrupt, I/O error): nothing was recorded
-
-Examples:
-  bbdigest envelope validate tool-result.json
-  bbdigest envelope validate --json < envelope.json
-  bbdigest envelope digest envelope.json
-  bbdigest envelope render tool-result.json
-  bbdigest envelope emit --ledger agent.db envelope.json
-`
+// envelopeUsage is the help of envelope and its subcommands, help/envelope.txt.
+var envelopeUsage = helpFile("envelope")
 
 // envelopeInput parses args into fs, whose flags are defined, and reads
 // the one input. A code of -1 means go on; rejected is then non-nil when
@@ -222,4 +157,60 @@ func (c *cli) envelopeRender(args []string) int {
 	c.reject(name, err)
 	c.hintf("the binding moment of %s was discarded: not rendered as a decision", fileField(name))
 	return exitRejected
+}
+
+// envelopeEmit is "bbdigest envelope emit --ledger PATH [FILE|-]": it
+// records the envelope's digest in the ledger as emitted and prints it.
+func (c *cli) envelopeEmit(args []string) int {
+	const cmd = "envelope emit"
+	fs := c.flagSet(cmd)
+	ledgerPath := fs.String("ledger", "", "")
+	wait := fs.Duration("wait", bolt.LockTimeout, "")
+	operands, code := c.parse(fs, args, 1)
+	if code >= 0 {
+		return code
+	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ledger" })
+	switch {
+	case !given:
+		return c.usageError(cmd, "missing --ledger PATH")
+	case *ledgerPath == "":
+		return c.usageError(cmd, "empty --ledger PATH")
+	case *ledgerPath == "-":
+		return c.usageError(cmd, "--ledger -: the ledger is a file, not stdin")
+	case *wait < 0:
+		return c.usageError(cmd, "negative --wait "+wait.String())
+	}
+	name := "-"
+	if len(operands) == 1 {
+		name = operands[0]
+	}
+	src, err := c.readFile(nil, name, c.limit())
+	if _, ok := errors.AsType[*canon.Error](err); !ok && err != nil {
+		c.ioFailure(name, err)
+		return exitUsage
+	}
+	env, err := parseEnvelope(src, err)
+	if err != nil {
+		c.reject(name, err)
+		return exitRejected
+	}
+	l, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, false))
+	if err != nil {
+		return c.ledgerFailure(cmd, err)
+	}
+	err = l.Emit(env.Digest())
+	if cerr := l.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	switch {
+	case errors.Is(err, ledger.ErrAlreadyResolved):
+		c.rejection(name, "", fmt.Sprintf("envelope %s is already resolved", env.Digest()))
+		c.hintf("to ask again, emit an envelope that differs, e.g. in its synopsis or findings (§12.5)")
+		return exitRejected
+	case err != nil:
+		return c.ledgerFailure(cmd, err)
+	}
+	return c.write(fmt.Appendf(nil, "%s\n", env.Digest()))
 }

@@ -2,9 +2,9 @@ package main
 
 // The files the CLI reads whole that are not the JSON inputs it
 // canonicalizes (those are bounded by the profile, 256 MiB, and a longer
-// one is the rejection too-large): keys, the gate's policy, check lists,
-// the summaries of archive join, EP vector files and archive's .resume
-// files. Each kind has a size bound that fits what it holds (the table
+// one is the rejection too-large): keys, the gate's policy, check lists
+// and EP vector files (package archive reads its summaries and .resume
+// files the same way). Each kind has a size bound that fits what it holds (the table
 // below, which README.md and the commands' helps repeat), and reading one
 // holds at most that bound plus one byte of it (internal/boundedread): a
 // regular file past the bound is refused unread, and anything else,
@@ -13,7 +13,7 @@ package main
 // The kinds the gate depends on, and keys wherever they are read, must be
 // regular files. That is checked on the file opened, not on its name
 // before opening (a rename in between would defeat it), and the open
-// itself does not block (files_unix.go): a named pipe that never gets a
+// itself does not block (boundedread.OpenNoBlock): a named pipe that never gets a
 // writer, a device or a socket is refused before a byte is read, so a
 // gate is never stuck on its configuration. The other kinds may be pipes
 // (a shell's <(...), or "-" where stdin is taken), and then, like cat,
@@ -24,11 +24,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/bbdigest/bbdigest/internal/boundedread"
@@ -36,123 +33,48 @@ import (
 
 // fileKind is a kind of file the CLI reads whole: what it is called in a
 // diagnostic, its size bound, and whether a named one must be a regular
-// file.
-type fileKind struct {
-	what    string // "a key file", as diagnostics name it
-	limit   int    // the size bound, in bytes
-	regular bool   // a named file must be a regular file
-}
+// file (see boundedread.Kind).
+type fileKind = boundedread.Kind
 
 // The kinds of files read whole, with their bounds. A check list's bound
-// is the profile's input bound (cli.limit), set where it is read.
+// is the profile's input bound (cli.limit), set where it is read. Package
+// archive has the kinds of its summaries and .resume files.
 var (
 	// keyKind: a private or public key. An Ed25519 key file is under
 	// 300 bytes (keygen's stdout form, with its two comment lines); the
 	// bound leaves room for more comments.
-	keyKind = fileKind{what: "a key file", limit: 16 << 10, regular: true}
+	keyKind = fileKind{What: "a key file", Limit: 16 << 10, Regular: true}
 	// policyKind: the gate's --policy, room for tens of thousands of
 	// tools.
-	policyKind = fileKind{what: "a policy", limit: 4 << 20, regular: true}
-	// summaryKind: a --summary of archive rehash or verify, which
-	// describes one run over one input in a few hundred bytes.
-	summaryKind = fileKind{what: "a summary", limit: 64 << 10}
+	policyKind = fileKind{What: "a policy", Limit: 4 << 20, Regular: true}
 	// vectorKind: EP-RECEIPT-v1 conformance vectors (EP's own file is
 	// some 30 KiB).
-	vectorKind = fileKind{what: "a vector file", limit: 16 << 20}
-	// sidecarKind: archive's FILE.resume, which holds a name and a
-	// digest for each input of the command line; archive writes it
-	// itself, always as a regular file.
-	sidecarKind = fileKind{what: "a " + resumeSuffix + " file", limit: 64 << 20, regular: true}
+	vectorKind = fileKind{What: "a vector file", Limit: 16 << 20}
 )
 
 // checkListKind is the kind of a check list of digest --check: its bound
 // is limit, the profile's input bound (256 MiB, some 3 million lines).
 func checkListKind(limit int) fileKind {
-	return fileKind{what: "a check list", limit: limit}
-}
-
-// fileTooLargeError is a file longer than the bound of its kind.
-type fileTooLargeError struct{ kind fileKind }
-
-func (e *fileTooLargeError) Error() string {
-	return fmt.Sprintf("longer than the %d-byte bound of %s", e.kind.limit, e.kind.what)
-}
-
-// notRegularError is a named file of a kind that must be a regular file,
-// which is not.
-type notRegularError struct {
-	kind fileKind
-	mode fs.FileMode
-}
-
-func (e *notRegularError) Error() string {
-	return fmt.Sprintf("not a regular file (%s): %s must be one", fileType(e.mode), e.kind.what)
-}
-
-// fileType names the type of a file that is not regular.
-func fileType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeDir != 0:
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return "mode " + m.Type().String()
+	return fileKind{What: "a check list", Limit: limit}
 }
 
 // readBounded reads the whole of the file name, of kind k, and returns it
-// with the file's FileInfo, taken from the file opened. A file longer
-// than k's bound is a *fileTooLargeError, read no further than one byte
-// past the bound; for a kind that must be regular, a named pipe, device,
-// socket or directory is a *notRegularError, refused before a byte is
-// read and without blocking in the open; a failure to open or read is its
-// *fs.PathError.
+// with the file's FileInfo (boundedread.ReadFile): a file past k's bound
+// is a *boundedread.TooLargeError, and a named pipe, device, socket or
+// directory of a kind that must be regular a *boundedread.NotRegularError,
+// refused without blocking in the open.
 func readBounded(name string, k fileKind) ([]byte, fs.FileInfo, error) {
-	var f *os.File
-	var err error
-	if k.regular {
-		f, err = openNoBlock(name)
-	} else {
-		f, err = os.Open(name)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if k.regular && !fi.Mode().IsRegular() {
-		return nil, fi, &notRegularError{kind: k, mode: fi.Mode()}
-	}
-	b, err := readAll(f, k)
-	return b, fi, err
+	return boundedread.ReadFile(name, k)
 }
 
 // readBoundedArg is readBounded for an operand that may be "-", stdin,
 // which has no FileInfo (nil) and is read under the same bound.
 func (c *cli) readBoundedArg(name string, k fileKind) ([]byte, fs.FileInfo, error) {
 	if name == "-" {
-		b, err := readAll(c.stdin, k)
+		b, err := k.Read(c.stdin)
 		return b, nil, err
 	}
 	return readBounded(name, k)
-}
-
-// readAll reads r to its end under k's bound.
-func readAll(r io.Reader, k fileKind) ([]byte, error) {
-	b, err := boundedread.ReadAll(nil, r, k.limit)
-	if errors.Is(err, boundedread.ErrTooLarge) {
-		return nil, &fileTooLargeError{kind: k}
-	}
-	return b, err
 }
 
 // unprotectedKeyError is a private key file that group or others may

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bbdigest/bbdigest/internal/boundedread"
 	"github.com/bbdigest/bbdigest/internal/selfexec"
 	"github.com/bbdigest/bbdigest/receipt"
 )
@@ -59,33 +60,33 @@ func sparseFile(t *testing.T, size int64) string {
 func TestFilesReadBounded(t *testing.T) {
 	dir := t.TempDir()
 	huge := sparseFile(t, 8<<30)
-	for _, k := range []fileKind{keyKind, policyKind, summaryKind, vectorKind, sidecarKind, checkListKind(1000)} {
+	for _, k := range []fileKind{keyKind, policyKind, vectorKind, checkListKind(1000)} {
 		at := filepath.Join(dir, "at")
-		if err := os.WriteFile(at, nil, 0o600); err != nil || os.Truncate(at, int64(k.limit)) != nil {
+		if err := os.WriteFile(at, nil, 0o600); err != nil || os.Truncate(at, int64(k.Limit)) != nil {
 			t.Fatal(err)
 		}
-		if b, fi, err := readBounded(at, k); err != nil || len(b) != k.limit || fi == nil || fi.Size() != int64(k.limit) {
-			t.Errorf("%s: a file of the bound: %d bytes, %v", k.what, len(b), err)
+		if b, fi, err := readBounded(at, k); err != nil || len(b) != k.Limit || fi == nil || fi.Size() != int64(k.Limit) {
+			t.Errorf("%s: a file of the bound: %d bytes, %v", k.What, len(b), err)
 		}
 		past := filepath.Join(dir, "past")
-		if err := os.WriteFile(past, nil, 0o600); err != nil || os.Truncate(past, int64(k.limit)+1) != nil {
+		if err := os.WriteFile(past, nil, 0o600); err != nil || os.Truncate(past, int64(k.Limit)+1) != nil {
 			t.Fatal(err)
 		}
-		want := "longer than the " + strconv.Itoa(k.limit) + "-byte bound of " + k.what
+		want := "longer than the " + strconv.Itoa(k.Limit) + "-byte bound of " + k.What
 		if _, _, err := readBounded(past, k); err == nil || err.Error() != want {
-			t.Errorf("%s: a file one byte past the bound: %v, want %q", k.what, err, want)
+			t.Errorf("%s: a file one byte past the bound: %v, want %q", k.What, err, want)
 		}
 		start := time.Now()
 		if _, _, err := readBounded(huge, k); err == nil || err.Error() != want {
-			t.Errorf("%s: a sparse file of 8 GiB: %v, want %q", k.what, err, want)
+			t.Errorf("%s: a sparse file of 8 GiB: %v, want %q", k.What, err, want)
 		}
 		if took := time.Since(start); took > time.Second {
-			t.Errorf("%s: a sparse file of 8 GiB took %v to refuse", k.what, took)
+			t.Errorf("%s: a sparse file of 8 GiB took %v to refuse", k.What, took)
 		}
 		// Not regular: a directory.
 		_, _, err := readBounded(dir, k)
-		if _, ok := errors.AsType[*notRegularError](err); ok != k.regular {
-			t.Errorf("%s: a directory: %v", k.what, err)
+		if _, ok := errors.AsType[*boundedread.NotRegularError](err); ok != k.Regular {
+			t.Errorf("%s: a directory: %v", k.What, err)
 		}
 	}
 }

@@ -4,17 +4,7 @@ package main
 
 import (
 	"io/fs"
-	"os"
-	"syscall"
 )
-
-// openNoBlock opens the file name for reading without blocking in the
-// open: a named pipe with no writer opens at once (and is then refused as
-// not regular by readBounded), where a plain open would wait for a writer
-// for ever. A regular file reads as it would otherwise.
-func openNoBlock(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-}
 
 // keyPermissions reports a private key file that its group or others may
 // read or write: any of the permission bits 077, as ssh refuses a private

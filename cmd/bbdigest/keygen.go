@@ -12,59 +12,8 @@ import (
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
-const keygenHelp = `Usage:
-  bbdigest keygen --out KEYFILE
-  bbdigest keygen > KEYFILE
-  bbdigest keygen -y [--insecure-key-permissions] KEYFILE|-
-
-keygen makes an Ed25519 key pair for signing receipts (see 'bbdigest help
-receipts') or, as a principal's key, resolutions ('bbdigest resolution
-sign'; the line of KEYFILE.pub goes in the gate policy's "principals"), or
-with -y prints the public key of a private key file.
-
-With --out KEYFILE it writes the private key to KEYFILE, a PKCS#8 PEM
-"PRIVATE KEY" block (mode 0600), and the public key to KEYFILE.pub in EP's
-form, the base64url encoding without padding of its SubjectPublicKeyInfo
-DER, and a newline (mode 0644); then it prints the key id,
-sha256:<64 lowercase hex> (the SHA-256 of that DER), on stdout. It never
-overwrites: if KEYFILE or KEYFILE.pub exists, it writes nothing.
-
-Without --out it writes the private key to stdout, after two comment lines
-that PEM readers skip:
-  # key id: sha256:<64 lowercase hex>
-  # public key: <base64url SPKI>
-and refuses when stdout is a terminal (or another character device), where
-a private key would stay in the scrollback. A redirection creates the file
-with the shell's umask: --out is the safer form.
-
-With -y KEYFILE it reads the private key in KEYFILE ("-": stdin), a PEM
-"PRIVATE KEY" block (PKCS#8, as keygen writes it; text before the block,
-such as keygen's comment lines, is skipped), and prints its public key in
-EP's form and a newline: the same line keygen --out writes to KEYFILE.pub.
-It writes no file. (age-keygen -y does the same for age keys.) KEYFILE
-must be a regular file of at most 16 KiB that gives its group and others
-no access (mode 0600 or 0400, as --out writes it): on Unix, one that does
-is refused, "unprotected private key file", with its permissions and the
-fix, 'chmod 600 KEYFILE' (see 'bbdigest help gate'). A key on stdin has
-no permissions to check and is not checked.
-
-Options:
-  --out KEYFILE  the private key file; the public key goes to KEYFILE.pub
-  -y             print the public key of the private key file KEYFILE
-  --insecure-key-permissions
-                 with -y: read KEYFILE whatever its permissions
-
-Exit status:
-  0  the key was written (-y: the public key printed)
-  2  usage or I/O error (KEYFILE or KEYFILE.pub exists, stdout is a
-     terminal; -y: KEYFILE cannot be read, holds no private key, or gives
-     its group or others access)
-
-Examples:
-  bbdigest keygen --out gate.key
-  bbdigest keygen -y gate.key > auditor.pub
-  bbdigest receipts verify --key gate.key.pub receipts.jsonl
-`
+// keygenHelp is the help of keygen, help/keygen.txt.
+var keygenHelp = helpFile("keygen")
 
 // keygen runs "bbdigest keygen".
 func (c *cli) keygen(args []string) int {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/roff"
 )
 
 // manSections are the sections of the page, in order.
@@ -38,56 +40,22 @@ func TestManPage(t *testing.T) {
 		t.Errorf("sections %q, want %q", sections, manSections)
 	}
 	for _, cmd := range commands {
-		if !strings.Contains(page, "\n.SS \"bbdigest "+roffEscape(cmd.name)+"\"\n") {
+		if !strings.Contains(page, "\n.SS \"bbdigest "+roff.Escape(cmd.name)+"\"\n") {
 			t.Errorf("COMMANDS has no .SS for %s", cmd.name)
 		}
-		if !strings.Contains(page, "\n.TP 12n\n.B "+roffEscape(cmd.name)+"\n") {
+		if !strings.Contains(page, "\n.TP 12n\n.B "+roff.Escape(cmd.name)+"\n") {
 			t.Errorf("DESCRIPTION does not list %s", cmd.name)
 		}
 	}
 	_, env, _ := strings.Cut(page, "\n.SH ENVIRONMENT\n")
 	env, _, _ = strings.Cut(env, "\n.SH ")
 	for _, e := range environment {
-		if !strings.Contains(env, "\n.B "+roffEscape(e.name)+"\n") && !strings.HasPrefix(env, ".TP\n.B "+roffEscape(e.name)+"\n") {
+		if !strings.Contains(env, "\n.B "+roff.Escape(e.name)+"\n") && !strings.HasPrefix(env, ".TP\n.B "+roff.Escape(e.name)+"\n") {
 			t.Errorf("ENVIRONMENT has no %s", e.name)
 		}
 	}
 	if code, _, errOut := runArgs("man", "extra"); code != exitUsage || !strings.HasPrefix(errOut, `bbdigest: error: man: unexpected argument "extra"`) {
 		t.Errorf("man extra: exit code %d, stderr %q", code, errOut)
-	}
-}
-
-// TestRoffEscape checks the escaping of each character roff would not
-// print as itself.
-func TestRoffEscape(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{`plain text 1.5`, `plain text 1.5`},
-		{`a\b`, `a\eb`},
-		{`\fB`, `\efB`},
-		{`--profile`, `\-\-profile`},
-		{`'quoted' "double"`, `\(aqquoted\(aq \(dqdouble\(dq`},
-		{"`x`", `\(gax\(ga`},
-		{`2^53 ~x`, `2\(ha53 \(tix`},
-		{"§6.3 …", `\[u00A7]6.3 \[u2026]`},
-		{"😀", `\[u1F600]`},
-		{"a\x1bb", "ab"},
-	} {
-		if got := roffEscape(tt.in); got != tt.want {
-			t.Errorf("roffEscape(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-	for _, tt := range []struct{ in, want string }{
-		{`.SH x`, `\&.SH x`},
-		{`'br`, `\(aqbr`},
-		{`  .x`, `  .x`},
-		{`x.`, `x.`},
-	} {
-		if got := roffLine(tt.in); got != tt.want {
-			t.Errorf("roffLine(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-	if got, want := dedent("  a\n\n    b\n  c\n"), "a\n\n  b\nc\n"; got != want {
-		t.Errorf("dedent = %q, want %q", got, want)
 	}
 }
 

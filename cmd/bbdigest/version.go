@@ -5,6 +5,9 @@ import (
 	"runtime/debug"
 )
 
+// versionHelp is the help of version (help/version.txt).
+var versionHelp = helpFile("version")
+
 // Version is the version "bbdigest version" prints. Release builds set it
 // with -ldflags "-X main.Version=v1.2.3"; otherwise it comes from the build
 // information.

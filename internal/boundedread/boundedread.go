@@ -15,6 +15,11 @@
 // So an input that is rejected costs at most the bound plus one chunk
 // (ChunkMax) of memory, and one that is accepted at most twice its size,
 // for the moment the chunks are joined.
+//
+// ReadFile reads a named file of a Kind (a key, a policy, a summary of
+// package archive) under the bound of its kind, and refuses a file of a
+// kind that must be regular that is not, without blocking in its open;
+// the command and package archive share it.
 package boundedread
 
 import (

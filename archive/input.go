@@ -1,11 +1,11 @@
-package main
+package archive
 
-// The inputs of "archive rehash|verify": a file or stdin, read as it is
-// or, when its first bytes are the magic number of gzip or zstd, through
-// the decompressor of github.com/klauspost/compress, as a stream (no
-// temporary file). Whatever a compressed input expands to, memory stays
-// bounded: the records are cut from the stream by batch with its
-// per-record bound, and the zstd window is limited (zstdMaxWindow).
+// The inputs of Rehash and Verify: a file, an fs.FS's file or a reader,
+// read as it is or, when its first bytes are the magic number of gzip or
+// zstd, through the decompressor of github.com/klauspost/compress, as a
+// stream (no temporary file). Whatever a compressed input expands to,
+// memory stays bounded: the records are cut from the stream by batch with
+// its per-record bound, and the zstd window is limited (zstdMaxWindow).
 
 import (
 	"bufio"
@@ -48,9 +48,54 @@ const archiveReadSize = 256 << 10
 // the next input in the process (see lineStreamBufs).
 var archiveInBufs = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
+// Input is one input of a run: a JSON Lines archive, plain, gzip or zstd
+// (recognized by its first bytes).
+type Input struct {
+	// Name names the input in the result lines ("file", with several
+	// inputs), the Summary, the errors, and OutFile's sidecar, which a
+	// run with Resume must be given again.
+	Name string
+
+	// Open opens the input, once to answer it, and for a Shard of a
+	// compressed input once more before, to measure the size it
+	// decompresses to. When what it returns has a Stat method (an
+	// *os.File, an fs.File) that reports a regular file, its size is
+	// the input's raw size (progress, plain shards); a Shard of a plain
+	// input needs one.
+	Open func() (io.ReadCloser, error)
+
+	path string // the file's path, for File inputs: OutFile must not be one
+}
+
+// File returns the Input of the file at path, named path.
+func File(path string) Input {
+	return Input{Name: path, path: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
+}
+
+// FileFS returns the Input of the file name in fsys, named name.
+func FileFS(fsys fs.FS, name string) Input {
+	return Input{Name: name, Open: func() (io.ReadCloser, error) { return fsys.Open(name) }}
+}
+
+// Reader returns an Input named name that reads r, which is never closed
+// (standard input, say). It can be opened once: a Shard, which needs the
+// size of the input, needs a file.
+func Reader(name string, r io.Reader) Input {
+	var opened atomic.Bool
+	return Input{Name: name, Open: func() (io.ReadCloser, error) {
+		if opened.Swap(true) {
+			return nil, errReadOnce
+		}
+		return io.NopCloser(r), nil
+	}}
+}
+
+// errReadOnce is the error of a second Open of a Reader.
+var errReadOnce = errors.New("a reader can be read once")
+
 // archiveInput is one opened input.
 type archiveInput struct {
-	name        string
+	in          Input
 	compression string       // "none", "gzip" or "zstd"
 	rawSize     int64        // the size of a regular file; -1 for anything else
 	rawRead     atomic.Int64 // bytes read from the file or stdin so far
@@ -58,30 +103,23 @@ type archiveInput struct {
 	closers     []func()
 }
 
-// openArchive opens the input called name ("-": stdin) and detects its
-// compression. Once ctx is done, reading the input fails with ctx's
-// error (at the next read of the file or stdin: one that waits for input
-// goes on waiting). The caller must call close.
-func (c *cli) openArchive(ctx context.Context, name string) (*archiveInput, error) {
-	in := &archiveInput{name: name, compression: "none", rawSize: -1}
-	var raw io.Reader = c.stdin
-	if name != "-" {
-		var f fs.File
-		var err error
-		if c.files != nil {
-			f, err = c.files.Open(name)
-		} else {
-			f, err = os.Open(name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		in.closers = append(in.closers, func() { f.Close() })
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+// openInput opens the input in and detects its compression. Once ctx is
+// done, reading the input fails with ctx's error (at the next read of
+// the file or stdin: one that waits for input goes on waiting). The
+// caller must call close.
+func openInput(ctx context.Context, input Input) (*archiveInput, error) {
+	in := &archiveInput{in: input, compression: "none", rawSize: -1}
+	f, err := input.Open()
+	if err != nil {
+		return nil, err
+	}
+	in.closers = append(in.closers, func() { f.Close() })
+	if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
 			in.rawSize = fi.Size()
 		}
-		raw = f
 	}
+	var raw io.Reader = f
 	br := archiveInBufs.Get().(*bufio.Reader)
 	br.Reset(&countingReader{r: ctxReader{ctx, raw}, n: &in.rawRead})
 	in.closers = append(in.closers, func() {
@@ -191,3 +229,16 @@ func (e decompressError) Error() string {
 }
 
 func (e decompressError) Unwrap() error { return e.err }
+
+// ctxReader ends its input with ctx's error once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

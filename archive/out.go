@@ -1,9 +1,10 @@
-package main
+package archive
 
-// The output of "archive rehash|verify": stdout, or --out FILE; with
-// --resume, FILE is continued from the last point its run recorded.
+// The output of Rehash and Verify: Options.Output, or OutFile (FILE
+// below, the bbdigest command's --out FILE); with Resume (--resume), FILE
+// is continued from the last point its run recorded.
 //
-// A run with --out FILE binds FILE to itself with a sidecar, FILE.resume
+// A run with OutFile binds FILE to itself with a sidecar, FILE.resume
 // (sidecar below): the command and the flags that change the answers,
 // the inputs, and a checkpoint: the number of result lines answered, the
 // SHA-256 of the input bytes read up to the end of the lines they answer
@@ -60,7 +61,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -68,10 +68,16 @@ import (
 	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/boundedread"
+	"github.com/bbdigest/bbdigest/internal/diag"
 )
 
-// resumeSuffix names the sidecar of --out FILE: FILE.resume.
+// resumeSuffix names the sidecar of FILE: FILE.resume.
 const resumeSuffix = ".resume"
+
+// sidecarKind is FILE.resume, which holds a name and a digest for each
+// input; the run writes it itself, always as a regular file.
+var sidecarKind = boundedread.Kind{What: "a " + resumeSuffix + " file", Limit: 64 << 20, Regular: true}
 
 // syncEvery is how long the run waits at least between two sidecars when
 // it waits for input, and syncEveryBusy when it does not.
@@ -111,8 +117,8 @@ type checkpoint struct {
 	outSum   hashing.Digest
 }
 
-// resumeState is the binding of --out FILE to the run: the sidecar read
-// back by --resume, and the checkpoints of the run.
+// resumeState is the binding of FILE to the run: the sidecar read back by
+// Resume, and the checkpoints of the run.
 type resumeState struct {
 	side      *sidecar      // read back by --resume; nil: the run started
 	back      *bufio.Reader // FILE's kept lines, read as the input is skipped
@@ -137,34 +143,29 @@ type resumeState struct {
 // message), so a longer line is not one.
 const maxResultLine = 64 << 10
 
-// openOut opens --out FILE, checks it with --resume against its sidecar,
-// and directs the output there. It returns -1, or the exit code of a
-// failure it reported.
-func (a *archiveRun) openOut(path string, resume bool) int {
-	c := a.c
-	for _, name := range a.inputs {
-		if same(name, path) || same(name, path+resumeSuffix) {
-			return c.usageError(a.fsName, "--out "+quote(path)+" is also an input")
+// openOut opens OutFile, checks it with Resume against its sidecar, and
+// directs the output there.
+func (a *run) openOut(resume bool) error {
+	path := a.outPath
+	for _, in := range a.inputs {
+		if in.path != "" && (same(in.path, path) || same(in.path, path+resumeSuffix)) {
+			return fmt.Errorf("%w: %s", ErrOutFileIsInput, quote(path))
 		}
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
-		c.ioFailure(path, err)
-		return exitUsage
+		return &FileError{Name: path, Err: err}
 	}
 	a.outFile = f
 	a.outH = newOutputHash(f)
 	a.resume.outH = hashing.New()
 	if resume {
 		if err := a.readBack(f); err != nil {
-			if _, ok := errors.AsType[notOutputError](err); ok {
+			if e, ok := errors.AsType[notOutputError](err); ok {
 				a.refused = true
-				c.errorf("%s: %v", fileField(path), err)
-				c.hintf("--resume continues an output of the same command, flags and inputs, with its " + resumeSuffix + " file; remove both to start over")
-			} else {
-				c.ioFailure(path, err)
+				return &ResumeError{File: path, Reason: e.msg}
 			}
-			return exitUsage
+			return &FileError{Name: path, Err: err}
 		}
 	}
 	if a.resume.side == nil || a.resume.side.Results == 0 {
@@ -174,52 +175,45 @@ func (a *archiveRun) openOut(path string, resume bool) int {
 		a.resume.hasReady = true
 		a.resume.ready = checkpoint{outSum: emptySHA256}
 		if err := a.writeSidecar(a.resume.ready); err != nil {
-			c.ioFailure(path+resumeSuffix, err)
-			return exitUsage
+			return &FileError{Name: path + resumeSuffix, Err: err}
 		}
 		return a.startOut()
 	}
-	return -1
+	return nil
 }
 
-// startOut cuts --out FILE after the lines kept, where the run goes on
-// writing, once the run has found them to be its own (a FILE that is not
-// an output of the run is left as it is). It returns -1, or the exit code
-// of a failure it reported.
-func (a *archiveRun) startOut() int {
+// startOut cuts FILE after the lines kept, where the run goes on writing,
+// once the run has found them to be its own (a FILE that is not an output
+// of the run is left as it is).
+func (a *run) startOut() error {
 	if err := a.outFile.Truncate(a.resume.kept); err != nil {
-		return a.ioFail(a.outPath, err)
+		return a.inputFailed(a.outPath, err)
 	}
 	if _, err := a.outFile.Seek(a.resume.kept, io.SeekStart); err != nil {
-		return a.ioFail(a.outPath, err)
+		return a.inputFailed(a.outPath, err)
 	}
 	a.resume.back = nil
-	return -1
+	return nil
 }
 
-// same reports whether the input called name is the file at path.
+// same reports whether the input file at name is the file at path.
 func same(name, path string) bool {
-	if name == "-" {
-		return false
-	}
 	a, err1 := os.Stat(name)
 	b, err2 := os.Stat(path)
 	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
-// notOutputError is a FILE that --resume cannot continue.
+// notOutputError is a FILE that Resume cannot continue (a *ResumeError
+// once reported).
 type notOutputError struct{ msg string }
 
 func (e notOutputError) Error() string { return e.msg }
 
 // sidecarOf returns the sidecar of the run at the checkpoint cp.
-func (a *archiveRun) sidecarOf(cp checkpoint) *sidecar {
-	s := &sidecar{Command: a.sum.command, Profile: a.sum.profile, MaxRecord: a.sum.maxRecord,
-		Inputs: a.inputs, Results: cp.results, Input: cp.input, InputsSHA256: []hashing.Digest{},
-		OutputBytes: cp.outBytes, OutputSHA256: cp.outSum}
-	if a.shard.count > 0 {
-		s.Shard = strconv.FormatInt(a.shard.index, 10) + "/" + strconv.FormatInt(a.shard.count, 10)
-	}
+func (a *run) sidecarOf(cp checkpoint) *sidecar {
+	s := &sidecar{Command: a.sum.Command, Profile: a.sum.Profile, MaxRecord: a.sum.MaxRecord,
+		Inputs: a.names(), Results: cp.results, Input: cp.input, InputsSHA256: []hashing.Digest{},
+		OutputBytes: cp.outBytes, OutputSHA256: cp.outSum, Shard: a.shard.String()}
 	if cp.results > 0 {
 		s.InputsSHA256 = append(append(s.InputsSHA256, a.resume.doneSums[:cp.input]...), cp.inputSum)
 	}
@@ -228,7 +222,7 @@ func (a *archiveRun) sidecarOf(cp checkpoint) *sidecar {
 
 // writeSidecar writes FILE.resume for the checkpoint cp, whose lines
 // FILE holds, fsynced.
-func (a *archiveRun) writeSidecar(cp checkpoint) error {
+func (a *run) writeSidecar(cp checkpoint) error {
 	b, err := json.Marshal(a.sidecarOf(cp))
 	if err != nil {
 		return err
@@ -242,12 +236,12 @@ func (a *archiveRun) writeSidecar(cp checkpoint) error {
 // result lines recorded. The lines themselves are checked as the input is
 // skipped, against the lines computed again (skipAnswered). A missing sidecar is taken for a run not
 // started when FILE is empty.
-func (a *archiveRun) readBack(f *os.File) error {
+func (a *run) readBack(f *os.File) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	b, _, err := readBounded(a.outPath+resumeSuffix, sidecarKind)
+	b, _, err := boundedread.ReadFile(a.outPath+resumeSuffix, sidecarKind)
 	if errors.Is(err, os.ErrNotExist) {
 		if fi.Size() == 0 {
 			return nil
@@ -256,27 +250,27 @@ func (a *archiveRun) readBack(f *os.File) error {
 	}
 	if _, ok := errors.AsType[*fs.PathError](err); err != nil && !ok {
 		// Past its bound, or not a regular file: not a file archive wrote.
-		return notOutputError{fileField(a.outPath+resumeSuffix) + ": " + err.Error()}
+		return notOutputError{diag.FileField(a.outPath+resumeSuffix) + ": " + err.Error()}
 	}
 	if err != nil {
 		return err
 	}
 	side := new(sidecar)
 	if err := strictJSON(b, side); err != nil {
-		return notOutputError{fileField(a.outPath+resumeSuffix) + ": not a " + resumeSuffix + " file of archive: " + err.Error()}
+		return notOutputError{diag.FileField(a.outPath+resumeSuffix) + ": not a " + resumeSuffix + " file of archive: " + err.Error()}
 	}
 	want := a.sidecarOf(checkpoint{})
 	switch {
 	case side.Command != want.Command || side.Profile != want.Profile || side.MaxRecord != want.MaxRecord || side.Shard != want.Shard:
 		return notOutputError{fmt.Sprintf("not the output of this run: it is the output of archive %s --profile %s --max-record %d%s", side.Command, side.Profile, side.MaxRecord, shardText(side.Shard))}
-	case !sameNames(side.Inputs, a.inputs):
+	case !sameNames(side.Inputs, a.names()):
 		return notOutputError{fmt.Sprintf("not the output of this run: it answers the inputs %s", quoteAll(side.Inputs))}
 	case side.Results < 0 || side.OutputBytes < 0 || side.Input < 0 || side.Input >= len(a.inputs) ||
 		side.Results == 0 && (side.OutputBytes != 0 || len(side.InputsSHA256) != 0) ||
 		side.Results > 0 && len(side.InputsSHA256) != side.Input+1:
-		return notOutputError{fileField(a.outPath+resumeSuffix) + ": not a " + resumeSuffix + " file of archive: its checkpoint is inconsistent"}
+		return notOutputError{diag.FileField(a.outPath+resumeSuffix) + ": not a " + resumeSuffix + " file of archive: its checkpoint is inconsistent"}
 	case fi.Size() < side.OutputBytes:
-		return notOutputError{fmt.Sprintf("not the output of this run: it has %s, fewer than the %d its %s file records", plural(fi.Size(), "byte", "bytes"), side.OutputBytes, resumeSuffix)}
+		return notOutputError{fmt.Sprintf("not the output of this run: it has %s, fewer than the %d its %s file records", diag.Plural(fi.Size(), "byte", "bytes"), side.OutputBytes, resumeSuffix)}
 	}
 	// FILE's prefix: its SHA-256, and its lines.
 	a.outH.h.Reset()
@@ -305,10 +299,10 @@ func (a *archiveRun) readBack(f *os.File) error {
 	var sum hashing.Digest
 	copy(sum[:], a.outH.h.Sum(nil))
 	if sum != side.OutputSHA256 {
-		return notOutputError{fmt.Sprintf("not the output of this run: the SHA-256 of its first %s is %s, where its %s file records %s", plural(side.OutputBytes, "byte", "bytes"), sum, resumeSuffix, side.OutputSHA256)}
+		return notOutputError{fmt.Sprintf("not the output of this run: the SHA-256 of its first %s is %s, where its %s file records %s", diag.Plural(side.OutputBytes, "byte", "bytes"), sum, resumeSuffix, side.OutputSHA256)}
 	}
 	if lines != side.Results {
-		return notOutputError{fmt.Sprintf("not the output of this run: %s in its first %s, where its %s file records %d", plural(lines, "line", "lines"), plural(side.OutputBytes, "byte", "bytes"), resumeSuffix, side.Results)}
+		return notOutputError{fmt.Sprintf("not the output of this run: %s in its first %s, where its %s file records %d", diag.Plural(lines, "line", "lines"), diag.Plural(side.OutputBytes, "byte", "bytes"), resumeSuffix, side.Results)}
 	}
 	a.outH.n = side.OutputBytes
 	a.resume.outN = side.OutputBytes
@@ -372,7 +366,7 @@ func quoteAll(names []string) string {
 // checkKept compares the next kept line of FILE with the result line
 // this run writes for res, computed again from the input, and counts its
 // outcome: a kept line is only ever what the run writes, byte for byte.
-func (a *archiveRun) checkKept(res batch.Result) error {
+func (a *run) checkKept(res batch.Result) error {
 	r, err := a.resultOf(res)
 	if err != nil {
 		return err
@@ -403,12 +397,12 @@ func (a *archiveRun) checkKept(res batch.Result) error {
 // and that the bytes read hash to the SHA-256 recorded. Where both the
 // input and a kept line are wrong, the input is the one reported. Once
 // the input of the checkpoint is positioned, FILE is cut after the kept
-// lines (startOut). It returns -1, or the exit code of a failure it
-// reported; a refusal leaves FILE and FILE.resume as they are.
-func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64, j int) int {
+// lines (startOut). A refusal (a *ResumeError) leaves FILE and
+// FILE.resume as they are.
+func (a *run) skipAnswered(s *lineStream, in *InputSummary, hi int64, j int) error {
 	side := a.resume.side
 	if side == nil || j > side.Input || a.resume.back == nil {
-		return -1
+		return nil
 	}
 	// Every line of an input before the checkpoint's, and in that input
 	// the lines kept still to check.
@@ -420,11 +414,11 @@ func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64, j i
 	r := s.linesReader(limit, hi)
 	opts := a.opts
 	opts.Idle = nil // nothing is written
-	opts.FirstLine = in.firstLine
+	opts.FirstLine = in.FirstLine
 	var kept error // the first kept line that is not the run's
 	_, err := batch.Stream(a.ctx, r, opts, func(res batch.Result) error {
 		if a.resume.remaining == 0 {
-			return notOutputError{fmt.Sprintf("its %s file records %s, and %s has more lines before them", resumeSuffix, plural(a.resume.lines, "result line", "result lines"), quote(in.name))}
+			return notOutputError{fmt.Sprintf("its %s file records %s, and %s has more lines before them", resumeSuffix, diag.Plural(a.resume.lines, "result line", "result lines"), quote(in.Name))}
 		}
 		return a.checkKept(res)
 	})
@@ -435,36 +429,42 @@ func (a *archiveRun) skipAnswered(s *lineStream, in *inputSummary, hi int64, j i
 		_, err = io.Copy(io.Discard, r)
 	}
 	if err != nil {
-		return a.ioFail(in.name, err)
+		return a.inputFailed(in.Name, err)
 	}
-	in.lines += checked0 - a.resume.remaining
+	in.Lines += checked0 - a.resume.remaining
 	if read := s.lines() - lines0; j == side.Input && read < checked0 {
-		return a.notThisRun(fmt.Sprintf("it holds %s, and the input has %s", plural(a.resume.lines, "result line", "result lines"), plural(a.resume.lines-checked0+read, "line", "lines")))
+		return a.notThisRun(fmt.Sprintf("it holds %s, and the input has %s", diag.Plural(a.resume.lines, "result line", "result lines"), diag.Plural(a.resume.lines-checked0+read, "line", "lines")))
 	}
 	if got := s.sum(); got != side.InputsSHA256[j] {
-		return a.notThisRun(fmt.Sprintf("the SHA-256 of the first %s read of %s is %s, where its %s file records %s: the input is not the one FILE answers", plural(s.pos, "byte", "bytes"), quote(in.name), got, resumeSuffix, side.InputsSHA256[j]))
+		return a.notThisRun(fmt.Sprintf("the SHA-256 of the first %s read of %s is %s, where its %s file records %s: the input is not the one FILE answers", diag.Plural(s.pos, "byte", "bytes"), quote(in.Name), got, resumeSuffix, side.InputsSHA256[j]))
 	}
 	if kept != nil {
 		return a.notThisRun(kept.Error())
 	}
 	if j < side.Input {
-		return -1
+		return nil
 	}
 	return a.startOut()
 }
 
-// notThisRun reports that --out FILE is not an output of this run. The
-// run then writes no summary: it did nothing.
-func (a *archiveRun) notThisRun(why string) int {
-	a.prog.end()
+// notThisRun returns the *ResumeError of a FILE that is not an output of
+// this run. The run then returns no summary: it did nothing.
+func (a *run) notThisRun(why string) error {
 	a.refused = true
-	a.c.errorf("%s: not the output of this run: %s", fileField(a.outPath), why)
-	a.c.hintf("--resume continues an output of the same command, flags and inputs, with its " + resumeSuffix + " file; remove both to start over")
-	return exitUsage
+	return &ResumeError{File: a.outPath, Reason: "not the output of this run: " + why}
+}
+
+// names returns the names of the inputs, as the sidecar records them.
+func (a *run) names() []string {
+	names := make([]string, len(a.inputs))
+	for i, in := range a.inputs {
+		names[i] = in.Name
+	}
+	return names
 }
 
 // push records a checkpoint taken (on any goroutine), and returns it.
-func (a *archiveRun) push(cp checkpoint) {
+func (a *run) push(cp checkpoint) {
 	a.resume.mu.Lock()
 	a.resume.queue = append(a.resume.queue, cp)
 	a.resume.mu.Unlock()
@@ -473,8 +473,8 @@ func (a *archiveRun) push(cp checkpoint) {
 // stamp marks ready the checkpoints whose lines are all written (on the
 // calling goroutine of the run, after each result line). It reports
 // whether one was.
-func (a *archiveRun) stamp() bool {
-	r := a.sum.records
+func (a *run) stamp() bool {
+	r := a.sum.Records
 	a.resume.mu.Lock()
 	q := a.resume.queue
 	i, stamped := 0, false
@@ -493,11 +493,11 @@ func (a *archiveRun) stamp() bool {
 	return stamped
 }
 
-// syncOut, with --out FILE, writes the sidecar of the last checkpoint
+// syncOut, with OutFile, writes the sidecar of the last checkpoint
 // whose lines are written, if it is not on disk yet and the last sidecar
 // is older than every: it flushes FILE and fsyncs it first, so that the
 // sidecar never records more than FILE holds.
-func (a *archiveRun) syncOut(every time.Duration) error {
+func (a *run) syncOut(every time.Duration) error {
 	rs := &a.resume
 	if a.outFile == nil || a.refused || !rs.hasReady || rs.ready == rs.synced || time.Since(rs.lastSync) < every {
 		return nil
@@ -509,7 +509,7 @@ func (a *archiveRun) syncOut(every time.Duration) error {
 		return err
 	}
 	if err := a.writeSidecar(rs.ready); err != nil {
-		return fmt.Errorf("%s: %s", a.outPath+resumeSuffix, ioMessage(err))
+		return fmt.Errorf("%s: %s", a.outPath+resumeSuffix, diag.IOMessage(err))
 	}
 	rs.synced, rs.lastSync = rs.ready, time.Now()
 	return nil

@@ -1,4 +1,4 @@
-package main
+package archive
 
 // The records of "archive verify": one JSON object per line,
 //

@@ -13,8 +13,9 @@ import (
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
-// deployDir holds the Kubernetes manifests of the README.
-const deployDir = "../../deploy/kubernetes"
+// deployDir holds the Kubernetes manifests of the README, beside the
+// command they run.
+const deployDir = "kubernetes"
 
 // podScript returns the shell script a manifest's container runs: the
 // block scalar after "args:" and "- |", dedented.
@@ -43,7 +44,7 @@ func podScript(t *testing.T, manifest string) string {
 	return ""
 }
 
-// TestKubernetesManifests runs the commands of deploy/kubernetes, as the
+// TestKubernetesManifests runs the commands of kubernetes/, as the
 // pods of the Indexed Job and of the join Job would, with sh and with the
 // shared volume /data a temporary directory: the 8 shards of a compressed
 // testdata archive (JOB_COMPLETION_INDEX 0..7), one of them killed and

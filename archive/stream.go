@@ -1,4 +1,4 @@
-package main
+package archive
 
 // lineStream positions a run of rehash or verify in its input's JSON
 // Lines (decompressed): past the lines before a shard's range; it gives
@@ -45,8 +45,8 @@ type lineStream struct {
 	// summary records the SHA-256 of the stream before a shard's range
 	// and up to its end, which archive join chains from shard to shard,
 	// and --resume checks the input it skips against FILE.resume. It is
-	// nil when nothing will read the hash (no --json, --summary or
-	// --out): hashing every input byte costs a run about a fifth of its
+	// nil when nothing will read the hash (Options.NoInputSHA256, without
+	// OutFile): hashing every input byte costs a run about a fifth of its
 	// time on SHA-NI.
 	h hash.Hash
 
