@@ -241,9 +241,24 @@ func parseDigest[T string | []byte](s T) (Digest, error) {
 	if len(s) < len(digestPrefix) || string(s[:len(digestPrefix)]) != digestPrefix {
 		return d, digestError(string(s), 0, prefixReason(string(s)))
 	}
-	hex := s[len(digestPrefix):]
+	return parseHex(s, len(digestPrefix))
+}
+
+// ParseHex parses exactly 64 lowercase hexadecimal digits: the text form
+// of a digest without its "sha256:" prefix, as a receipt's prev_hash
+// writes a chain hash. Uppercase digits, 63 or 65 digits and surrounding
+// space are rejected, as ParseDigest rejects them, with a [*DigestError]
+// that wraps [ErrInvalidDigest].
+func ParseHex[T string | []byte](hex T) (Digest, error) {
+	return parseHex(hex, 0)
+}
+
+// parseHex parses s[start:], 64 lowercase hex digits, naming offsets in s.
+func parseHex[T string | []byte](s T, start int) (Digest, error) {
+	var d Digest
+	hex := s[start:]
 	if len(hex) != 2*Size {
-		return d, digestError(string(s), len(digestPrefix),
+		return d, digestError(string(s), start,
 			"want 64 hex digits, got "+strconv.Itoa(len(hex))+" bytes")
 	}
 	for i := range Size {
@@ -254,7 +269,7 @@ func parseDigest[T string | []byte](s T) (Digest, error) {
 			if ok1 {
 				j++
 			}
-			return Digest{}, digestError(string(s), len(digestPrefix)+j, badDigitReason(hex[j]))
+			return Digest{}, digestError(string(s), start+j, badDigitReason(hex[j]))
 		}
 		d[i] = hi<<4 | lo
 	}

@@ -90,6 +90,48 @@ func TestParseDigest(t *testing.T) {
 	}
 }
 
+// TestParseHex holds ParseHex to ParseDigest: every input of
+// TestParseDigest's that starts "sha256:" parses (or is refused, at the
+// same place less the prefix) alike without it, from a string or bytes.
+func TestParseHex(t *testing.T) {
+	hex64 := abcText[7:]
+	for _, s := range []string{
+		abcText, "sha256:" + strings.Repeat("0", 64), "sha256:", "sha256:" + hex64[:63],
+		"sha256:" + hex64 + "0", "sha256:" + strings.ToUpper(hex64),
+		"sha256:" + hex64[:10] + "A" + hex64[11:], "sha256:" + hex64[:11] + "g" + hex64[12:],
+		"sha256:" + hex64 + "\n", "sha256: " + hex64[1:], "sha256:" + hex64[:62] + "é",
+	} {
+		want, wantErr := ParseDigest(s)
+		for _, got := range []struct {
+			d   Digest
+			err error
+		}{wrap2(ParseHex(s[7:])), wrap2(ParseHex([]byte(s[7:])))} {
+			if got.d != want || (got.err == nil) != (wantErr == nil) {
+				t.Errorf("ParseHex(%q) = %v, %v; ParseDigest of it with the prefix: %v, %v", s[7:], got.d, got.err, want, wantErr)
+				continue
+			}
+			if wantErr == nil {
+				continue
+			}
+			de, _ := errors.AsType[*DigestError](got.err)
+			we, _ := errors.AsType[*DigestError](wantErr)
+			if de == nil || !errors.Is(got.err, ErrInvalidDigest) || de.Offset != we.Offset-7 || de.Reason != we.Reason {
+				t.Errorf("ParseHex(%q): %v; want a *DigestError at offset %d: %s", s[7:], got.err, we.Offset-7, we.Reason)
+			}
+		}
+	}
+}
+
+func wrap2(d Digest, err error) struct {
+	d   Digest
+	err error
+} {
+	return struct {
+		d   Digest
+		err error
+	}{d, err}
+}
+
 func TestDigestJSON(t *testing.T) {
 	d := Sum([]byte("abc"))
 	type doc struct {

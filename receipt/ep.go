@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
@@ -169,6 +170,6 @@ func isHexString(v []byte) bool {
 	if len(v) != 66 || v[0] != '"' || v[65] != '"' {
 		return false
 	}
-	_, ok := parseHex32(v[1:65])
-	return ok
+	_, err := hashing.ParseHex(v[1:65])
+	return err == nil
 }

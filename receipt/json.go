@@ -13,8 +13,6 @@ package receipt
 //
 // This file holds the checks of values in that form.
 
-import "encoding/hex"
-
 // isString reports whether v is the string literal s, which needs no
 // escaping.
 func isString(v []byte, s string) bool {
@@ -50,18 +48,3 @@ func parseInt(v []byte) (int64, bool) {
 
 // maxSafe is 2^53-1, the largest integer of the strict profile.
 const maxSafe = 1<<53 - 1
-
-// parseHex32 reads exactly 64 lowercase hex digits: the 32 bytes that
-// encoding/hex decodes, when it encodes them back as v (which rules out
-// the uppercase digits it also decodes).
-func parseHex32(v []byte) (h [32]byte, ok bool) {
-	if len(v) != 2*len(h) {
-		return h, false
-	}
-	if _, err := hex.Decode(h[:], v); err != nil {
-		return h, false
-	}
-	var back [64]byte
-	hex.Encode(back[:], h[:])
-	return h, string(back[:]) == string(v)
-}

@@ -229,11 +229,12 @@ func decodePayload(b []byte, p *Payload) *lineError {
 				bit, p.EnvelopeDigest = hasEnvelopeDigest, d
 			}
 		case "prev_hash":
-			h, ok := [32]byte{}, false
+			var h hashing.Digest
+			err := hashing.ErrInvalidDigest
 			if len(v) == 66 && v[0] == '"' && v[65] == '"' {
-				h, ok = parseHex32(v[1:65])
+				h, err = hashing.ParseHex(v[1:65])
 			}
-			if !ok {
+			if err != nil {
 				return bad("prev_hash is not a string of 64 lowercase hex digits")
 			}
 			bit, p.PrevHash = hasPrevHash, h
