@@ -63,7 +63,11 @@ type Source interface {
 	// which stays with the source (the page never sees it), and records it.
 	// The handler calls it only for an envelope that Pending lists right
 	// before, whose bytes have the listed digest, and (unless Deny) with an
-	// option in range. An error is shown to the principal as its message.
+	// option in range. The handler does not serialize its calls: two
+	// decisions on one envelope (two tabs, two clicks) can both reach
+	// Decide, which must record at most one of them (the ledger's single
+	// use) and fail the others. An error is shown to the principal as its
+	// message.
 	Decide(ctx context.Context, d Decision) error
 }
 
@@ -123,7 +127,10 @@ var static = map[string]string{
 // New returns the approval page for src, served at addr: the host:port the
 // principal's browser is pointed at (the URL's), normally the listener's
 // address (Listen). Requests whose Host is not addr (or, when addr is a
-// loopback address, localhost with its port) are refused.
+// loopback address, localhost with its port) are refused. For a listener on
+// every interface (0.0.0.0, with ListenOptions.AllowRemote), addr is the
+// name or address and port that the browser uses, which New cannot guess:
+// it refuses 0.0.0.0 and [::] as addr.
 func New(src Source, addr string, opts *Options) (*Handler, error) {
 	if src == nil {
 		return nil, errors.New("approvepage: no Source")
@@ -138,7 +145,9 @@ func New(src Source, addr string, opts *Options) (*Handler, error) {
 	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
 		return nil, fmt.Errorf("approvepage: address %q: the port must be a number from 1 to 65535", addr)
 	}
-	if host == "" {
+	if ip, err := netip.ParseAddr(host); host == "" || err == nil && ip.IsUnspecified() {
+		// A listener on every interface has no address a browser is
+		// pointed at, and the Host check needs that one.
 		return nil, fmt.Errorf("approvepage: address %q: no host: give the address the browser is pointed at", addr)
 	}
 	h := &Handler{src: src, addr: net.JoinHostPort(host, port), poll: opts.Poll}

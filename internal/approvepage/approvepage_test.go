@@ -482,6 +482,8 @@ func TestNew(t *testing.T) {
 		{"port 0", src, "127.0.0.1:0", nil},
 		{"port not a number", src, "127.0.0.1:http", nil},
 		{"no host", src, ":8080", nil},
+		{"every interface", src, "0.0.0.0:8080", nil},
+		{"every interface, IPv6", src, "[::]:8080", nil},
 		{"short token", src, "127.0.0.1:8080", &approvepage.Options{Token: "secret"}},
 		{"token with other characters", src, "127.0.0.1:8080", &approvepage.Options{Token: strings.Repeat("a", 40) + "&x=1"}},
 		{"poll too fast", src, "127.0.0.1:8080", &approvepage.Options{Poll: time.Millisecond}},
