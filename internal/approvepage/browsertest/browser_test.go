@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -104,6 +106,17 @@ func tab(t *testing.T) (context.Context, func() []string) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// Every page of the tab records the Content-Security-Policy violations
+	// it has, for noProblems: the page must work within its own policy.
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.cspViolations = [];
+document.addEventListener('securitypolicyviolation', e => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+		})
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancelTimeout := context.WithTimeout(ctx, 30*time.Second)
 	t.Cleanup(cancelTimeout)
 	return ctx, func() []string {
@@ -176,10 +189,16 @@ func waitDecisions(t *testing.T, ctx context.Context, src *approvetest.Source, n
 	}
 }
 
-func noProblems(t *testing.T, problems func() []string) {
+// noProblems fails t if the page has had JavaScript exceptions, console
+// errors or warnings, or Content-Security-Policy violations.
+func noProblems(t *testing.T, ctx context.Context, problems func() []string) {
 	t.Helper()
 	if p := problems(); len(p) != 0 {
 		t.Errorf("the page had errors:\n%s", strings.Join(p, "\n"))
+	}
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.cspViolations`))
+	if err != nil || len(v) != 0 {
+		t.Errorf("Content-Security-Policy violations: %q (%v)", v, err)
 	}
 }
 
@@ -214,6 +233,12 @@ func TestListUpdatesAndApprove(t *testing.T) {
 	computed, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(card(a.EnvelopeDigest)+" dd.computed-digest")))
 	if err != nil || computed != a.EnvelopeDigest.String() {
 		t.Errorf("digest computed in the browser: %q (%v), want %s", computed, err, a.EnvelopeDigest)
+	}
+	// The style sheet applies (the policy admits it): a matching digest
+	// shows on green.
+	bg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('`+card(a.EnvelopeDigest)+` .check.ok')).backgroundColor`))
+	if err != nil || bg != "rgb(231, 245, 231)" {
+		t.Errorf("the digest check's background is %q (%v): style.css did not apply", bg, err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.sameDocument = true`)); err != nil {
 		t.Fatal(err)
@@ -257,7 +282,7 @@ func TestListUpdatesAndApprove(t *testing.T) {
 	if err != nil || logText != "Approved option 1: "+a.EnvelopeDigest.String() {
 		t.Errorf("the log says %q (%v)", logText, err)
 	}
-	noProblems(t, problems)
+	noProblems(t, ctx, problems)
 }
 
 func TestDecline(t *testing.T) {
@@ -282,7 +307,7 @@ func TestDecline(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	noProblems(t, problems)
+	noProblems(t, ctx, problems)
 }
 
 // fetchStatus runs a fetch in the page and returns the response's status.
@@ -439,7 +464,7 @@ func TestHostileText(t *testing.T) {
 	if got := waitDecisions(t, ctx, src, 1); got[0] != (approvepage.Decision{Envelope: it.EnvelopeDigest, Deny: true}) {
 		t.Errorf("decision %+v", got[0])
 	}
-	noProblems(t, problems)
+	noProblems(t, ctx, problems)
 }
 
 func TestLyingDigest(t *testing.T) {
@@ -515,7 +540,7 @@ func TestLyingDigest(t *testing.T) {
 	if d := src.Decisions(); len(d) != 0 {
 		t.Errorf("decisions recorded on a lying listing: %v", d)
 	}
-	noProblems(t, problems)
+	noProblems(t, ctx, problems)
 }
 
 func mustDigest(t *testing.T, env []byte) string {
