@@ -181,7 +181,16 @@
       setTimeout(poll, pollMS);
       return;
     }
-    update(Array.isArray(data.items) ? data.items : []);
+    try {
+      update(Array.isArray(data.items) ? data.items : []);
+    } catch (e) {
+      // The digest module failed (it has exited, say): nothing can be
+      // checked any more, so nothing may be decided.
+      stopped = true;
+      for (const card of cards.values()) setButtons(card, false);
+      setStatus('The digest module failed, so no envelope can be checked: ' + String(e) + '. Reload the page.', true);
+      return;
+    }
     setStatus('Updated ' + new Date().toLocaleTimeString() + '; ' + cards.size + ' pending.', false);
     setTimeout(poll, pollMS);
   }
