@@ -25,6 +25,10 @@ func TestTestShPreflight(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(fakeNode, "node"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	fakeChromium := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fakeChromium, "chromium"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	run := func(t *testing.T, path string, layout func(root string)) string {
 		t.Helper()
 		parent := t.TempDir()
@@ -39,14 +43,14 @@ func TestTestShPreflight(t *testing.T) {
 			layout(root)
 		}
 		cmd := exec.Command(bash, filepath.Join(root, "test.sh"))
-		cmd.Env = append(os.Environ(), "TEST_SH_PREFLIGHT_ONLY=1", "PATH="+path)
+		cmd.Env = append(os.Environ(), "TEST_SH_PREFLIGHT_ONLY=1", "PATH="+path, "BBDIGEST_CHROMIUM=")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("test.sh: %v\n%s", err, out)
 		}
 		return string(out)
 	}
-	binPath := fakeNode + string(os.PathListSeparator) + "/usr/bin" + string(os.PathListSeparator) + "/bin"
+	binPath := fakeNode + string(os.PathListSeparator) + fakeChromium + string(os.PathListSeparator) + "/usr/bin" + string(os.PathListSeparator) + "/bin"
 
 	t.Run("no node_modules", func(t *testing.T) {
 		out := run(t, binPath, nil)
@@ -60,6 +64,14 @@ func TestTestShPreflight(t *testing.T) {
 		out := run(t, "/nonexistent", nil)
 		if !strings.Contains(out, "node is not on PATH") {
 			t.Errorf("preflight output lacks the missing node:\n%s", out)
+		}
+	})
+	t.Run("no chromium", func(t *testing.T) {
+		out := run(t, fakeNode, nil)
+		for _, want := range []string{"no Chromium on PATH", "internal/approvepage/browsertest", "apt-get install chromium"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("preflight output lacks %q:\n%s", want, out)
+			}
 		}
 	})
 	t.Run("everything there", func(t *testing.T) {
