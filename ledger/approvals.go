@@ -34,7 +34,9 @@ var requestStateNames = [...]string{
 func (s RequestState) Valid() bool { return s != 0 && int(s) < len(requestStateNames) }
 
 // Open reports whether s is pending, granted or denied.
-func (s RequestState) Open() bool { return s == RequestPending || s == RequestGranted || s == RequestDenied }
+func (s RequestState) Open() bool {
+	return s == RequestPending || s == RequestGranted || s == RequestDenied
+}
 
 // String returns "pending", "granted", "denied" or "closed"; "invalid"
 // otherwise.
