@@ -99,8 +99,11 @@ func decodeRequest(k, v []byte) (ledger.Request, error) {
 	if len(k) != requestKeyLen || k[0] != requestKey {
 		return ledger.Request{}, fmt.Errorf("request key of %d bytes", len(k))
 	}
-	if len(v) < 1+2+4 || v[0] != requestFormat {
-		return ledger.Request{}, fmt.Errorf("request value of %d bytes, format %d", len(v), v[0])
+	if len(v) < 1+2+4 {
+		return ledger.Request{}, fmt.Errorf("request value of %d bytes", len(v))
+	}
+	if v[0] != requestFormat {
+		return ledger.Request{}, fmt.Errorf("request value of format %d, want %d (a ledger of a later bbdigest, or damage)", v[0], requestFormat)
 	}
 	if got, want := binary.BigEndian.Uint32(v[len(v)-4:]), crc32.Update(crc32.Checksum(k, castagnoli), castagnoli, v[:len(v)-4]); got != want {
 		return ledger.Request{}, fmt.Errorf("checksum %08x, computed %08x", got, want)

@@ -277,3 +277,49 @@ func TestApprovalsTwoProcesses(t *testing.T) {
 		t.Fatalf("Requests = %+v, %v; want the one request %s", rs, err, digest)
 	}
 }
+
+// TestRequestEncoding: a request reads back as written, under its key
+// only; every cut of its value, a value of another format, and a value
+// with one byte changed are refused, never read as another request.
+func TestRequestEncoding(t *testing.T) {
+	r := ledger.Request{
+		EnvelopeDigest: hashing.Sum([]byte("e")), Envelope: []byte(`{"e":1}`), ActDigest: hashing.Sum([]byte("a")), Act: []byte(`{"a":1}`),
+		Tool: "pay", Server: "shop", Class: "FINANCIAL", State: ledger.RequestGranted, EmittedAt: time.Unix(0, 1e18),
+		Decision: []byte("doc"), DecidedAt: time.Unix(0, 1e18+1),
+	}
+	k := key(requestKey, r.EnvelopeDigest)
+	v := appendRequest(nil, k, &r)
+	got, err := decodeRequest(k, v)
+	if err != nil || got.EnvelopeDigest != r.EnvelopeDigest || got.State != r.State || !got.EmittedAt.Equal(r.EmittedAt) ||
+		!got.DecidedAt.Equal(r.DecidedAt) || string(got.Decision) != "doc" || got.Tool != "pay" || got.Server != "shop" || got.Class != "FINANCIAL" {
+		t.Fatalf("decodeRequest = %+v, %v", got, err)
+	}
+	if _, err := decodeRequest(key(requestKey, hashing.Sum([]byte("other"))), v); err == nil {
+		t.Fatal("a request decodes under another key")
+	}
+	if _, err := decodeRequest(key(openKey, r.EnvelopeDigest), v); err == nil {
+		t.Fatal("a request decodes under an open-request key")
+	}
+	for n := range len(v) {
+		if got, err := decodeRequest(k, v[:n]); err == nil {
+			t.Fatalf("%d of %d bytes decode as %+v", n, len(v), got)
+		}
+	}
+	for i := range v {
+		w := bytes.Clone(v)
+		w[i] ^= 0x20
+		if got, err := decodeRequest(k, w); err == nil {
+			t.Fatalf("byte %d changed decodes as %+v", i, got)
+		}
+	}
+	ok := key(openKey, r.ActDigest)
+	ov := appendOpen(nil, ok, r.EnvelopeDigest)
+	if d, err := decodeOpen(ok, ov); err != nil || d != r.EnvelopeDigest {
+		t.Fatalf("decodeOpen = %s, %v", d, err)
+	}
+	for n := range len(ov) {
+		if _, err := decodeOpen(ok, ov[:n]); err == nil {
+			t.Fatalf("%d of %d bytes of an open-request value decode", n, len(ov))
+		}
+	}
+}
