@@ -118,7 +118,7 @@ func shown(s string) string {
 // NewRequest returns the approval request the gate asks for the act a of
 // the consequence class class: a binding-moment envelope (§4, §5 of
 // draft-morrison-binding-moment-envelope-04) whose synopsis names the tool
-// and the server, whose findings list the class, each argument as JSON (the
+// and the server (when the policy names one), whose findings list the class, each argument as JSON (the
 // first 16, each cut to 512 bytes, and saying so), the act digest and the
 // request's nonce and time, and whose question has two options, "Allow
 // this call once" (AllowOption, action_digest the act digest) and "Deny"
@@ -137,9 +137,9 @@ func NewRequest(a *act.Act, class Class, policyVersion string, now time.Time, ra
 		return nil, fmt.Errorf("gate: approval request: nonce: %w", err)
 	}
 	tool := `"` + shown(a.Tool) + `"`
-	server := "no server named"
+	server := "" // the policy names no server
 	if a.Server != "" {
-		server = `server "` + shown(a.Server) + `"`
+		server = ` on server "` + shown(a.Server) + `"`
 	}
 	findings := []string{fmt.Sprintf("Tool %s is %v under policy %q, which needs a principal's authority for it.", tool, class, policyVersion)}
 	args, err := argumentFindings(a.Arguments())
@@ -152,7 +152,7 @@ func NewRequest(a *act.Act, class Class, policyVersion string, now time.Time, ra
 		fmt.Sprintf("Request %s, asked at %s.", hex.EncodeToString(nonce[:]), now.UTC().Format(time.RFC3339Nano)))
 	decision := class.String()
 	b := envelope.Builder{
-		Synopsis: fmt.Sprintf("The agent asks to call tool %s on %s, and the gate holds the call until a principal allows or denies it.", tool, server),
+		Synopsis: fmt.Sprintf("The agent asks to call tool %s%s, and the gate holds the call until a principal allows or denies it.", tool, server),
 		Findings: findings,
 		Recommendations: []string{
 			"Allow it once if you expect this tool to run now with exactly these arguments.",
