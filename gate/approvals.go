@@ -141,7 +141,11 @@ func NewRequest(a *act.Act, class Class, policyVersion string, now time.Time, ra
 	if a.Server != "" {
 		server = ` on server "` + shown(a.Server) + `"`
 	}
-	findings := []string{fmt.Sprintf("Tool %s is %v under policy %q, which needs a principal's authority for it.", tool, class, policyVersion)}
+	first := fmt.Sprintf("Tool %s is %v under policy %q, which needs a principal's authority for it.", tool, class, policyVersion)
+	if class == Unconfigured {
+		first = fmt.Sprintf("Tool %s is not in policy %q, which needs a principal's authority for every tool it does not name.", tool, policyVersion)
+	}
+	findings := []string{first}
 	args, err := argumentFindings(a.Arguments())
 	if err != nil {
 		return nil, fmt.Errorf("gate: approval request: %w", err)

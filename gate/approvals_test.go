@@ -491,6 +491,9 @@ func TestApprovalEnvelopeBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := env.Findings()
+	if f[0] != `Tool "pay" is not in policy "v1", which needs a principal's authority for every tool it does not name.` {
+		t.Errorf("the class of an unconfigured tool: %q", f[0])
+	}
 	// class, 16 arguments, "4 more", act digest, request
 	if len(f) != 1+16+1+2 {
 		t.Fatalf("%d findings: %q", len(f), f)
@@ -532,4 +535,16 @@ func TestSignGrantRefuses(t *testing.T) {
 	if _, err := gate.SignDeny(&bad, aliceKey, time.Now()); err == nil {
 		t.Fatal("SignDeny of a request whose envelope is not its digest's succeeded")
 	}
+}
+
+// TestApprovalUnconfiguredTool: a tool the policy does not name needs
+// authority, so the gate asks for it too, and its grant allows it once.
+func TestApprovalUnconfiguredTool(t *testing.T) {
+	f, _ := newApprovalFixture(t, nil, principalPolicy(t, ""))
+	p := f.pending(rebootCall)
+	if p.Class != gate.Unconfigured || p.Approval.Class != "UNCONFIGURED" {
+		t.Fatalf("class %v, request class %q", p.Class, p.Approval.Class)
+	}
+	decide(t, f.ledger.(approvalStore), p, true, aliceKey)
+	f.check(f.authorize(rebootCall, nil), true, gate.ReasonAuthority)
 }

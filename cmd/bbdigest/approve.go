@@ -240,20 +240,8 @@ func (c *cli) approveDecide(cmd string, grant bool, args []string) int {
 	}
 	// The principal's key first, as resolution sign reads it: nothing is
 	// opened for a key that does not load.
-	keySrc, keyInfo, err := c.readBoundedArg(*keyFile, keyKind)
-	if err != nil {
-		c.ioFailure(*keyFile, err)
-		return exitUsage
-	}
-	priv, err := receipt.ParsePrivateKey(keySrc)
-	if err != nil {
-		c.errorf("%s: %v", fileField(*keyFile), err)
-		if _, perr := receipt.ParsePublicKey(keySrc); perr == nil {
-			c.hintf("%s holds a public key: --key takes the principal's private key file, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(*keyFile))
-		}
-		return exitUsage
-	}
-	if !c.checkPrivateKeyFile("", *keyFile, keyInfo, *insecureKey) {
+	priv, ok := c.principalKey(*keyFile, *insecureKey)
+	if !ok {
 		return exitUsage
 	}
 
@@ -308,4 +296,29 @@ func (c *cli) approveDecide(cmd string, grant bool, args []string) int {
 	}
 	keyID := receipt.KeyID(priv.Public().(ed25519.PublicKey))
 	return c.write(fmt.Appendf(nil, "%s %s, tool %s, as key %s: the agent's retry of the identical call finds it\n", verb, r.EnvelopeDigest, quote(r.Tool), keyID))
+}
+
+// principalKey reads the principal's Ed25519 private key from file (- for
+// stdin), as keygen --out writes it: a regular file of at most keyKind's
+// bound, open to no one else unless insecure. It reports why not, and
+// false, when the key does not load. resolution sign and approve grant and
+// deny read their --key with it.
+func (c *cli) principalKey(file string, insecure bool) (ed25519.PrivateKey, bool) {
+	src, info, err := c.readBoundedArg(file, keyKind)
+	if err != nil {
+		c.ioFailure(file, err)
+		return nil, false
+	}
+	priv, err := receipt.ParsePrivateKey(src)
+	if err != nil {
+		c.errorf("%s: %v", fileField(file), err)
+		if _, perr := receipt.ParsePublicKey(src); perr == nil {
+			c.hintf("%s holds a public key: --key takes the principal's private key file, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(file))
+		}
+		return nil, false
+	}
+	if !c.checkPrivateKeyFile("", file, info, insecure) {
+		return nil, false
+	}
+	return priv, true
 }
