@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/hashing"
@@ -547,4 +548,36 @@ func TestApprovalUnconfiguredTool(t *testing.T) {
 	}
 	decide(t, f.ledger.(approvalStore), p, true, aliceKey)
 	f.check(f.authorize(rebootCall, nil), true, gate.ReasonAuthority)
+}
+
+// FuzzApprovalRequest: for every call the gate reads, NewRequest builds a
+// well-formed envelope (RequestEnvelope reads it back, its digest the
+// request's) with Allow bound to the act and Deny to its deny document,
+// and at most 20 findings, whatever the arguments hold.
+func FuzzApprovalRequest(f *testing.F) {
+	f.Add([]byte(payCall))
+	f.Add([]byte(payMCP))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x\u202e","arguments":{"":{"a":[1,"\u2028",null]},"b":"\u001b"}}}`))
+	f.Add([]byte(`{"Params":{"name":"pay","arguments":{}},"Session":{}}`))
+	f.Fuzz(func(t *testing.T, call []byte) {
+		a, err := act.Parse(call, act.ShapeAuto, "srv")
+		if err != nil {
+			return
+		}
+		r, err := gate.NewRequest(a, gate.Financial, "v1", time.Unix(1, 0), bytes.NewReader(make([]byte, 16)))
+		if err != nil {
+			t.Fatalf("NewRequest(%s): %v", a.Canonical, err)
+		}
+		env, err := gate.RequestEnvelope(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := env.Options()
+		if len(opts) != 2 || opts[gate.AllowOption].ActionDigest != a.Digest || opts[gate.DenyOption].ActionDigest != hashing.Sum(gate.DenyAction(a.Digest)) {
+			t.Fatalf("options %+v for act %s", opts, a.Digest)
+		}
+		if n := len(env.Findings()); n < 4 || n > 20 {
+			t.Fatalf("%d findings", n)
+		}
+	})
 }
