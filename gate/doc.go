@@ -122,7 +122,9 @@
 //     saying so), the act digest and a nonce with the time, and whose
 //     question offers "Allow this call once" (action_digest: the act
 //     digest) and "Deny" (action_digest: the digest of DenyAction, a
-//     document naming the act digest), Deny recommended. The store keeps
+//     document naming the act digest), Deny recommended; any call the gate
+//     reads gives a well-formed one (TestApprovalEnvelope,
+//     TestApprovalEnvelopeBounds, FuzzApprovalRequest). The store keeps
 //     one open request per act: the same act while pending gets the same
 //     envelope, an act one byte different its own (TestApprovalLoop), and
 //     gates sharing a store asking at once get one (TestApprovalManyGates).
