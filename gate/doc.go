@@ -109,6 +109,52 @@
 // document names the envelope presented and the call's act, but it has no
 // key to check the signature with (TestSignedResolutionUnauthenticated).
 //
+// # Approvals: asking the principal
+//
+// A gate with Config.Approvals (which needs a policy with Principals: New
+// refuses it otherwise with a *ConfigError, since an unsigned approval would
+// be a bearer token again) asks instead of refusing. A call that needs
+// authority and carries none:
+//
+//   - becomes an approval request (NewRequest): a binding-moment envelope
+//     whose synopsis names the tool and the server, whose findings list the
+//     class, the arguments as JSON (the first 16, each cut to 512 bytes, and
+//     saying so), the act digest and a nonce with the time, and whose
+//     question offers "Allow this call once" (action_digest: the act
+//     digest) and "Deny" (action_digest: the digest of DenyAction, a
+//     document naming the act digest), Deny recommended; any call the gate
+//     reads gives a well-formed one (TestApprovalEnvelope,
+//     TestApprovalEnvelopeBounds, FuzzApprovalRequest). The store keeps
+//     one open request per act: the same act while pending gets the same
+//     envelope, an act one byte different its own (TestApprovalLoop), and
+//     gates sharing a store asking at once get one (TestApprovalManyGates).
+//     The envelope is emitted in the Ledger, so everything of Authority
+//     below applies to it unchanged; the call is denied, ReasonApprovalPending,
+//     the Decision naming the envelope (EnvelopeDigest, Approval);
+//   - retried once a principal granted it (the store holds the principal's
+//     signed selection of Allow, SignGrant), is decided on that grant as on
+//     an authority the call carried: the signature, the principal, the age
+//     from the emission and the single use are checked as there, the allow
+//     names the principal's key id in its receipt, and the envelope is
+//     consumed; the request is closed (TestApprovalLoop). A grant that is
+//     refused (expired, unknown_principal, bad_signature, not_act_bound)
+//     closes the request too (TestApprovalExpired,
+//     TestApprovalRefusedDecisions);
+//   - retried once a principal denied it (a signed selection of Deny,
+//     SignDeny) is denied, ReasonApprovalDenied, naming the principal; the
+//     envelope is resolved in the ledger (declined), so it is spent, and
+//     the request closed (TestApprovalDenied).
+//
+// After a request is closed, the identical call is a new question: a new
+// request, with a new envelope (its nonce), ReasonApprovalPending again. A
+// grant consumed once is not authority again: presented with a call it is
+// refused as consumed, like any authority. A store that fails, or answers
+// for another act, denies the call, ReasonApprovalError; one that cannot
+// close a grant just consumed turns the allow into that deny
+// (TestApprovalStoreFails). The gate takes the loop through any of the
+// shapes it reads, docker/mcp-gateway's interceptor payload among them
+// (TestApprovalGatewayShapes).
+//
 // # Expiry
 //
 // The envelope grammar has no expiry, so the host states one: an

@@ -143,3 +143,65 @@ func ExampleParsePolicy() {
 	// 2026-12-01 READ_ONLY FINANCIAL
 	// gate: policy: "/treshold": unknown member (want policy_version, server, threshold, tools, principals, max_authority_age)
 }
+
+// A gate that asks: with Config.Approvals, a call that needs authority and
+// carries none becomes an approval request, a binding-moment envelope for
+// its act, and is denied (approval_pending). The host shows the envelope to
+// a principal and records the principal's signed decision in the store
+// (here alice grants it, in process; bbdigest approve grant does it from a
+// terminal); the agent's retry of the identical call is then allowed once,
+// and the next one asks again.
+func ExampleConfig_approvals() {
+	dir, err := os.MkdirTemp("", "gate")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	_, gateKey, _ := ed25519.GenerateKey(nil)
+	alicePub, alice, _ := ed25519.GenerateKey(nil) // the principal's key, kept from the agent
+	receipts, err := receipt.Open(filepath.Join(dir, "receipts.jsonl"), receipt.NewSigner(gateKey), receipt.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer receipts.Close()
+	policy := &gate.Policy{
+		Version:    "v1",
+		Tools:      map[string]gate.Class{"pay": gate.Financial},
+		Principals: []gate.Principal{{Name: "alice", PublicKey: alicePub}},
+	}
+	store := ledger.NewMemory() // the envelopes and the approval requests; ledger/bolt on disk
+	g, err := gate.New(gate.Config{Policy: policy, Ledger: store, Receipts: receipts, Approvals: store})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	call := gate.Call{Src: []byte(`{"type":"tool_use","id":"toolu_1","name":"pay","input":{"amount_cents":25000,"to":"hotel"}}`)}
+
+	d := g.Authorize(ctx, call)
+	fmt.Println(d.Reason)
+
+	// The host's interface shows the request (envelope.RenderText) and
+	// alice chooses "Allow this call once".
+	env, err := gate.RequestEnvelope(d.Approval)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %q or %q\n", env.Stem(), env.Options()[gate.AllowOption].Label, env.Options()[gate.DenyOption].Label)
+	grant, err := gate.SignGrant(d.Approval, gate.AllowOption, alice, time.Now())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := store.Decide(d.EnvelopeDigest, ledger.RequestGranted, grant); err != nil {
+		log.Fatal(err)
+	}
+
+	d = g.Authorize(ctx, call) // the agent retries
+	fmt.Println(d.Allow, d.Reason, d.PrincipalName)
+	d = g.Authorize(ctx, call) // and again: a new question
+	fmt.Println(d.Allow, d.Reason)
+	// Output:
+	// approval_pending
+	// Should the call of tool "pay" run once, as listed?: "Allow this call once" or "Deny"
+	// true authority alice
+	// false approval_pending
+}

@@ -78,6 +78,18 @@ const (
 	// receipt: bbdigest gate's --timeout, "the call on stdin did not end
 	// within --timeout 5s" (TestFailClosed/canceled_with_a_cause).
 	ReasonCanceled Reason = "canceled"
+	// ReasonApprovalPending: the call needs authority and carries none,
+	// and the gate has asked a principal for it (Config.Approvals): the
+	// Decision's EnvelopeDigest and Approval name the request. Retry the
+	// identical call once the principal has decided.
+	ReasonApprovalPending Reason = "approval_pending"
+	// ReasonApprovalDenied: a principal of the policy denied this act: the
+	// Approvals hold the principal's signed selection of the request's
+	// Deny option, which this decision spent.
+	ReasonApprovalDenied Reason = "approval_denied"
+	// ReasonApprovalError: the Approvals store failed, or returned a
+	// request that is not one for this act, so the call is denied.
+	ReasonApprovalError Reason = "approval_error"
 	// ReasonReceiptError: the decision's receipt could not be made durable.
 	// It never appears in a receipt, since none could be written.
 	ReasonReceiptError Reason = "receipt_error"
@@ -100,6 +112,13 @@ type Config struct {
 	Ledger ledger.Ledger
 	// Receipts receives one receipt per decision.
 	Receipts Receipts
+	// Approvals, when set, is where the gate asks a principal to approve a
+	// call that needs authority and carries none, and finds the
+	// principal's decision when the call is retried (see Approvals). It
+	// needs a policy with Principals: New refuses it otherwise.
+	// *ledger.Memory and ledger/bolt's Ledger implement it, beside the
+	// envelopes of the same ledger.
+	Approvals Approvals
 	// Now returns the time that authority expiry is checked against and
 	// receipts carry; nil means time.Now. Under a policy with principals
 	// an authority's age is Now minus the emission time the ledger
@@ -125,12 +144,13 @@ type Gate struct {
 	ledger     ledger.Ledger
 	resolver   *envelope.Resolver
 	receipts   Receipts
+	approvals  Approvals // nil: a call without authority is denied, and no one is asked
 	now        func() time.Time
 	parsers    sync.Pool // *act.Parser with Server set
 }
 
 // ConfigError reports a Config that New refuses because it lacks a part:
-// Field names the Config field ("Ledger", "Receipts"). A policy that New
+// Field names the Config field ("Ledger", "Receipts", "Approvals"). A policy that New
 // refuses is a *PolicyError instead.
 type ConfigError struct {
 	Field  string
@@ -152,7 +172,11 @@ func New(c Config) (*Gate, error) {
 	if c.Receipts == nil {
 		return nil, &ConfigError{Field: "Receipts", Reason: "no receipts log: every decision needs its receipt"}
 	}
+	if c.Approvals != nil && len(c.Policy.Principals) == 0 {
+		return nil, &ConfigError{Field: "Approvals", Reason: "approvals need a policy that names its principals: an unsigned approval is a bearer token that whoever writes the store can forge"}
+	}
 	g := &Gate{
+		approvals: c.Approvals,
 		policy:    c.Policy.clone(),
 		threshold: c.Policy.threshold(),
 		ledger:    c.Ledger,
@@ -246,6 +270,10 @@ type Decision struct {
 	// resolution verified (a gate whose policy names principals), and
 	// PrincipalName the principal's name in the policy; both "" otherwise.
 	PrincipalKeyID, PrincipalName string
+	// Approval is the approval request this decision asked or answered
+	// (reasons approval_pending and approval_denied, and a decision on a
+	// principal's grant), as the Approvals returned it; nil otherwise.
+	Approval *ledger.Request
 	// Receipt is the decision's durable receipt; nil when none could be
 	// written (and then Allow is false).
 	Receipt *receipt.Receipt
@@ -355,6 +383,10 @@ func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 			return
 		}
 	}
+	if auth == nil && g.approvals != nil {
+		g.approve(ctx, a, d)
+		return
+	}
 	if auth == nil {
 		if !configured {
 			d.deny(ReasonUnconfiguredTool, nil, "tool %q is not in policy %q, and the call carries no authority", a.Tool, g.policy.Version)
@@ -363,6 +395,13 @@ func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 		}
 		return
 	}
+	g.withAuthority(ctx, a, auth, d)
+}
+
+// withAuthority decides the act a on the authority auth: the path of an
+// authority the call carries, and of a principal's grant that the gate's
+// Approvals hold.
+func (g *Gate) withAuthority(ctx context.Context, a *act.Act, auth *Authority, d *Decision) {
 	if auth.Envelope == nil || len(auth.Resolution) == 0 {
 		d.deny(ReasonNoAuthority, nil, "the authority lacks its envelope or its resolution")
 		return

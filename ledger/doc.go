@@ -53,6 +53,19 @@
 // both can set any state or roll both back together. Package bolt has the
 // details.
 //
+// # Approval requests
+//
+// Approvals is the store of the approval requests a gate asks (package
+// gate, Config.Approvals): each the binding-moment envelope built for one
+// act, kept as bytes with its act, named by its envelope digest, with at
+// most one open request per act digest (Ask returns it while it is open),
+// a principal's decision recorded once (Decide), and Finish ending it, so
+// that the act's next Ask opens a new request. Memory implements it, and so
+// does the bolt ledger, in the same file as the envelopes; TestApprovals
+// checks the contract of both (ledgertest.Approvals). This package holds
+// the requests as bytes: package gate builds and reads their envelopes and
+// decisions.
+//
 // # Errors
 //
 // Every error of Memory and of package bolt's Ledger is an *Error: what

@@ -175,11 +175,13 @@ type Ledger interface {
 }
 
 // Memory is a Ledger held in memory, for tests and for hosts whose
-// envelopes do not outlive the process. The zero value is not usable; call
+// envelopes do not outlive the process. It is an Approvals store too. The zero value is not usable; call
 // NewMemory. It is safe for concurrent use. It has no Close.
 type Memory struct {
-	mu      sync.Mutex
-	entries map[hashing.Digest]Entry
+	mu       sync.Mutex
+	entries  map[hashing.Digest]Entry
+	requests map[hashing.Digest]*Request       // approval requests by envelope digest
+	open     map[hashing.Digest]hashing.Digest // the open request's envelope digest by act digest
 }
 
 // NewMemory returns an empty Memory ledger.

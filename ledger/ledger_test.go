@@ -49,3 +49,12 @@ func TestOutcomeNames(t *testing.T) {
 		}
 	}
 }
+
+func TestApprovals(t *testing.T) {
+	ledgertest.Approvals(t, ledger.NewMemory())
+	for s, name := range map[ledger.RequestState]string{0: "invalid", 1: "pending", 2: "granted", 3: "denied", 4: "closed", 5: "invalid"} {
+		if s.String() != name || s.Valid() != (name != "invalid") {
+			t.Errorf("RequestState(%d) = %q, valid %v; want %q", s, s, s.Valid(), name)
+		}
+	}
+}

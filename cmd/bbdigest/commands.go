@@ -143,6 +143,14 @@ func init() {
 		{name: "gate", summary: "decide one tool call before it runs (allow, or an MCP tool error), with a signed receipt: docker/mcp-gateway's interceptor",
 			synopsis: []string{"--policy F --receipts F --key F [--ledger PATH] [FILE|-]"},
 			help:     gateHelp, run: (*cli).gate, values: map[string][]string{"shape": shapeValues}},
+		{name: "approve", summary: "list the approval requests the gate (--ask) stored in its ledger, show one, and grant or deny it with a principal's signature",
+			synopsis: []string{"list|show|grant|deny --ledger PATH ..."}, help: approveHelp,
+			subs: []command{
+				{name: "list", summary: "list the open approval requests (--all: every one), as a table or JSON lines", run: (*cli).approveList, operands: operandNone},
+				{name: "show", summary: "print a request's envelope as §9 renders it, with its tool, server and act digest", run: (*cli).approveShow},
+				{name: "grant", summary: "sign the principal's grant of a pending request and record it", run: (*cli).approveGrant},
+				{name: "deny", summary: "sign the principal's denial of a pending request and record it", run: (*cli).approveDeny},
+			}},
 		{name: "ledger", summary: "create the empty single-use ledger that gate and resolution verify consume authority in",
 			synopsis: []string{"init PATH"}, help: ledgerHelp,
 			subs: []command{

@@ -18,6 +18,7 @@ import (
 	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/gate"
+	"github.com/bbdigest/bbdigest/internal/shell"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 	"github.com/bbdigest/bbdigest/receipt"
@@ -40,6 +41,7 @@ func (c *cli) gate(args []string) int {
 	shapeName := fs.String("shape", "auto", "")
 	timeout := fs.Duration("timeout", defaultCallTimeout, "")
 	insecureKey := fs.Bool("insecure-key-permissions", false, "")
+	ask := fs.Bool("ask", false, "")
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
 		return code
@@ -56,6 +58,9 @@ func (c *cli) gate(args []string) int {
 		case f.value == "-":
 			return c.usageError("gate", "--"+f.name+" -: a file is needed, stdin carries the call")
 		}
+	}
+	if *ask && *ledgerPath == "" {
+		return c.usageError("gate", "--ask needs --ledger PATH: the approval requests are kept there")
 	}
 	if *wait < 0 {
 		return c.usageError("gate", "negative --wait "+wait.String())
@@ -83,6 +88,11 @@ func (c *cli) gate(args []string) int {
 	policy, err := gate.ParsePolicy(policySrc)
 	if err != nil {
 		c.policyRejected(*policyFile, err)
+		return exitUsage
+	}
+	if *ask && len(policy.Principals) == 0 {
+		c.errorf("gate: --ask: %s names no principals, and only a principal's signed decision approves a call", fileField(*policyFile))
+		c.hintf("name the principals' public keys in \"principals\" ('bbdigest help gate')")
 		return exitUsage
 	}
 	keySrc, keyInfo, err := readBounded(*keyFile, keyKind)
@@ -127,6 +137,7 @@ func (c *cli) gate(args []string) int {
 	// a missing or broken one fails every call (exit 3), never reads as an
 	// empty ledger, and shows at the first call.
 	var l ledger.Ledger = ledger.NewMemory() // holds nothing: no authority verifies
+	var approvals gate.Approvals             // with --ask: the ledger's
 	if *ledgerPath != "" {
 		bl, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, true))
 		if err != nil {
@@ -134,6 +145,9 @@ func (c *cli) gate(args []string) int {
 		}
 		defer bl.Close()
 		l = bl
+		if *ask {
+			approvals = bl
+		}
 	}
 	log, err := receipt.Open(*receiptsFile, receipt.NewSigner(key), receipt.Options{Wait: *wait})
 	if err != nil {
@@ -154,7 +168,7 @@ func (c *cli) gate(args []string) int {
 		c.hintf("%s ended in a torn record, which a crash during an append leaves: cut off its %s from offset %d, kept in %s; seq %d goes on from there",
 			fileField(*receiptsFile), plural(int(t.Size), "byte", "bytes"), t.Offset, fileField(t.Path), t.Seq)
 	}
-	g, err := gate.New(gate.Config{Policy: policy, Ledger: l, Receipts: log})
+	g, err := gate.New(gate.Config{Policy: policy, Ledger: l, Receipts: log, Approvals: approvals})
 	if err != nil {
 		c.errorf("%v", err)
 		return exitUsage
@@ -176,7 +190,11 @@ func (c *cli) gate(args []string) int {
 	if d.Allow {
 		return exitOK
 	}
-	out, err := json.Marshal(denyResult(&d))
+	res := denyResult(&d)
+	if d.Reason == gate.ReasonApprovalPending {
+		res.Content = append(res.Content, approvalText(&d, *ledgerPath))
+	}
+	out, err := json.Marshal(res)
 	if err != nil {
 		panic("BUG: " + err.Error()) // strings and numbers only
 	}
@@ -254,4 +272,12 @@ func metaAuthority(src []byte) ([]byte, error) {
 		return nil, nil
 	}
 	return a, nil
+}
+
+// approvalText is the text of a deny that asked for approval: the envelope
+// digest and the commands a principal approves or denies it with.
+func approvalText(d *gate.Decision, ledgerPath string) gateText {
+	l, e := shell.Quote(ledgerPath), d.EnvelopeDigest.String()
+	return gateText{Type: "text", Text: "approval requested: envelope " + e + ". A principal approves it with 'bbdigest approve grant --ledger " + l + " --key PRINCIPAL_KEY " + e +
+		"' (or denies it with 'bbdigest approve deny ...'; 'bbdigest approve show --ledger " + l + " " + e + "' shows it); then retry this identical call, which is allowed once."}
 }

@@ -110,7 +110,7 @@ func BenchmarkBoltLedgerCheck(b *testing.B) {
 				got, err := checkBoltTree(f, st.Size(), m, ps, func(k, v []byte) error {
 					_, err := decodeEntry(k, v)
 					return err
-				})
+				}, nil)
 				if err != nil || got != n {
 					b.Fatal(got, err)
 				}

@@ -50,6 +50,16 @@ type Options struct {
 // use survives restarts and holds across processes. It is safe for concurrent
 // use. Close it when done.
 //
+// It is a ledger.Approvals store too: approval requests live in a second
+// bucket of the same file, which the first Ask creates, written by the same
+// synced transactions as the envelopes, under the same high-water file and
+// lock, and checked entry by entry on open as they are (a CRC-32C over each
+// key and value, the states, and that each act's open request is an open
+// request of it). Ask's test for an open request and its store of a new one
+// are one transaction, so gates in several processes asking for one act end
+// with one request (TestApprovalsTwoProcesses). A bbdigest that predates
+// the approvals refuses a file that holds them, as corrupt.
+//
 // # Durability and single use
 //
 // Every Emit and Resolve that changes the ledger is one bbolt read-write
@@ -294,11 +304,15 @@ func (l *Ledger) init() error {
 		}
 	}
 	if !fresh {
+		var rc requestChecker
 		if _, err := checkBoltTree(l.file, size, cur, pageSize, func(k, v []byte) error {
 			_, err := decodeEntry(k, v)
 			return err
-		}); err != nil {
+		}, rc.entry); err != nil {
 			return l.corrupt("%v", err)
+		}
+		if err := rc.check(); err != nil {
+			return l.corrupt("bucket %q: %v", requestBucket, err)
 		}
 	}
 	// bbolt must be at the meta page checked.

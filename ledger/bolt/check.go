@@ -16,7 +16,10 @@ package bolt
 //     and together cover the file, that each page's keys and values are
 //     packed as bbolt writes them, that keys are ordered as bbolt's search
 //     needs, and that the file holds exactly the ledger's bucket, whose
-//     every entry decodes (decodeEntry: length, CRC-32C, state).
+//     every entry decodes (decodeEntry: length, CRC-32C, state), and, once
+//     a gate has asked for an approval, the bucket of approval requests,
+//     whose every entry decodes too (decodeRequest, decodeOpen: CRC-32C,
+//     format, states) and whose open requests and acts agree.
 //
 // The layout is bbolt's, in the machine's byte order (bbolt writes its
 // structs from memory; every field is at the same offset on 32- and 64-bit
@@ -449,21 +452,28 @@ func checkKeyAt(i int, k, prev, lo, hi []byte) error {
 
 // checkBoltTree checks the whole bbolt file r of size bytes as of meta
 // page m (see the file comment) and returns the number of ledger entries.
-// entry is called for every entry of the ledger's bucket.
-func checkBoltTree(r io.ReaderAt, size int64, m boltMeta, pageSize int, entry func(k, v []byte) error) (int, error) {
+// entry is called for every entry of the ledger's bucket, and request, when
+// the file holds the bucket of approval requests (which the first Ask
+// creates), for every entry of that bucket.
+func checkBoltTree(r io.ReaderAt, size int64, m boltMeta, pageSize int, entry, request func(k, v []byte) error) (int, error) {
 	c := &boltChecker{r: r, pageSize: int64(pageSize), pgid: m.pgid, seen: make([]uint8, m.pgid)}
 	c.seen[0], c.seen[1] = pageReached, pageReached // the meta pages
 	if err := c.freelist(m.freelist); err != nil {
 		return 0, err
 	}
-	// The root bucket holds the ledger's bucket and nothing else.
-	var bucket []byte
+	// The root bucket holds the ledger's bucket, the bucket of approval
+	// requests if there is one, and nothing else.
+	var bucket, requests []byte
 	err := c.walk(m.root, func(els []leafElement) error {
 		for _, e := range els {
-			if e.flags != boltBucketElement || !bytes.Equal(e.key, boltBucket) || bucket != nil {
-				return fmt.Errorf("root bucket holds %q (flags %#x); want only the bucket %q", e.key, e.flags, boltBucket)
+			switch {
+			case e.flags == boltBucketElement && bytes.Equal(e.key, boltBucket) && bucket == nil:
+				bucket = bytes.Clone(e.value)
+			case e.flags == boltBucketElement && bytes.Equal(e.key, requestBucket) && requests == nil:
+				requests = bytes.Clone(e.value)
+			default:
+				return fmt.Errorf("root bucket holds %q (flags %#x); want only the buckets %q and %q", e.key, e.flags, boltBucket, requestBucket)
 			}
-			bucket = bytes.Clone(e.value)
 		}
 		return nil
 	})
@@ -473,8 +483,28 @@ func checkBoltTree(r io.ReaderAt, size int64, m boltMeta, pageSize int, entry fu
 	if bucket == nil {
 		return 0, fmt.Errorf("bucket %q missing", boltBucket)
 	}
+	n, err := c.bucket(boltBucket, bucket, entry)
+	if err != nil {
+		return 0, err
+	}
+	if requests != nil {
+		if _, err := c.bucket(requestBucket, requests, request); err != nil {
+			return 0, err
+		}
+	}
+	for id, s := range c.seen {
+		if s == 0 {
+			return 0, fmt.Errorf("page %d neither in use nor free", id)
+		}
+	}
+	return n, nil
+}
+
+// bucket walks the bucket name, whose value in its parent is bucket,
+// calling entry for each of its entries, and returns their number.
+func (c *boltChecker) bucket(name, bucket []byte, entry func(k, v []byte) error) (int, error) {
 	if len(bucket) < boltBucketHeader {
-		return 0, fmt.Errorf("bucket %q: value of %d bytes", boltBucket, len(bucket))
+		return 0, fmt.Errorf("bucket %q: value of %d bytes", name, len(bucket))
 	}
 	n := 0
 	entries := func(els []leafElement) error {
@@ -489,15 +519,16 @@ func checkBoltTree(r io.ReaderAt, size int64, m boltMeta, pageSize int, entry fu
 		}
 		return nil
 	}
+	var err error
 	if root := ne.Uint64(bucket); root != 0 {
 		if len(bucket) != boltBucketHeader {
-			return 0, fmt.Errorf("bucket %q: page %d and %d inline bytes", boltBucket, root, len(bucket)-boltBucketHeader)
+			return 0, fmt.Errorf("bucket %q: page %d and %d inline bytes", name, root, len(bucket)-boltBucketHeader)
 		}
 		err = c.walk(root, entries)
 	} else {
 		inline := bucket[boltBucketHeader:]
 		if len(inline) < boltPageHeader || ne.Uint64(inline) != 0 || ne.Uint32(inline[12:]) != 0 {
-			return 0, fmt.Errorf("bucket %q: inline page header damaged", boltBucket)
+			return 0, fmt.Errorf("bucket %q: inline page header damaged", name)
 		}
 		var els []leafElement
 		if els, err = leafElements(nil, inline, true); err == nil {
@@ -510,12 +541,7 @@ func checkBoltTree(r io.ReaderAt, size int64, m boltMeta, pageSize int, entry fu
 		}
 	}
 	if err != nil {
-		return 0, fmt.Errorf("bucket %q: %w", boltBucket, err)
-	}
-	for id, s := range c.seen {
-		if s == 0 {
-			return 0, fmt.Errorf("page %d neither in use nor free", id)
-		}
+		return 0, fmt.Errorf("bucket %q: %w", name, err)
 	}
 	return n, nil
 }
