@@ -9,7 +9,6 @@ import (
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
-	"github.com/bbdigest/bbdigest/receipt"
 )
 
 // resolutionSign is "bbdigest resolution sign --key KEYFILE --envelope FILE
@@ -48,20 +47,8 @@ func (c *cli) resolutionSign(args []string) int {
 	// The principal's private key: a regular file of at most keyKind's
 	// bound (or stdin), open to no one else unless
 	// --insecure-key-permissions.
-	keySrc, keyInfo, err := c.readBoundedArg(*keyFile, keyKind)
-	if err != nil {
-		c.ioFailure(*keyFile, err)
-		return exitUsage
-	}
-	priv, err := receipt.ParsePrivateKey(keySrc)
-	if err != nil {
-		c.errorf("%s: %v", fileField(*keyFile), err)
-		if _, perr := receipt.ParsePublicKey(keySrc); perr == nil {
-			c.hintf("%s holds a public key: --key takes the principal's private key file, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(*keyFile))
-		}
-		return exitUsage
-	}
-	if !c.checkPrivateKeyFile("", *keyFile, keyInfo, *insecureKey) {
+	priv, ok := c.privateKey(*keyFile, *insecureKey, ": --key takes the principal's private key file, KEYFILE of 'bbdigest keygen --out KEYFILE'")
+	if !ok {
 		return exitUsage
 	}
 
