@@ -304,21 +304,5 @@ func (c *cli) approveDecide(cmd string, grant bool, args []string) int {
 // false, when the key does not load. resolution sign and approve grant and
 // deny read their --key with it.
 func (c *cli) principalKey(file string, insecure bool) (ed25519.PrivateKey, bool) {
-	src, info, err := c.readBoundedArg(file, keyKind)
-	if err != nil {
-		c.ioFailure(file, err)
-		return nil, false
-	}
-	priv, err := receipt.ParsePrivateKey(src)
-	if err != nil {
-		c.errorf("%s: %v", fileField(file), err)
-		if _, perr := receipt.ParsePublicKey(src); perr == nil {
-			c.hintf("%s holds a public key: --key takes the principal's private key file, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(file))
-		}
-		return nil, false
-	}
-	if !c.checkPrivateKeyFile("", file, info, insecure) {
-		return nil, false
-	}
-	return priv, true
+	return c.privateKey(file, insecure, ": --key takes the principal's private key file, KEYFILE of 'bbdigest keygen --out KEYFILE'")
 }

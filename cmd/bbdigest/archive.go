@@ -3,20 +3,24 @@ package main
 // archive is "bbdigest archive rehash|verify|join": the command line over
 // package archive, which answers every line of JSON Lines archives with
 // one JSON result line, on every core. This file holds the flags, the
-// diagnostics, the summary on stderr and --summary FILE;
-// archive_progress.go draws the progress, and archive_interrupt.go stops
-// a run on Ctrl-C and says how to go on.
+// diagnostics, the choice of the progress display (--progress), the
+// summary on stderr and --summary FILE; internal/progress draws the
+// progress, and archive_interrupt.go stops a run on Ctrl-C and says how to
+// go on.
 
 import (
 	"context"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bbdigest/bbdigest/archive"
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/progress"
 )
 
 // archiveHelp is the help of archive and its subcommands (help/archive.txt).
@@ -33,6 +37,34 @@ const jobIndexEnv = "JOB_COMPLETION_INDEX"
 // resumeSuffix names the sidecar of --out FILE, FILE.resume, as package
 // archive writes it.
 const resumeSuffix = ".resume"
+
+// progressJSONEvery is how often --progress json writes a line (a
+// variable for the tests).
+var progressJSONEvery = time.Second
+
+// progressMode resolves --progress: auto is bar on a terminal, else off.
+func progressMode(flag string, stderr io.Writer) (progress.Mode, bool) {
+	switch flag {
+	case "auto":
+		if isTerminal(stderr) {
+			return progress.Bar, true
+		}
+		return progress.Off, true
+	case "bar", "json", "off":
+		return progress.Mode(flag), true
+	}
+	return "", false
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
 
 // archiveRun runs "bbdigest archive rehash|verify [FLAGS] [FILE...|-]".
 func (c *cli) archiveRun(sub string, args []string) int {
@@ -105,9 +137,9 @@ func (c *cli) archiveRun(sub string, args []string) int {
 			inputs[i] = archive.File(name)
 		}
 	}
-	prog := newProgress(mode, c.stderr)
+	prog := progress.New(mode, c.stderr, progressJSONEvery)
 	opts := archive.Options{Profile: p, Workers: int(*workers), MaxRecord: bound, Output: c.stdout,
-		OutFile: *out, Resume: *resume, Shard: sh, Progress: prog.counts,
+		OutFile: *out, Resume: *resume, Shard: sh, Progress: prog.Progress(),
 		// The hashes of the input are read only by --json, --summary
 		// and --out (which needs them).
 		NoInputSHA256: !*jsonSum && *summary == ""}
@@ -124,7 +156,7 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		run = archive.Verify
 	}
 	sum, err := run(ctx, inputs, opts)
-	prog.end()
+	prog.End()
 	code = c.archiveFailure(fs.Name(), *out, err)
 	if sum == nil {
 		return code

@@ -11,14 +11,15 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/internal/archivegen"
+	"github.com/bbdigest/bbdigest/internal/progress"
 )
 
 // TestArchiveProgressZeroColumns runs archive rehash --progress bar in a
 // child process (the test binary run as bbdigest) whose stderr is a
 // pseudo-terminal that reports 0 columns and 0 rows: the one script(1)
 // (util-linux) makes when its own stdin is not a terminal. The bar must
-// be drawn, at most fallbackColumns wide; mpb alone draws nothing in 0
-// columns. The input comes on stdin, in two parts a second apart, so that
+// be drawn, at most progress.FallbackColumns wide; mpb alone draws
+// nothing in 0 columns. The input comes on stdin, in two parts a second apart, so that
 // the run lasts for several refreshes. Skipped without script or sh, and
 // where script's terminal does report a size.
 func TestArchiveProgressZeroColumns(t *testing.T) {
@@ -63,8 +64,8 @@ func TestArchiveProgressZeroColumns(t *testing.T) {
 			continue
 		}
 		bars++
-		if w := len([]rune(line)); w > fallbackColumns || !strings.Contains(line, "[") {
-			t.Errorf("a bar line of %d columns (at most %d): %q", w, fallbackColumns, line)
+		if w := len([]rune(line)); w > progress.FallbackColumns || !strings.Contains(line, "[") {
+			t.Errorf("a bar line of %d columns (at most %d): %q", w, progress.FallbackColumns, line)
 		}
 	}
 	if bars == 0 {

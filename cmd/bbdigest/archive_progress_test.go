@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -114,40 +113,5 @@ func TestArchiveProgressBar(t *testing.T) {
 	_, stderr, code := archiveCall(t, 0, nil, "archive", "rehash", "--progress", "x")
 	if code != exitUsage || !strings.HasPrefix(stderr, `bbdigest: error: archive rehash: --progress takes auto (the default), bar, json or off, not "x"`+"\n") {
 		t.Errorf("--progress x: exit code %d, stderr %q", code, stderr)
-	}
-}
-
-// fakeConsole is a terminal of a given size, or whose size cannot be
-// read.
-type fakeConsole struct {
-	bytes.Buffer
-	width, height int
-	err           error
-}
-
-func (f *fakeConsole) IsTerminal() bool                    { return true }
-func (f *fakeConsole) GetTermSize() (int, int, error)      { return f.width, f.height, f.err }
-func (f *fakeConsole) Flush(int) error                     { return nil }
-func (f *fakeConsole) ReadFrom(r io.Reader) (int64, error) { return f.Buffer.ReadFrom(r) }
-
-// TestSizedTerminal checks the size the bar is drawn for: the terminal's
-// when it reports one, else fallbackColumns and fallbackRows, for each
-// dimension it does not report, and both when its size cannot be read.
-func TestSizedTerminal(t *testing.T) {
-	for _, tt := range []struct {
-		w, h         int
-		err          error
-		wantW, wantH int
-	}{
-		{120, 40, nil, 120, 40},
-		{0, 0, nil, fallbackColumns, fallbackRows},
-		{0, 30, nil, fallbackColumns, 30},
-		{100, 0, nil, 100, fallbackRows},
-		{120, 40, errors.New("inappropriate ioctl for device"), fallbackColumns, fallbackRows},
-	} {
-		w, h, err := sizedTerminal{&fakeConsole{width: tt.w, height: tt.h, err: tt.err}}.GetTermSize()
-		if w != tt.wantW || h != tt.wantH || err != nil {
-			t.Errorf("terminal %dx%d (%v): %dx%d, %v; want %dx%d", tt.w, tt.h, tt.err, w, h, err, tt.wantW, tt.wantH)
-		}
 	}
 }

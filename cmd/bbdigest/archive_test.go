@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/internal/diag"
 )
 
 // archiveCall runs bbdigest in process with args and stdin, the size
@@ -106,7 +108,7 @@ func decodeResults(t *testing.T, out string) []resultLine {
 		t.Errorf("output does not end with a newline: %q", out[max(0, len(out)-100):])
 	}
 	for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if !utf8.ValidString(l) || needsEscape(l, escText) {
+		if !utf8.ValidString(l) || diag.NeedsEscape(l, diag.ModeText) {
 			t.Errorf("result line %d holds a character a terminal interprets: %q", i+1, l)
 		}
 		dec := json.NewDecoder(strings.NewReader(l))
@@ -227,7 +229,7 @@ func TestArchiveFiles(t *testing.T) {
 	if stderr != wantSum {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, wantSum)
 	}
-	if !json.Valid([]byte(stderr)) || needsEscape(stderr[:len(stderr)-1], escText) {
+	if !json.Valid([]byte(stderr)) || diag.NeedsEscape(stderr[:len(stderr)-1], diag.ModeText) {
 		t.Errorf("summary is not valid JSON, or holds a character a terminal interprets: %q", stderr)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest/internal/diag"
 	"github.com/bbdigest/bbdigest/internal/sumline"
 )
 
@@ -28,8 +29,8 @@ func TestCheckNamesRoundTrip(t *testing.T) {
 		own := sumline.AppendName([]byte(sha(aCanon)+"  "), name)
 		plain := sumline.AppendName([]byte(hex+"  "), name)
 		esc := name
-		if needsEscape(name, escName) {
-			esc = string(appendEscaped(nil, name, escName))
+		if diag.NeedsEscape(name, diag.ModeName) {
+			esc = string(diag.AppendEscaped(nil, name, diag.ModeName))
 		}
 		tag := "SHA256 (" + esc + ") = " + hex
 		if esc != name {

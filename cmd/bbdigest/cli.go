@@ -7,7 +7,11 @@ package main
 // resolution.go, act.go, gate.go, keygen.go, receipts.go, archive*.go,
 // version.go, completion.go, man.go, help.go; the help texts in help/),
 // flag parsing (internal/gnuflag), and reading inputs and writing stdout.
-// The diagnostics are in diag.go.
+// The diagnostics are in diag.go. What is not a command is in internal/
+// (ARCHITECTURE.md lists each package): digest --check's checking
+// (sumcheck), --lines (perline), the progress display (progress), the cpu
+// report (cpureport), key files (keyfile), EP vectors (epvector), the
+// build's version and date (buildinfo).
 
 import (
 	"errors"

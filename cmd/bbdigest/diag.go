@@ -4,7 +4,8 @@ package main
 // escaping that keeps everything bbdigest writes inert on a terminal is
 // internal/diag's (its package documentation says what is escaped, and
 // how), shared with package archive, whose messages and result lines the
-// command prints; the functions below are its names here.
+// command prints; the functions below are the names of the ones every
+// command uses.
 
 import (
 	"errors"
@@ -17,25 +18,11 @@ import (
 	"github.com/bbdigest/bbdigest/internal/diag"
 )
 
-// escMode is what appendEscaped escapes besides the unsafe characters.
-type escMode = diag.Mode
-
-const (
-	escText   = diag.ModeText   // free text: unsafe characters only
-	escName   = diag.ModeName   // a name outside quotes: also the backslash
-	escQuoted = diag.ModeQuoted // inside double quotes: also '\\' and '"'
-)
-
-func printable(r rune) bool                              { return diag.Printable(r) }
-func needsEscape(s string, m escMode) bool               { return diag.NeedsEscape(s, m) }
-func appendEscaped(b []byte, s string, m escMode) []byte { return diag.AppendEscaped(b, s, m) }
-func appendQuoted(b []byte, s string) []byte             { return diag.AppendQuoted(b, s) }
-func appendJSONString(b []byte, s string) []byte         { return diag.AppendJSONString(b, s) }
-func quote(s string) string                              { return diag.Quote(s) }
-func safeText(s string) string                           { return diag.Text(s) }
-func fileField(name string) string                       { return diag.FileField(name) }
-func safeJSON(b []byte) []byte                           { return diag.SafeJSON(b) }
-func ioMessage(err error) string                         { return diag.IOMessage(err) }
+func quote(s string) string        { return diag.Quote(s) }
+func safeText(s string) string     { return diag.Text(s) }
+func fileField(name string) string { return diag.FileField(name) }
+func safeJSON(b []byte) []byte     { return diag.SafeJSON(b) }
+func ioMessage(err error) string   { return diag.IOMessage(err) }
 
 func plural[N ~int | ~int64 | ~uint64](n N, one, many string) string {
 	return diag.Plural(n, one, many)
@@ -63,9 +50,9 @@ func canonReason(e *canon.Error) string {
 func (c *cli) rejection(name, pointer, reason string) {
 	b := append([]byte("bbdigest: error: "), fileField(name)...)
 	b = append(b, ": "...)
-	b = appendQuoted(b, pointer)
+	b = diag.AppendQuoted(b, pointer)
 	b = append(b, ": "...)
-	b = appendEscaped(b, reason, escText)
+	b = diag.AppendEscaped(b, reason, diag.ModeText)
 	c.stderr.Write(append(b, '\n'))
 }
 

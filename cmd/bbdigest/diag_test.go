@@ -13,6 +13,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/demo"
+	"github.com/bbdigest/bbdigest/internal/perline"
 	"github.com/bbdigest/bbdigest/internal/sumline"
 )
 
@@ -258,13 +259,13 @@ func TestRejectionLine(t *testing.T) {
 func TestErrorLineEscaped(t *testing.T) {
 	for _, s := range hostile {
 		e := &canon.Error{Class: canon.ClassSyntax, Offset: 7, Pointer: "/" + s, Msg: "message " + s}
-		line := appendErrorLine(nil, e)
-		assertInert(t, "appendErrorLine", line)
+		line := perline.AppendErrorLine(nil, e)
+		assertInert(t, "AppendErrorLine", line)
 		if bytes.Count(line, []byte("\n")) != 1 || !bytes.HasPrefix(line, []byte("error syntax 7 message ")) {
-			t.Errorf("appendErrorLine for %q: %q", s, line)
+			t.Errorf("AppendErrorLine for %q: %q", s, line)
 		}
 		if want := " within " + quote("/"+s) + "\n"; !bytes.HasSuffix(line, []byte(want)) {
-			t.Errorf("appendErrorLine for %q: %q does not end in %q", s, line, want)
+			t.Errorf("AppendErrorLine for %q: %q does not end in %q", s, line, want)
 		}
 	}
 }

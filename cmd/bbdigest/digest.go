@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/sumcheck"
 	"github.com/bbdigest/bbdigest/internal/sumline"
 )
 
@@ -20,7 +21,7 @@ func (c *cli) digest(args []string) int {
 	profile := fs.String("profile", "strict", "")
 	lines, workers := linesFlags(fs)
 	names := fs.Bool("names", false, "")
-	check, opt := checkFlags(fs)
+	check, opt := sumcheck.Flags(fs)
 	operands, code := c.parse(fs, args, -1)
 	if code >= 0 {
 		return code

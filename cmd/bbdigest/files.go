@@ -20,15 +20,18 @@ package main
 // they wait for their writer.
 //
 // A private key file must also give no access to group or others
-// (keyPermissions, files_unix.go), as ssh requires of its keys.
+// (internal/keyfile), as ssh requires of its keys.
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"io/fs"
 	"time"
 
 	"github.com/bbdigest/bbdigest/internal/boundedread"
+	"github.com/bbdigest/bbdigest/internal/keyfile"
+	"github.com/bbdigest/bbdigest/receipt"
 )
 
 // fileKind is a kind of file the CLI reads whole: what it is called in a
@@ -40,10 +43,8 @@ type fileKind = boundedread.Kind
 // is the profile's input bound (cli.limit), set where it is read. Package
 // archive has the kinds of its summaries and .resume files.
 var (
-	// keyKind: a private or public key. An Ed25519 key file is under
-	// 300 bytes (keygen's stdout form, with its two comment lines); the
-	// bound leaves room for more comments.
-	keyKind = fileKind{What: "a key file", Limit: 16 << 10, Regular: true}
+	// keyKind: a private or public key (internal/keyfile).
+	keyKind = keyfile.Kind
 	// policyKind: the gate's --policy, room for tens of thousands of
 	// tools.
 	policyKind = fileKind{What: "a policy", Limit: 4 << 20, Regular: true}
@@ -77,23 +78,8 @@ func (c *cli) readBoundedArg(name string, k fileKind) ([]byte, fs.FileInfo, erro
 	return readBounded(name, k)
 }
 
-// unprotectedKeyError is a private key file that group or others may
-// read or write (see keyPermissions).
-type unprotectedKeyError struct{ perm fs.FileMode }
-
-func (e *unprotectedKeyError) Error() string {
-	who := "its group and others"
-	switch {
-	case e.perm&0o007 == 0:
-		who = "its group"
-	case e.perm&0o070 == 0:
-		who = "others"
-	}
-	return fmt.Sprintf("unprotected private key file: its permissions %04o give %s access to it (want 0600 or 0400)", uint32(e.perm.Perm()), who)
-}
-
 // checkPrivateKeyFile reports a private key file whose permissions are too
-// open (keyPermissions), unless insecure is set, and returns whether to go
+// open (keyfile.CheckPermissions), unless insecure is set, and returns whether to go
 // on. fi is the FileInfo readBoundedArg returned: nil for stdin, which is
 // not checked (a pipe has no permissions of its own; the file it came from
 // is the caller's to keep).
@@ -101,13 +87,38 @@ func (c *cli) checkPrivateKeyFile(prefix, name string, fi fs.FileInfo, insecure 
 	if fi == nil || insecure {
 		return true
 	}
-	err := keyPermissions(fi)
+	err := keyfile.CheckPermissions(fi)
 	if err == nil {
 		return true
 	}
 	c.errorf("%s%s: %v", prefix, fileField(name), err)
 	c.hintf("whoever can read a signing key can sign receipts in its name: run 'chmod 600 %s', or pass --insecure-key-permissions to use it as it is", fileField(name))
 	return false
+}
+
+// privateKey reads the private key in the key file name ("-": stdin, of
+// the same bound) and, unless insecure is set, checks the file's
+// permissions (checkPrivateKeyFile). A file that holds a public key
+// instead gets the hint "FILE holds a public key" followed by rest, which
+// says what the command takes. It reports a failure and returns false.
+func (c *cli) privateKey(name string, insecure bool, rest string) (ed25519.PrivateKey, bool) {
+	src, fi, err := c.readBoundedArg(name, keyKind)
+	if err != nil {
+		c.ioFailure(name, err)
+		return nil, false
+	}
+	priv, err := receipt.ParsePrivateKey(src)
+	if err != nil {
+		c.errorf("%s: %v", fileField(name), err)
+		if _, perr := receipt.ParsePublicKey(src); perr == nil {
+			c.hintf("%s holds a public key%s", fileField(name), rest)
+		}
+		return nil, false
+	}
+	if !c.checkPrivateKeyFile("", name, fi, insecure) {
+		return nil, false
+	}
+	return priv, true
 }
 
 // callTimeoutError is the cause of the context of a gate whose call did

@@ -95,20 +95,8 @@ func (c *cli) gate(args []string) int {
 		c.hintf("name the principals' public keys in \"principals\" ('bbdigest help gate')")
 		return exitUsage
 	}
-	keySrc, keyInfo, err := readBounded(*keyFile, keyKind)
-	if err != nil {
-		c.ioFailure(*keyFile, err)
-		return exitUsage
-	}
-	key, err := receipt.ParsePrivateKey(keySrc)
-	if err != nil {
-		c.errorf("%s: %v", fileField(*keyFile), err)
-		if _, perr := receipt.ParsePublicKey(keySrc); perr == nil {
-			c.hintf("%s holds a public key: --key takes the private key file that signs, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(*keyFile))
-		}
-		return exitUsage
-	}
-	if !c.checkPrivateKeyFile("", *keyFile, keyInfo, *insecureKey) {
+	key, ok := c.privateKey(*keyFile, *insecureKey, ": --key takes the private key file that signs, KEYFILE of 'bbdigest keygen --out KEYFILE'")
+	if !ok {
 		return exitUsage
 	}
 	// The call must arrive whole within --timeout; if it does not, the

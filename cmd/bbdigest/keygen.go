@@ -92,20 +92,8 @@ func (c *cli) keygen(args []string) int {
 // keygen --out writes it to KEYFILE.pub. It derives the public key as the
 // gate's signer does (receipt.NewSigner), from the seed.
 func (c *cli) keygenPublic(name string, insecure bool) int {
-	text, fi, err := c.readBoundedArg(name, keyKind)
-	if err != nil {
-		c.ioFailure(name, err)
-		return exitUsage
-	}
-	priv, err := receipt.ParsePrivateKey(text)
-	if err != nil {
-		c.errorf("%s: %v", fileField(name), err)
-		if _, perr := receipt.ParsePublicKey(text); perr == nil {
-			c.hintf("%s holds a public key already: -y reads a private key file", fileField(name))
-		}
-		return exitUsage
-	}
-	if !c.checkPrivateKeyFile("", name, fi, insecure) {
+	priv, ok := c.privateKey(name, insecure, " already: -y reads a private key file")
+	if !ok {
 		return exitUsage
 	}
 	return c.write([]byte(receipt.MarshalPublicKey(receipt.NewSigner(priv).Public()) + "\n"))

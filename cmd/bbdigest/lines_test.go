@@ -20,6 +20,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/batch"
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/perline"
 )
 
 // runLines runs cmd --lines, with more flags if any, over input with the
@@ -436,14 +437,14 @@ func wantLines(input []byte, p canon.Profile, digest bool) (out string, lines in
 	for line := range bytes.SplitSeq(input, []byte("\n")) {
 		lines++
 		if len(line) > p.MaxSize() {
-			b = appendErrorLine(b, &canon.Error{Class: canon.ClassTooLarge, Offset: int64(p.MaxSize()),
+			b = perline.AppendErrorLine(b, &canon.Error{Class: canon.ClassTooLarge, Offset: int64(p.MaxSize()),
 				Msg: fmt.Sprintf("line longer than the %d-byte bound", p.MaxSize())})
 			continue
 		}
 		c, err := canon.Canonicalize(line, p)
 		switch e, _ := errors.AsType[*canon.Error](err); {
 		case err != nil:
-			b = appendErrorLine(b, e)
+			b = perline.AppendErrorLine(b, e)
 		case digest:
 			b = fmt.Appendf(b, "sha256:%x\n", sha256.Sum256(c))
 		default:

@@ -8,10 +8,9 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
-	"time"
 
+	"github.com/bbdigest/bbdigest/internal/buildinfo"
 	"github.com/bbdigest/bbdigest/internal/roff"
 )
 
@@ -39,8 +38,10 @@ func (c *cli) man(args []string) int {
 func manPage() string {
 	var b strings.Builder
 	b.WriteString(`.\" bbdigest(1), made by 'bbdigest man' from the help of bbdigest.` + "\n")
-	// The date, digits and hyphens, goes unescaped: mandoc reads it.
-	fmt.Fprintf(&b, ".TH BBDIGEST 1 \"%s\" %s \"User Commands\"\n", manDate(), roff.Arg("bbdigest "+version()))
+	// The date, digits and hyphens, goes unescaped: mandoc reads it. It is
+	// the day of the commit built, when the build recorded it, so that the
+	// same build always writes the same page; else today's.
+	fmt.Fprintf(&b, ".TH BBDIGEST 1 \"%s\" %s \"User Commands\"\n", buildinfo.Date(), roff.Arg("bbdigest "+version()))
 
 	b.WriteString(".SH NAME\nbbdigest \\- canonicalize JSON with RFC 8785 (JCS) and print SHA\\-256 digests\n")
 
@@ -97,18 +98,4 @@ RFC 6901, JavaScript Object Notation (JSON) Pointer;
 draft\-morrison\-binding\-moment\-envelope\-04, the binding\-moment envelope.
 `)
 	return b.String()
-}
-
-// manDate returns the date of the page for .TH: the day of the commit
-// bbdigest was built from, when the build recorded it, so that the same
-// build always writes the same page; else (go run, go test) today's.
-func manDate() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.time" && len(s.Value) >= len("2006-01-02") {
-				return s.Value[:len("2006-01-02")]
-			}
-		}
-	}
-	return time.Now().UTC().Format("2006-01-02")
 }

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
 
+	"github.com/bbdigest/bbdigest/internal/epvector"
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
@@ -148,31 +148,6 @@ func (c *cli) publicKey(arg string, insecure bool) (ed25519.PublicKey, bool) {
 	return nil, false
 }
 
-// epVectorFile is the shape of an EP-RECEIPT-v1 vector file.
-type epVectorFile struct {
-	Count   *int `json:"count"`
-	Vectors []struct {
-		ID        string          `json:"id"`
-		PublicKey string          `json:"public_key"`
-		Document  json.RawMessage `json:"document"`
-		Expect    *struct {
-			Valid *bool `json:"valid"`
-		} `json:"expect"`
-	} `json:"vectors"`
-}
-
-// epReason is why a vector's key or document was refused, without the
-// package's name: "public key: REASON" or what failed in the document.
-func epReason(err error) string {
-	if e, ok := errors.AsType[*receipt.EPError](err); ok {
-		return e.What
-	}
-	if e, ok := errors.AsType[*receipt.KeyError](err); ok {
-		return "public key: " + e.Reason
-	}
-	return err.Error()
-}
-
 // receiptsVerifyEP runs "bbdigest receipts verify-ep".
 func (c *cli) receiptsVerifyEP(args []string) int {
 	const cmd = "receipts verify-ep"
@@ -190,57 +165,11 @@ func (c *cli) receiptsVerifyEP(args []string) int {
 		c.ioFailure(name, err)
 		return exitUsage
 	}
-	var vf epVectorFile
-	if err := json.Unmarshal(src, &vf); err != nil {
-		c.errorf("%s: not an EP vector file: %v", fileField(name), err)
+	out, failed, err := epvector.Run(nil, src)
+	if err != nil {
+		c.errorf("%s: %v", fileField(name), err)
 		return exitUsage
 	}
-	switch {
-	case vf.Vectors == nil:
-		c.errorf("%s: not an EP vector file: no \"vectors\" array", fileField(name))
-		return exitUsage
-	case vf.Count != nil && *vf.Count != len(vf.Vectors):
-		c.errorf("%s: \"count\" is %d but the file holds %s", fileField(name), *vf.Count, plural(len(vf.Vectors), "vector", "vectors"))
-		return exitUsage
-	}
-	var out []byte
-	passed, failed := 0, 0
-	for i, v := range vf.Vectors {
-		id := v.ID
-		if id == "" {
-			id = fmt.Sprintf("#%d", i+1)
-		}
-		id = safeText(id)
-		if v.Expect == nil || v.Expect.Valid == nil || v.Document == nil {
-			failed++
-			out = fmt.Appendf(out, "FAIL %s: the vector has no document or no expect.valid\n", id)
-			continue
-		}
-		pub, err := receipt.ParsePublicKey([]byte(v.PublicKey))
-		if err == nil {
-			err = receipt.VerifyEP(v.Document, pub)
-		}
-		why := ""
-		if err != nil {
-			why = safeText(epReason(err))
-		}
-		want := *v.Expect.Valid
-		switch {
-		case want && err == nil:
-			passed++
-			out = fmt.Appendf(out, "PASS %s (valid)\n", id)
-		case !want && err != nil:
-			passed++
-			out = fmt.Appendf(out, "PASS %s (invalid: %s)\n", id, why)
-		case want:
-			failed++
-			out = fmt.Appendf(out, "FAIL %s: want valid, got invalid: %s\n", id, why)
-		default:
-			failed++
-			out = fmt.Appendf(out, "FAIL %s: want invalid, got valid\n", id)
-		}
-	}
-	out = fmt.Appendf(out, "%d passed, %d failed\n", passed, failed)
 	if code := c.write(out); code != exitOK {
 		return code
 	}

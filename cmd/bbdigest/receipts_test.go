@@ -336,26 +336,6 @@ func TestReceiptsVerifyEP(t *testing.T) {
 	}
 }
 
-// TestEPReason: the reason verify-ep prints for a refused vector is the
-// receipt error's fields, without the package's name: what failed in the
-// document, or "public key: " and why the vector's key was refused.
-func TestEPReason(t *testing.T) {
-	_, kerr := receipt.ParsePublicKey([]byte("MCow!"))
-	if got := epReason(kerr); !strings.HasPrefix(got, "public key: not base64url without padding (nor PEM): ") {
-		t.Errorf("a bad key: %q (%v)", got, kerr)
-	}
-	pub := scriptKey().Public().(ed25519.PublicKey)
-	for doc, want := range map[string]string{
-		`{"@version":`: "not JSON under the strict profile: canon: syntax: ",
-		`[]`:           "the document is not a JSON object",
-	} {
-		err := receipt.VerifyEP([]byte(doc), pub)
-		if got := epReason(err); !strings.HasPrefix(got, want) || strings.Contains(got, "receipt:") || strings.Contains(got, "EP document") {
-			t.Errorf("VerifyEP(%s): %q (%v), want it to begin %q", doc, got, err, want)
-		}
-	}
-}
-
 // TestKeygen checks keygen --out: the private key (0600) and KEYFILE.pub,
 // the key id it prints (computed here from the public key with
 // crypto/x509 and crypto/sha256), and that it overwrites nothing; and

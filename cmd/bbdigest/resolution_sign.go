@@ -44,6 +44,9 @@ func (c *cli) resolutionSign(args []string) int {
 		return c.usageError(cmd, "only one input can be stdin (-)")
 	}
 
+	// The principal's private key: a regular file of at most keyKind's
+	// bound (or stdin), open to no one else unless
+	// --insecure-key-permissions.
 	priv, ok := c.principalKey(*keyFile, *insecureKey)
 	if !ok {
 		return exitUsage

@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
+
+	"github.com/bbdigest/bbdigest/internal/buildinfo"
 )
 
 // versionHelp is the help of version (help/version.txt).
@@ -13,34 +14,13 @@ var versionHelp = helpFile("version")
 // information.
 var Version = ""
 
-// version returns the version to print: Version, else the module version
-// or the VCS revision of the build information.
+// version returns the version to print: Version, else what the build
+// recorded (internal/buildinfo).
 func version() string {
 	if Version != "" {
 		return Version
 	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if rev != "" {
-		return "(devel) " + rev[:min(len(rev), 12)] + dirty
-	}
-	return "(devel)"
+	return buildinfo.Version()
 }
 
 // version is "bbdigest version": it prints "bbdigest " and the version.

@@ -1,36 +1,50 @@
-package main
-
-// The progress of "archive rehash|verify" on stderr (--progress): on a
-// terminal a live bar drawn by github.com/vbauerster/mpb/v8 (records/s,
-// MB/s, bytes done of the total, ETA); off a terminal nothing, or with
-// --progress json one JSON line a second, for logs (a Kubernetes pod's).
+// Package progress draws how far a run of package archive has got, read
+// from its archive.Progress, on a writer: the display of "bbdigest archive
+// rehash|verify --progress". On a terminal it is a live bar drawn by
+// github.com/vbauerster/mpb/v8 (records/s, MB/s, bytes done of the total,
+// ETA); elsewhere the bar is a line per refresh, and the JSON mode writes
+// one JSON line every period, for logs (a Kubernetes pod's). Choosing the
+// mode (a bar on a terminal, nothing elsewhere, unless asked) is the
+// command's.
 //
 // The rates count the JSON Lines read by the workers (decompressed) and
-// the records answered, from the start of the run (with --resume, the
-// lines kept, whose answers are computed again to check them, too). The fraction done is
-// that of the shard's range for --shard, else that of the input file
-// read (its compressed bytes for a compressed file), unknown on stdin.
+// the records answered, from the start of the run (with Resume, the lines
+// kept, whose answers are computed again to check them, too). The fraction
+// done is that of the shard's range for a Shard, else that of the input
+// file read (its compressed bytes for a compressed file), unknown on a
+// stream such as stdin (archive.Progress.Snapshot).
+//
+// This is the only importer of vbauerster/mpb and cupwriter.
+package progress
 
 import (
 	"io"
-	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/bbdigest/bbdigest/archive"
+	"github.com/bbdigest/bbdigest/internal/diag"
 	"github.com/vbauerster/cupwriter"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 )
 
-// progressJSONEvery is how often --progress json writes a line (a
-// variable for the tests).
-var progressJSONEvery = time.Second
+// Mode is how a Display shows the progress.
+type Mode string
 
-// progress is the progress display of one run.
-type progress struct {
-	mode  string // "bar", "json" or "off"
+// The modes, named as --progress names them.
+const (
+	Bar  Mode = "bar"  // a bar: live on a terminal, else a line per refresh
+	JSON Mode = "json" // a JSON line every period
+	Off  Mode = "off"  // nothing
+)
+
+// Display is the progress display of one run: give the run its Progress
+// (archive.Options.Progress), and call End once the run has returned. Its
+// methods are safe for concurrent use.
+type Display struct {
+	mode  Mode
 	w     io.Writer
 	every time.Duration // between JSON lines
 
@@ -43,33 +57,14 @@ type progress struct {
 	bar  *mpb.Bar
 }
 
-// progressMode resolves --progress: auto is bar on a terminal, else off.
-func progressMode(flag string, stderr io.Writer) (string, bool) {
-	switch flag {
-	case "auto":
-		if isTerminal(stderr) {
-			return "bar", true
-		}
-		return "off", true
-	case "bar", "json", "off":
-		return flag, true
+// New returns the display of a run on w, in mode m (any other than Bar and
+// JSON is Off); in the JSON mode it writes a line every period. It draws
+// nothing until the run begins its first input.
+func New(m Mode, w io.Writer, every time.Duration) *Display {
+	if m != Bar && m != JSON {
+		m = Off
 	}
-	return "", false
-}
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// newProgress returns the display of a run, whose Progress is p.counts.
-func newProgress(mode string, w io.Writer) *progress {
-	p := &progress{mode: mode, w: w, every: progressJSONEvery, counts: new(archive.Progress)}
+	p := &Display{mode: m, w: w, every: every, counts: new(archive.Progress)}
 	p.counts.Input = func(in *archive.InputProgress) {
 		if in == nil {
 			p.endInput()
@@ -80,9 +75,13 @@ func newProgress(mode string, w io.Writer) *progress {
 	return p
 }
 
+// Progress returns the Progress the run counts in, and tells the display
+// of its inputs through (its Input is the display's).
+func (p *Display) Progress() *archive.Progress { return p.counts }
+
 // begin shows the progress of the input in, from now on.
-func (p *progress) begin(in *archive.InputProgress) {
-	if p.mode == "off" {
+func (p *Display) begin(in *archive.InputProgress) {
+	if p.mode == Off {
 		return
 	}
 	p.mu.Lock()
@@ -92,7 +91,7 @@ func (p *progress) begin(in *archive.InputProgress) {
 	}
 	p.stop, p.done = make(chan struct{}), make(chan struct{})
 	every := p.every
-	if p.mode == "bar" {
+	if p.mode == Bar {
 		opts := []mpb.ContainerOption{mpb.WithRefreshRate(200 * time.Millisecond)}
 		if cw := cupwriter.New(p.w, false); cw.IsTerminal() {
 			opts = append(opts, mpb.WithConsoleWriter(sizedTerminal{cw}))
@@ -111,13 +110,13 @@ func (p *progress) begin(in *archive.InputProgress) {
 // when it is not run from a terminal itself, or a CI runner's), or a size
 // that cannot be read. mpb would draw nothing in 0 columns.
 const (
-	fallbackColumns = 80
-	fallbackRows    = 24
+	FallbackColumns = 80
+	FallbackRows    = 24
 )
 
 // sizedTerminal is the console writer of the bar on a terminal: mpb's own
-// (cupwriter), but for its size, which falls back to fallbackColumns and
-// fallbackRows where the terminal reports none.
+// (cupwriter), but for its size, which falls back to FallbackColumns and
+// FallbackRows where the terminal reports none.
 type sizedTerminal struct{ mpb.ConsoleWriter }
 
 // GetTermSize returns the terminal's size, or the fallback for what it
@@ -125,17 +124,17 @@ type sizedTerminal struct{ mpb.ConsoleWriter }
 func (t sizedTerminal) GetTermSize() (width, height int, err error) {
 	width, height, err = t.ConsoleWriter.GetTermSize()
 	if err != nil || width <= 0 {
-		width = fallbackColumns
+		width = FallbackColumns
 	}
 	if err != nil || height <= 0 {
-		height = fallbackRows
+		height = FallbackRows
 	}
 	return width, height, nil
 }
 
 // run updates the display every period until stop is closed, then closes
 // done.
-func (p *progress) run(every time.Duration, stop <-chan struct{}, done chan<- struct{}) {
+func (p *Display) run(every time.Duration, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -150,18 +149,18 @@ func (p *progress) run(every time.Duration, stop <-chan struct{}, done chan<- st
 }
 
 // tick draws or writes the progress once.
-func (p *progress) tick() {
+func (p *Display) tick() {
 	s := p.counts.Snapshot()
-	if p.mode == "json" {
-		p.w.Write(appendProgressJSON(nil, s))
+	if p.mode == JSON {
+		p.w.Write(appendJSON(nil, s))
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar == nil && s.Input != "" {
 		p.bar = p.p.New(10000, mpb.BarStyle(),
-			mpb.PrependDecorators(decor.Name(safeText(s.Input)+" ")),
-			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return " " + progressText(p.counts.Snapshot()) })))
+			mpb.PrependDecorators(decor.Name(diag.Text(s.Input)+" ")),
+			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return " " + text(p.counts.Snapshot()) })))
 	}
 	if p.bar != nil && s.Fraction >= 0 {
 		p.bar.SetCurrent(int64(s.Fraction * 10000))
@@ -169,8 +168,8 @@ func (p *progress) tick() {
 }
 
 // endInput ends the bar of the current input.
-func (p *progress) endInput() {
-	if p.mode != "bar" {
+func (p *Display) endInput() {
+	if p.mode != Bar {
 		return
 	}
 	p.mu.Lock()
@@ -181,9 +180,9 @@ func (p *progress) endInput() {
 	}
 }
 
-// end stops the display, and waits until it has stopped: nothing more is
+// End stops the display, and waits until it has stopped: nothing more is
 // written.
-func (p *progress) end() {
+func (p *Display) End() {
 	p.mu.Lock()
 	stop, done := p.stop, p.done
 	p.stop = nil
@@ -200,12 +199,12 @@ func (p *progress) end() {
 	}
 }
 
-// progressText is the text beside the bar: the input's bytes done, of
+// text is the text beside the bar: the input's bytes done, of
 // its total when known (a plain file, a shard), the rates and the time
 // left:
 //
 //	1.21 GB / 3.40 GB  412345 rec/s  523.1 MB/s  ETA 12s
-func progressText(s archive.Snapshot) string {
+func text(s archive.Snapshot) string {
 	recs, bytes, eta := s.Rates()
 	b := appendMB(nil, float64(s.Done))
 	if s.Total >= 0 {
@@ -232,7 +231,7 @@ func appendMB(b []byte, n float64) []byte {
 	return append(strconv.AppendFloat(b, n/1e6, 'f', 1, 64), " MB"...)
 }
 
-// appendProgressJSON appends one --progress json line:
+// appendJSON appends one line of the JSON mode (--progress json):
 //
 //	{"progress":{"input":"a.jsonl.zst","elapsed_s":3.0,"records":123456,
 //	 "bytes":234567890,"records_per_s":41152,"bytes_per_s":78189296,
@@ -241,10 +240,10 @@ func appendMB(b []byte, n float64) []byte {
 // records and bytes count the whole run (all its inputs), bytes those of
 // the JSON Lines read (decompressed); fraction is that of the current
 // input; fraction and eta_s are left out when unknown (stdin).
-func appendProgressJSON(b []byte, s archive.Snapshot) []byte {
+func appendJSON(b []byte, s archive.Snapshot) []byte {
 	recs, bytes, eta := s.Rates()
 	b = append(b, `{"progress":{"input":`...)
-	b = appendJSONString(b, s.Input)
+	b = diag.AppendJSONString(b, s.Input)
 	b = append(b, `,"elapsed_s":`...)
 	b = strconv.AppendFloat(b, s.Elapsed.Seconds(), 'f', 1, 64)
 	b = append(b, `,"records":`...)

@@ -1,12 +1,12 @@
 //go:build !unix
 
-package main
+package keyfile
 
 import (
 	"io/fs"
 )
 
-// keyPermissions accepts every key file: outside Unix the permission
+// CheckPermissions accepts every key file: outside Unix the permission
 // bits Go reports do not say who may read a file (Windows keeps that in
 // its ACLs), so there is nothing to check them against.
-func keyPermissions(fs.FileInfo) error { return nil }
+func CheckPermissions(fs.FileInfo) error { return nil }
