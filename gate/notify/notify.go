@@ -128,7 +128,9 @@ type Event struct {
 	Status int
 	// Wait is the wait before the next attempt (EventRetrying).
 	Wait time.Duration
-	// Err says why, for every kind but EventDelivered.
+	// Err says why, for every kind but EventDelivered: the cause alone
+	// ("attempt 2: HTTP 503 Service Unavailable; gave up after 2
+	// attempts"), the fields above name the request and the webhook.
 	Err error
 }
 
@@ -305,9 +307,9 @@ func (n *Notifier) Send(r *ledger.Request) error {
 	var err error
 	for _, ep := range full {
 		n.dropped.Add(1)
-		e := fmt.Errorf("notify: webhook %d (%s): queue full (%d): request %s dropped: %w", ep.idx+1, ep.host, n.cfg.QueueSize, r.EnvelopeDigest, ErrQueueFull)
-		n.report(Event{Kind: EventDropped, EnvelopeDigest: r.EnvelopeDigest, Tool: r.Tool, Endpoint: ep.idx, Host: ep.host, Err: e})
-		err = errors.Join(err, e)
+		cause := fmt.Errorf("%w (%d), dropped", ErrQueueFull, n.cfg.QueueSize)
+		n.report(Event{Kind: EventDropped, EnvelopeDigest: r.EnvelopeDigest, Tool: r.Tool, Endpoint: ep.idx, Host: ep.host, Err: cause})
+		err = errors.Join(err, fmt.Errorf("notify: webhook %d (%s): request %s: %w", ep.idx+1, ep.host, r.EnvelopeDigest, cause))
 	}
 	return err
 }
@@ -368,7 +370,7 @@ func (n *Notifier) deliver(ep *endpoint, j *job) {
 	ev := Event{EnvelopeDigest: j.req.EnvelopeDigest, Tool: j.req.Tool, Endpoint: ep.idx, Host: ep.host}
 	fail := func(err error) {
 		n.failed.Add(1)
-		ev.Kind, ev.Err = EventFailed, fmt.Errorf("notify: webhook %d (%s): request %s: %w", ep.idx+1, ep.host, j.req.EnvelopeDigest, err)
+		ev.Kind, ev.Err = EventFailed, err
 		n.report(ev)
 	}
 	body, err := j.build(n.approveURL)
@@ -408,7 +410,7 @@ func (n *Notifier) deliver(ep *endpoint, j *job) {
 			fail(fmt.Errorf("attempt %d: %w; gave up: the next attempt, in %v, would end past the %v a delivery may take", ev.Attempt, err, wait, n.cfg.MaxElapsed))
 			return
 		}
-		ev.Kind, ev.Wait, ev.Err = EventRetrying, wait, fmt.Errorf("notify: webhook %d (%s): request %s: attempt %d: %w", ep.idx+1, ep.host, j.req.EnvelopeDigest, ev.Attempt, err)
+		ev.Kind, ev.Wait, ev.Err = EventRetrying, wait, fmt.Errorf("attempt %d: %w", ev.Attempt, err)
 		n.report(ev)
 		t := time.NewTimer(wait)
 		select {
