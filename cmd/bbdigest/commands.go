@@ -150,6 +150,7 @@ func init() {
 				{name: "show", summary: "print a request's envelope as §9 renders it, with its tool, server and act digest", run: (*cli).approveShow},
 				{name: "grant", summary: "sign the principal's grant of a pending request and record it", run: (*cli).approveGrant},
 				{name: "deny", summary: "sign the principal's denial of a pending request and record it", run: (*cli).approveDeny},
+				{name: "notify", summary: "watch the ledger and POST each new pending request, signed with the gate's key, to webhooks", run: (*cli).approveNotify, operands: operandNone, values: map[string][]string{"notify": freeText, "approve-url": freeText}},
 			}},
 		{name: "ledger", summary: "create the empty single-use ledger that gate and resolution verify consume authority in",
 			synopsis: []string{"init PATH"}, help: ledgerHelp,
