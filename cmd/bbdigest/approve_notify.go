@@ -17,7 +17,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,7 +33,6 @@ import (
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
-	"github.com/bbdigest/bbdigest/receipt"
 )
 
 // The defaults and bounds of approve notify.
@@ -100,7 +98,7 @@ func (c *cli) approveNotify(args []string) int {
 		}
 		stripped = u.User != nil || u.Query().Has("token")
 	}
-	key, ok := c.signingKey(*keyFile, *insecureKey)
+	key, ok := c.privateKey(*keyFile, *insecureKey, ": --key takes the private key file that signs, KEYFILE of 'bbdigest keygen --out KEYFILE'")
 	if !ok {
 		return exitUsage
 	}
@@ -233,30 +231,6 @@ func (c *cli) notifyEvent(e notify.Event) {
 	default:
 		c.errorf("approve notify: %s, %s: %v", where, what, e.Err)
 	}
-}
-
-// signingKey reads the gate's Ed25519 private key from file, as bbdigest
-// gate reads its --key: a regular file of at most keyKind's bound, open to
-// no one else unless insecure (files.go), with gate's diagnostics. It
-// reports why not, and false, when the key does not load.
-func (c *cli) signingKey(file string, insecure bool) (ed25519.PrivateKey, bool) {
-	src, info, err := readBounded(file, keyKind)
-	if err != nil {
-		c.ioFailure(file, err)
-		return nil, false
-	}
-	key, err := receipt.ParsePrivateKey(src)
-	if err != nil {
-		c.errorf("%s: %v", fileField(file), err)
-		if _, perr := receipt.ParsePublicKey(src); perr == nil {
-			c.hintf("%s holds a public key: --key takes the private key file that signs, KEYFILE of 'bbdigest keygen --out KEYFILE'", fileField(file))
-		}
-		return nil, false
-	}
-	if !c.checkPrivateKeyFile("", file, info, insecure) {
-		return nil, false
-	}
-	return key, true
 }
 
 // httpURL reports whether s is an absolute http or https URL with a host.

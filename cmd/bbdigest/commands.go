@@ -144,7 +144,7 @@ func init() {
 			synopsis: []string{"--policy F --receipts F --key F [--ledger PATH] [FILE|-]"},
 			help:     gateHelp, run: (*cli).gate, values: map[string][]string{"shape": shapeValues}},
 		{name: "approve", summary: "list the approval requests the gate (--ask) stored in its ledger, show one, and grant or deny it with a principal's signature",
-			synopsis: []string{"list|show|grant|deny --ledger PATH ..."}, help: approveHelp,
+			synopsis: []string{"list|show|grant|deny|notify --ledger PATH ..."}, help: approveHelp,
 			subs: []command{
 				{name: "list", summary: "list the open approval requests (--all: every one), as a table or JSON lines", run: (*cli).approveList, operands: operandNone},
 				{name: "show", summary: "print a request's envelope as §9 renders it, with its tool, server and act digest", run: (*cli).approveShow},
