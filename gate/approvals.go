@@ -280,16 +280,28 @@ func SignDeny(r *ledger.Request, priv ed25519.PrivateKey, now time.Time) ([]byte
 // principal's grant as on any authority, or denies on the principal's
 // signed deny.
 func (g *Gate) approve(ctx context.Context, a *act.Act, d *Decision) {
+	open, env, created, ok := g.ask(ctx, a, d)
+	if !ok {
+		return
+	}
+	g.onRequest(ctx, a, env, &open, created, d)
+}
+
+// ask asks the gate's Approvals for the act a: it returns the act's open
+// request (a new one, created, or the one asked before) and its envelope,
+// emitted in the ledger while pending. On failure it denies d and returns
+// false.
+func (g *Gate) ask(ctx context.Context, a *act.Act, d *Decision) (ledger.Request, *envelope.Envelope, bool, bool) {
 	for attempt := 0; ; attempt++ {
 		r, err := NewRequest(a, d.Class, g.policy.Version, g.now(), rand.Reader)
 		if err != nil {
 			d.deny(ReasonApprovalError, err, "%v", err)
-			return
+			return ledger.Request{}, nil, false, false
 		}
 		open, created, err := g.approvals.Ask(r)
 		if err != nil {
 			d.deny(ReasonApprovalError, err, "the approvals store failed, so no principal can be asked: %v", err)
-			return
+			return ledger.Request{}, nil, false, false
 		}
 		env, err := RequestEnvelope(&open)
 		if err == nil && (open.ActDigest != a.Digest || !bytes.Equal(open.Act, a.Canonical)) {
@@ -297,47 +309,69 @@ func (g *Gate) approve(ctx context.Context, a *act.Act, d *Decision) {
 		}
 		if err != nil {
 			d.deny(ReasonApprovalError, err, "%v", err)
-			return
+			return ledger.Request{}, nil, false, false
 		}
 		d.EnvelopeDigest, d.Approval = open.EnvelopeDigest, &open
-		switch open.State {
-		case ledger.RequestPending:
-			// Emitted on every ask, not only the first: emitting again
-			// is a no-op, and repairs a request stored by a gate that
-			// failed before it emitted.
-			err := g.ledger.Emit(open.EnvelopeDigest)
-			if errors.Is(err, ledger.ErrAlreadyResolved) && attempt == 0 {
-				// Its envelope was resolved by an authority presented
-				// with a call: the request is spent, ask anew.
-				if _, err := g.approvals.Finish(open.EnvelopeDigest, string(ReasonConsumed)); err != nil {
-					d.deny(ReasonApprovalError, err, "the approvals store failed: %v", err)
-					return
-				}
-				continue
-			}
-			if err != nil {
-				g.ledgerDeny(ctx, err, d)
-				return
-			}
-			verb := "asked"
-			if !created {
-				verb = "is still waiting for"
-			}
-			d.deny(ReasonApprovalPending, nil, "tool %q is %v (threshold %v), and the call carries no authority: the gate %s a principal's approval of envelope %s (act %s); retry the identical call once a principal has decided",
-				a.Tool, d.Class, g.threshold, verb, open.EnvelopeDigest, a.Digest)
-		case ledger.RequestGranted:
-			// The existing path of authority, unchanged: the signature,
-			// the principal, the age from the ledger's emission and the
-			// single use are checked there. Expires is no bound of its
-			// own: MaxAuthorityAge is.
-			g.withAuthority(ctx, a, &Authority{Envelope: env, Resolution: open.Decision, Expires: g.now().Add(g.maxAge + time.Minute)}, d)
-			g.finish(&open, d)
-		case ledger.RequestDenied:
-			g.denied(ctx, a, env, &open, d)
-		default:
-			d.deny(ReasonApprovalError, nil, "the approvals store returned request %s, %v, as the open request of act %s", open.EnvelopeDigest, open.State, a.Digest)
+		if open.State != ledger.RequestPending {
+			return open, env, created, true
 		}
-		return
+		// Emitted on every ask, not only the first: emitting again is a
+		// no-op, and repairs a request stored by a gate that failed
+		// before it emitted.
+		err = g.ledger.Emit(open.EnvelopeDigest)
+		if errors.Is(err, ledger.ErrAlreadyResolved) && attempt == 0 {
+			// Its envelope was resolved by an authority presented with
+			// a call: the request is spent, ask anew.
+			if _, err := g.approvals.Finish(open.EnvelopeDigest, string(ReasonConsumed)); err != nil {
+				d.deny(ReasonApprovalError, err, "the approvals store failed: %v", err)
+				return ledger.Request{}, nil, false, false
+			}
+			continue
+		}
+		if err != nil {
+			g.ledgerDeny(ctx, err, d)
+			return ledger.Request{}, nil, false, false
+		}
+		return open, env, created, true
+	}
+}
+
+// onRequest decides a on its open approval request r, whose envelope is
+// env: pending, granted or denied by a principal.
+func (g *Gate) onRequest(ctx context.Context, a *act.Act, env *envelope.Envelope, open *ledger.Request, created bool, d *Decision) {
+	switch open.State {
+	case ledger.RequestPending:
+		verb := "asked"
+		if !created {
+			verb = "is still waiting for"
+		}
+		d.deny(ReasonApprovalPending, nil, "tool %q is %v (threshold %v), and the call carries no authority: the gate %s a principal's approval of envelope %s (act %s); retry the identical call once a principal has decided",
+			a.Tool, d.Class, g.threshold, verb, open.EnvelopeDigest, a.Digest)
+	case ledger.RequestGranted:
+		if isElicited(open.Decision) {
+			// Recorded by a gate that then failed before it consumed
+			// the envelope: an elicited answer counts only in the call
+			// it answered, and a store's bytes are no answer.
+			d.Channel = ChannelElicitation
+			d.deny(ReasonNotAuthority, nil, "the approvals store holds an elicited grant of envelope %s that was not consumed in the call it answered: an elicited answer counts only there; the request is closed, and the next call asks anew", open.EnvelopeDigest)
+			g.finish(open, d)
+			return
+		}
+		// The existing path of authority, unchanged: the signature, the
+		// principal, the age from the ledger's emission and the single
+		// use are checked there. Expires is no bound of its own:
+		// MaxAuthorityAge is.
+		g.withAuthority(ctx, a, &Authority{Envelope: env, Resolution: open.Decision, Expires: g.now().Add(g.maxAge + time.Minute)}, d)
+		g.finish(open, d)
+	case ledger.RequestDenied:
+		if isElicited(open.Decision) {
+			// A denial the gate recorded and did not finish: honoured.
+			g.elicitedDenied(ctx, open, "denied it", d)
+			return
+		}
+		g.denied(ctx, a, env, open, d)
+	default:
+		d.deny(ReasonApprovalError, nil, "the approvals store returned request %s, %v, as the open request of act %s", open.EnvelopeDigest, open.State, a.Digest)
 	}
 }
 
@@ -400,7 +434,7 @@ func (g *Gate) denied(ctx context.Context, a *act.Act, env *envelope.Envelope, r
 		d.deny(ReasonNotActBound, nil, "the deny recorded for envelope %s does not select its Deny option for act %s", r.EnvelopeDigest, a.Digest)
 		return
 	}
-	d.PrincipalKeyID, d.PrincipalName = s.KeyID, p.Name
+	d.PrincipalKeyID, d.PrincipalName, d.Channel = s.KeyID, p.Name, ChannelSigned
 	if _, err := g.ledger.Resolve(r.EnvelopeDigest, ledger.OutcomeDeclined); err != nil {
 		g.ledgerDeny(ctx, err, d)
 		return

@@ -155,6 +155,48 @@
 // shapes it reads, docker/mcp-gateway's interceptor payload among them
 // (TestApprovalGatewayShapes).
 //
+// # Channels: who decided
+//
+// A decision made on someone's decision records how that decision reached
+// the gate (Decision.Channel, the receipt's channel member), and each
+// channel proves something different about who decided:
+//
+//   - "signed": a resolution signed with the key of a principal the policy
+//     names, which verified: a grant or deny recorded by bbdigest approve
+//     or the approval page, or a signed resolution the call carried. It
+//     proves that the holder of that principal's key decided, on the
+//     envelope it signed (its digest and the act digest are inside the
+//     bytes signed); the receipt's detail names the key id
+//     (TestSignedChannel).
+//   - "elicitation": the answer of an MCP client's user, asked by package
+//     mcpgate through MCP elicitation and handed over by AuthorizeElicited.
+//     No one signs it: it proves only that whoever controls the MCP
+//     client's interface chose, a person at the client or code answering
+//     for one. The gate takes it only through that Go call, never from a
+//     call's bytes (_meta, a stored record), and only for the act whose
+//     open request the user was shown; it consumes the envelope and closes
+//     the request exactly as a principal's grant does, once
+//     (TestElicitedAllow, TestElicitedNotFromBytes). A Deny or a decline
+//     is honoured for any class (approval_denied, TestElicitedDeny).
+//
+// The policy says for which classes an elicited Allow is authority
+// (Policy.Elicitation, the policy's elicitation member); for the others it
+// is refused, ReasonElicitationNotAuthority, and the request stays pending
+// for a principal (TestElicitationNotAuthority). The default is READ_ONLY
+// and ORDINARY. The issue that asked for the channel proposed leaving out
+// only PHYSICAL and NETWORK_CONTROL; the default leaves out FINANCIAL too,
+// for two reasons. The tool-binding draft puts FINANCIAL with PHYSICAL and
+// NETWORK_CONTROL: for all three fail-closed is the only conforming
+// behaviour, and no threshold may exempt them. And the gate cannot tell a
+// person's click from an agent runtime's elicitation handler: with
+// FINANCIAL in the default, every gate with the default threshold and
+// approvals, whose operator named principals so that a payment needs a
+// principal's signature, would let any client that declares elicitation
+// approve its own payments. An operator whose clients are driven by people
+// says so in the policy ("elicitation": ["ORDINARY", "FINANCIAL"]), where
+// the receipts' policy_version names the rule. A tool the policy does not
+// name never takes an elicited Allow: its consequence is unknown.
+//
 // # Expiry
 //
 // The envelope grammar has no expiry, so the host states one: an
@@ -167,9 +209,10 @@
 //
 // ParsePolicy reads the policy strictly: exactly its members, each of its
 // type (policy_version is a string, and null is not one), no duplicate
-// names, every principal's key in its one spelling; a refusal is a
-// *PolicyError naming the member by its JSON Pointer (TestParsePolicy,
-// TestParsePolicyPrincipals, TestClassNames, FuzzParsePolicy). New refuses
+// names, every principal's key in its one spelling, every class of
+// elicitation once; a refusal is a *PolicyError naming the member by its
+// JSON Pointer (TestParsePolicy, TestParsePolicyPrincipals,
+// TestParsePolicyElicitation, TestClassNames, FuzzParsePolicy). New refuses
 // a Config without a ledger or a receipts log with a *ConfigError naming
 // the field, and an invalid policy with its *PolicyError (TestNewRefuses).
 //

@@ -87,6 +87,13 @@ const (
 	// Approvals hold the principal's signed selection of the request's
 	// Deny option, which this decision spent.
 	ReasonApprovalDenied Reason = "approval_denied"
+	// ReasonElicitationNotAuthority: the MCP client's user allowed the
+	// call through elicitation (Gate.AuthorizeElicited), and the policy
+	// does not count an elicited answer as authority for the tool's class
+	// (Policy.Elicitation; by default only READ_ONLY and ORDINARY) or does
+	// not name the tool. The approval request stays pending for a
+	// principal's signed grant.
+	ReasonElicitationNotAuthority Reason = "elicitation_not_authority"
 	// ReasonApprovalError: the Approvals store failed, or returned a
 	// request that is not one for this act, so the call is denied.
 	ReasonApprovalError Reason = "approval_error"
@@ -270,6 +277,12 @@ type Decision struct {
 	// resolution verified (a gate whose policy names principals), and
 	// PrincipalName the principal's name in the policy; both "" otherwise.
 	PrincipalKeyID, PrincipalName string
+	// Channel is how the decision the gate decided on reached it:
+	// ChannelSigned when a principal's signature verified (then
+	// PrincipalKeyID names the key), ChannelElicitation for the answer of
+	// an MCP client's user (AuthorizeElicited), "" otherwise. The receipt
+	// records it (its member channel).
+	Channel Channel
 	// Approval is the approval request this decision asked or answered
 	// (reasons approval_pending and approval_denied, and a decision on a
 	// principal's grant), as the Approvals returned it; nil otherwise.
@@ -337,40 +350,11 @@ func (g *Gate) Authorize(ctx context.Context, call Call) Decision {
 
 // decide fills d's decision, without its receipt.
 func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
-	if err := ctx.Err(); err != nil {
-		d.deny(ReasonCanceled, err, "%v", context.Cause(ctx))
+	a, configured, done := g.readAct(ctx, call, d)
+	if done {
 		return
 	}
-	a := call.Act
-	switch {
-	case a != nil:
-	case call.Src != nil:
-		p := g.parsers.Get().(*act.Parser)
-		var err error
-		a, err = p.Parse(call.Src, call.Shape)
-		g.parsers.Put(p)
-		if err != nil {
-			d.deny(ReasonMalformedCall, err, "%v", err)
-			return
-		}
-	default:
-		var err error
-		if a, err = act.New(g.policy.Server, call.Tool, call.Arguments); err != nil {
-			d.deny(ReasonMalformedCall, err, "%v", err)
-			return
-		}
-	}
-	if a.Server != g.policy.Server {
-		d.deny(ReasonMalformedCall, nil, "the act binds server %q, and this gate serves %q", a.Server, g.policy.Server)
-		return
-	}
-	d.Act = a
-	class, configured := g.policy.class(a.Tool)
-	d.Class = class
-	if configured && class < g.threshold {
-		d.allow(ReasonPolicy, "tool %q is %v, below the threshold %v", a.Tool, class, g.threshold)
-		return
-	}
+	class := d.Class
 	auth := call.Authority
 	if call.AuthorityErr != nil {
 		d.deny(ReasonNoAuthority, call.AuthorityErr, "the authority could not be had: %v", call.AuthorityErr)
@@ -396,6 +380,48 @@ func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 		return
 	}
 	g.withAuthority(ctx, a, auth, d)
+}
+
+// readAct reads call's act into d (its Act and Class) and reports whether
+// the policy names its tool. It returns done true when d is decided
+// already: denied (a canceled ctx, a malformed call), or allowed on policy
+// (a configured tool below the threshold).
+func (g *Gate) readAct(ctx context.Context, call *Call, d *Decision) (a *act.Act, configured, done bool) {
+	if err := ctx.Err(); err != nil {
+		d.deny(ReasonCanceled, err, "%v", context.Cause(ctx))
+		return nil, false, true
+	}
+	a = call.Act
+	switch {
+	case a != nil:
+	case call.Src != nil:
+		p := g.parsers.Get().(*act.Parser)
+		var err error
+		a, err = p.Parse(call.Src, call.Shape)
+		g.parsers.Put(p)
+		if err != nil {
+			d.deny(ReasonMalformedCall, err, "%v", err)
+			return nil, false, true
+		}
+	default:
+		var err error
+		if a, err = act.New(g.policy.Server, call.Tool, call.Arguments); err != nil {
+			d.deny(ReasonMalformedCall, err, "%v", err)
+			return nil, false, true
+		}
+	}
+	if a.Server != g.policy.Server {
+		d.deny(ReasonMalformedCall, nil, "the act binds server %q, and this gate serves %q", a.Server, g.policy.Server)
+		return nil, false, true
+	}
+	d.Act = a
+	class, configured := g.policy.class(a.Tool)
+	d.Class = class
+	if configured && class < g.threshold {
+		d.allow(ReasonPolicy, "tool %q is %v, below the threshold %v", a.Tool, class, g.threshold)
+		return a, true, true
+	}
+	return a, configured, false
 }
 
 // withAuthority decides the act a on the authority auth: the path of an
@@ -503,7 +529,7 @@ func (g *Gate) checkSigned(a *act.Act, auth *Authority, d *Decision) (*SignedRes
 			d.deny(ReasonBadSignature, err, "the signature of principal %s does not verify: %v", principalLabel(signed.KeyID, p.Name), err)
 			return nil, false
 		}
-		d.PrincipalKeyID, d.PrincipalName = signed.KeyID, p.Name
+		d.PrincipalKeyID, d.PrincipalName, d.Channel = signed.KeyID, p.Name, ChannelSigned
 	}
 	if signed == nil {
 		return nil, true
@@ -608,6 +634,7 @@ func (g *Gate) commit(ctx context.Context, d *Decision) {
 		Server:            g.policy.Server,
 		EnvelopeDigest:    d.EnvelopeDigest,
 		ResolutionOutcome: outcomeName(d.Outcome),
+		Channel:           string(d.Channel),
 		TimestampMS:       g.now().UnixMilli(),
 	}
 	if d.Allow {

@@ -58,7 +58,30 @@ type Policy struct {
 	// later. Zero means DefaultMaxAuthorityAge. It may be set only with
 	// Principals, and at most MaxAuthorityAgeLimit.
 	MaxAuthorityAge time.Duration
+
+	// Elicitation lists the classes for which the answer of the MCP
+	// client's user, asked through elicitation (package mcpgate), counts
+	// as authority (Gate.AuthorizeElicited). Such an answer is signed by
+	// no principal: it proves only that whoever controls the MCP client's
+	// interface chose "Allow this call once". nil means the default,
+	// READ_ONLY and ORDINARY: not FINANCIAL, PHYSICAL or NETWORK_CONTROL
+	// (the package doc, Channels, says why); an empty, non-nil list means
+	// no class. A tool the
+	// policy does not name never takes an elicited answer as authority.
+	// It may be set only with Principals (approvals need them).
+	Elicitation []Class
 }
+
+// defaultElicitation is the classes for which an elicited answer counts as
+// authority under a policy that sets no Elicitation: those below
+// FINANCIAL. FINANCIAL is left out with PHYSICAL and NETWORK_CONTROL
+// because the tool-binding draft puts it with them (fail-closed is the only
+// conforming behaviour for all three), and because an MCP client's
+// elicitation handler may be code (an agent runtime that answers for the
+// model) as well as a person: listing FINANCIAL is the operator's statement
+// that the clients of this server are driven by people (see the package
+// doc, Channels).
+var defaultElicitation = []Class{ReadOnly, Ordinary}
 
 // Principal is a person whose signature makes a resolution authority, named
 // by the Ed25519 public key of the tool they sign with.
@@ -189,7 +212,39 @@ func (p *Policy) Validate() error {
 	case a != 0 && len(p.Principals) == 0:
 		return policyErr("/max_authority_age", "bounds the authority of principals, and the policy names none")
 	}
+	if err := p.validateElicitation(); err != nil {
+		return err
+	}
 	return nil
+}
+
+// validateElicitation checks p.Elicitation: classes a policy can give,
+// each once, only with principals.
+func (p *Policy) validateElicitation() *PolicyError {
+	if p.Elicitation == nil {
+		return nil
+	}
+	if len(p.Principals) == 0 {
+		return policyErr("/elicitation", "says when an elicited answer is authority in approvals, which need principals, and the policy names none")
+	}
+	for i, c := range p.Elicitation {
+		if !c.valid() {
+			return policyErr("/elicitation/"+strconv.Itoa(i), "invalid class %v", c)
+		}
+		if j := slices.Index(p.Elicitation, c); j < i {
+			return policyErr("/elicitation/"+strconv.Itoa(i), "%v again (entry %d)", c, j)
+		}
+	}
+	return nil
+}
+
+// elicits reports whether an elicited answer counts as authority for a
+// tool of class c that the policy names.
+func (p *Policy) elicits(c Class) bool {
+	if p.Elicitation == nil {
+		return slices.Contains(defaultElicitation, c)
+	}
+	return slices.Contains(p.Elicitation, c)
 }
 
 // class returns the class of tool and whether the policy names it.
@@ -216,12 +271,13 @@ func (p *Policy) clone() Policy {
 			c.Principals[i] = Principal{Name: pr.Name, PublicKey: slices.Clone(pr.PublicKey)}
 		}
 	}
+	c.Elicitation = slices.Clone(p.Elicitation)
 	return c
 }
 
 // policyMembers are the members of a policy's JSON form, in the order the
 // "want" of an unknown member names them.
-const policyMembers = "policy_version, server, threshold, tools, principals, max_authority_age"
+const policyMembers = "policy_version, server, threshold, tools, principals, max_authority_age, elicitation"
 
 // ParsePolicy reads a policy from its JSON form:
 //
@@ -231,7 +287,8 @@ const policyMembers = "policy_version, server, threshold, tools, principals, max
 //	  "threshold": "FINANCIAL",
 //	  "tools": {"search_hotels": "READ_ONLY", "book_hotel": "FINANCIAL"},
 //	  "principals": [{"name": "alice", "public_key": "MCowBQYDK2VwAyEA..."}],
-//	  "max_authority_age": "5m"
+//	  "max_authority_age": "5m",
+//	  "elicitation": ["ORDINARY", "FINANCIAL"]
 //	}
 //
 // policy_version (a string) and tools are required; server, threshold,
@@ -240,7 +297,8 @@ const policyMembers = "policy_version, server, threshold, tools, principals, max
 // to KEYFILE.pub (receipt.MarshalPublicKey: base64url without padding of
 // the SubjectPublicKeyInfo DER), spelt exactly so; name is optional.
 // max_authority_age is a Go duration ("90s", "5m"), allowed only with
-// principals.
+// principals. elicitation is an array of class names, each once (Policy.Elicitation;
+// [] for none), allowed only with principals.
 //
 // The text must be one JSON object with exactly these members (a misspelt
 // member is an error, not ignored), no duplicate member names at any
@@ -283,6 +341,8 @@ func ParsePolicy(src []byte) (*Policy, error) {
 			p.Tools, err = parseTools(at, raw)
 		case "principals":
 			p.Principals, err = parsePrincipals(at, raw)
+		case "elicitation":
+			p.Elicitation, err = parseElicitation(at, raw)
 		case "max_authority_age":
 			var s string
 			if s, err = policyString(at, raw); err == nil {
@@ -369,6 +429,28 @@ func parseTools(at string, raw json.RawMessage) (map[string]Class, *PolicyError)
 	return out, nil
 }
 
+// parseElicitation reads the elicitation member: an array of class names.
+func parseElicitation(at string, raw json.RawMessage) ([]Class, *PolicyError) {
+	var list []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
+		return nil, policyErr(at, "must be an array of class names, not %s", jsonKind(raw))
+	}
+	out := make([]Class, 0, len(list))
+	for i, el := range list {
+		eat := at + "/" + strconv.Itoa(i)
+		s, err := policyString(eat, el)
+		if err != nil {
+			return nil, err
+		}
+		c, ok := lookupClass(s)
+		if !ok {
+			return nil, policyErr(eat, "%s", unknownClass(s))
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
 // parsePrincipals reads the principals member: an array of objects with a
 // public_key and an optional name.
 func parsePrincipals(at string, raw json.RawMessage) ([]Principal, *PolicyError) {
@@ -451,6 +533,7 @@ func (p Policy) MarshalJSON() ([]byte, error) {
 		Tools      map[string]Class `json:"tools"`
 		Principals []principal      `json:"principals,omitempty"`
 		MaxAge     string           `json:"max_authority_age,omitempty"`
+		Elicit     *[]Class         `json:"elicitation,omitempty"`
 	}{Version: p.Version, Server: p.Server, Threshold: p.Threshold, Tools: p.Tools}
 	if out.Tools == nil {
 		out.Tools = map[string]Class{}
@@ -460,6 +543,9 @@ func (p Policy) MarshalJSON() ([]byte, error) {
 	}
 	if p.MaxAuthorityAge != 0 {
 		out.MaxAge = p.MaxAuthorityAge.String()
+	}
+	if p.Elicitation != nil { // [] is written: it means none, and nil the default
+		out.Elicit = &p.Elicitation
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

@@ -289,3 +289,80 @@ func TestNewRefusesPrincipals(t *testing.T) {
 		t.Error("a principal's name that is not UTF-8 is valid")
 	}
 }
+
+// TestParsePolicyElicitation: the elicitation member lists classes, each
+// once, only beside principals; every refusal is a *PolicyError naming the
+// member; nil (left out) and [] (none) survive MarshalJSON apart.
+func TestParsePolicyElicitation(t *testing.T) {
+	alice := publicText(aliceKey)
+	src := func(elicitation string) string {
+		s := fmt.Sprintf(`{"policy_version":"v","tools":{},"principals":[{"public_key":%q}]`, alice)
+		if elicitation != "" {
+			s += `,"elicitation":` + elicitation
+		}
+		return s + "}"
+	}
+	for _, c := range []struct {
+		where casename.CasePos
+		src   string
+		want  []gate.Class
+	}{
+		{casename.Here(), src(""), nil},
+		{casename.Here(), src(`[]`), []gate.Class{}},
+		{casename.Here(), src(`["FINANCIAL","ORDINARY"]`), []gate.Class{gate.Financial, gate.Ordinary}},
+		{casename.Here(), src(`["PHYSICAL"]`), []gate.Class{gate.Physical}},
+	} {
+		p, err := gate.ParsePolicy([]byte(c.src))
+		if err != nil {
+			t.Fatalf("%s: %v", c.where, err)
+		}
+		if !reflect.DeepEqual(p.Elicitation, c.want) {
+			t.Errorf("%s: Elicitation %#v, want %#v", c.where, p.Elicitation, c.want)
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := gate.ParsePolicy(b)
+		if err != nil || !reflect.DeepEqual(back.Elicitation, c.want) {
+			t.Errorf("%s: %s reads back as %#v (%v)", c.where, b, back.Elicitation, err)
+		}
+	}
+	for _, c := range []struct {
+		where        casename.CasePos
+		src, pointer string
+	}{
+		{casename.Here(), src(`null`), "/elicitation"},
+		{casename.Here(), src(`"FINANCIAL"`), "/elicitation"},
+		{casename.Here(), src(`{"FINANCIAL":true}`), "/elicitation"},
+		{casename.Here(), src(`["financial"]`), "/elicitation/0"},
+		{casename.Here(), src(`["ORDINARY","UNCONFIGURED"]`), "/elicitation/1"},
+		{casename.Here(), src(`["ORDINARY",3]`), "/elicitation/1"},
+		{casename.Here(), src(`["ORDINARY",null]`), "/elicitation/1"},
+		{casename.Here(), src(`["ORDINARY","FINANCIAL","ORDINARY"]`), "/elicitation/2"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"elicitation":["ORDINARY"]}`, "/elicitation"},
+		{casename.Here(), `{"policy_version":"v","tools":{},"elicitation":[]}`, "/elicitation"},
+	} {
+		_, err := gate.ParsePolicy([]byte(c.src))
+		pe, ok := errors.AsType[*gate.PolicyError](err)
+		if !ok || pe.Pointer != c.pointer {
+			t.Errorf("%s: ParsePolicy(%s) = %v; want a *PolicyError at %q", c.where, c.src, err, c.pointer)
+		}
+	}
+	pub := aliceKey.Public().(ed25519.PublicKey)
+	for _, c := range []struct {
+		where   casename.CasePos
+		classes []gate.Class
+		pointer string
+	}{
+		{casename.Here(), []gate.Class{gate.Unconfigured}, "/elicitation/0"},
+		{casename.Here(), []gate.Class{0}, "/elicitation/0"},
+		{casename.Here(), []gate.Class{gate.Ordinary, gate.Ordinary}, "/elicitation/1"},
+	} {
+		p := gate.Policy{Version: "v", Tools: map[string]gate.Class{}, Principals: []gate.Principal{{PublicKey: pub}}, Elicitation: c.classes}
+		pe, ok := errors.AsType[*gate.PolicyError](p.Validate())
+		if !ok || pe.Pointer != c.pointer {
+			t.Errorf("%s: Validate(%v) = %v; want a *PolicyError at %q", c.where, c.classes, pe, c.pointer)
+		}
+	}
+}

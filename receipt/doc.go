@@ -45,11 +45,17 @@
 //	arguments_digest    "sha256:"+64 lowercase hex         when the act was read
 //	envelope_digest     "sha256:"+64 lowercase hex         when an authority was presented
 //	resolution_outcome  envelope outcome name              when an authority was checked
+//	channel             "signed" or "elicitation"          when the decision rests on a
+//	                                                       principal's signed resolution, or on
+//	                                                       the answer of an MCP client's user
 //
 // A member that is absent is left out, never written empty or zero, so a
 // Payload has exactly one document and a document exactly one Payload.
 // Integers are within the strict profile's 2^53-1. The reason codes are
-// package gate's.
+// package gate's. channel came after the other members: a receipt written
+// before it has none, and verifies as it did (TestPayloadChannel); a
+// verifier from before it refuses a receipt that carries it, as it refuses
+// every member it does not know.
 //
 // # Key ids
 //

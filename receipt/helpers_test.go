@@ -117,6 +117,7 @@ func independentPayload(p *Payload) map[string]any {
 	opt("tool", p.Tool)
 	opt("server", p.Server)
 	opt("resolution_outcome", p.ResolutionOutcome)
+	opt("channel", p.Channel)
 	dig("act_digest", p.ActDigest)
 	dig("arguments_digest", p.ArgumentsDigest)
 	dig("envelope_digest", p.EnvelopeDigest)

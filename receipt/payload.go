@@ -36,6 +36,21 @@ const (
 	ClassUnconfigured   = "UNCONFIGURED"
 )
 
+// The channels of Payload.Channel: how the decision behind an authority
+// reached the gate. These are the module's one spelling of them: package
+// gate's Channel uses them.
+const (
+	// ChannelSigned: a resolution signed by a principal of the gate's
+	// policy, whose signature verified (the detail names its key id).
+	ChannelSigned = "signed"
+	// ChannelElicitation: the answer of the MCP client's user, asked by
+	// the gate through MCP elicitation; signed by no one.
+	ChannelElicitation = "elicitation"
+)
+
+// validChannel reports whether c is one of the channels.
+func validChannel(c string) bool { return c == ChannelSigned || c == ChannelElicitation }
+
 // MaxLineSize is the longest receipt line, in bytes, without its "\n":
 // Append refuses a payload whose line would be longer, and Verify and
 // Open refuse a longer line.
@@ -47,8 +62,8 @@ const MaxLineSize = 1 << 20
 //
 // Seq, PrevHash, KeyID and ReceiptID are filled by Log.Append, and
 // TimestampMS when it is zero; whatever the caller put there is replaced.
-// A zero digest, and an empty Detail, Tool, Server or ResolutionOutcome,
-// are left out of the document.
+// A zero digest, and an empty Detail, Tool, Server, ResolutionOutcome or
+// Channel, are left out of the document.
 type Payload struct {
 	Seq         uint64   // 1 for the first record of a log, +1 each
 	PrevHash    [32]byte // SHA-256 of the previous line; zero for seq 1
@@ -70,6 +85,11 @@ type Payload struct {
 	EnvelopeDigest  hashing.Digest // the envelope presented as authority; zero = absent
 
 	ResolutionOutcome string // the envelope resolution's outcome; "" = absent
+
+	// Channel is how the decision behind the authority reached the gate,
+	// ChannelSigned or ChannelElicitation; "" = absent (no such decision,
+	// or a receipt written before the member existed).
+	Channel string
 }
 
 // validClass reports whether c is one of the consequence classes.
@@ -94,6 +114,8 @@ func (p *Payload) check() error {
 			ClassReadOnly, ClassOrdinary, ClassFinancial, ClassPhysical, ClassNetworkControl, ClassUnconfigured)
 	case p.TimestampMS > maxSafe || p.TimestampMS < -maxSafe:
 		return fmt.Errorf("receipt: payload timestamp_ms %d is beyond 2^53-1", p.TimestampMS)
+	case p.Channel != "" && !validChannel(p.Channel):
+		return fmt.Errorf("receipt: payload channel %q is not %s or %s", p.Channel, ChannelSigned, ChannelElicitation)
 	}
 	for _, s := range [...]struct{ name, v string }{
 		{"policy_version", p.PolicyVersion}, {"reason", p.Reason}, {"detail", p.Detail},
@@ -117,6 +139,9 @@ func appendPayload(dst []byte, p *Payload) []byte {
 	}
 	if p.ArgumentsDigest != (hashing.Digest{}) {
 		dst = appendDigest(dst, "arguments_digest", p.ArgumentsDigest)
+	}
+	if p.Channel != "" {
+		dst = appendMember(dst, "channel", p.Channel)
 	}
 	dst = appendMember(dst, "consequence_class", p.Class)
 	if p.Detail != "" {
@@ -177,6 +202,7 @@ func appendDigest(dst []byte, name string, d hashing.Digest) []byte {
 const (
 	hasActDigest = 1 << iota
 	hasArgumentsDigest
+	hasChannel
 	hasClass
 	hasDetail
 	hasEnvelopeDigest
@@ -196,7 +222,7 @@ const (
 )
 
 // memberNames lists the payload members, in the order of their bits.
-var memberNames = [...]string{"act_digest", "arguments_digest", "consequence_class", "detail", "envelope_digest",
+var memberNames = [...]string{"act_digest", "arguments_digest", "channel", "consequence_class", "detail", "envelope_digest",
 	"key_id", "policy_version", "prev_hash", "reason", "receipt_id", "resolution_outcome", "result", "seq",
 	"server", "timestamp_ms", "tool"}
 
@@ -268,6 +294,11 @@ func decodePayload(b []byte, p *Payload) *lineError {
 					return bad("consequence_class %q is not a known class", str)
 				}
 				p.Class = str
+			case hasChannel:
+				if !validChannel(str) {
+					return bad("channel %q is not %s or %s", str, ChannelSigned, ChannelElicitation)
+				}
+				p.Channel = str
 			case hasDetail:
 				p.Detail = str
 			case hasKeyID:

@@ -2,9 +2,12 @@ package receipt
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -40,6 +43,7 @@ func TestPayloadEncoding(t *testing.T) {
 		if i < len(odd) {
 			p.Detail, p.PolicyVersion, p.Tool = odd[i], odd[len(odd)-1-i], strings.TrimSpace(odd[i])
 		}
+		p.Channel = []string{"", ChannelSigned, ChannelElicitation}[i%3]
 		want, err := canon.Canonicalize(mustJSON(t, independentPayload(&p)), canon.Strict)
 		if err != nil {
 			t.Fatal(err)
@@ -85,6 +89,8 @@ func TestPayloadCheck(t *testing.T) {
 		"utf8 outcome": func(p *Payload) { p.ResolutionOutcome = "\xff" },
 		"utf8 server":  func(p *Payload) { p.Server = "\xff" },
 		"utf8 reason":  func(p *Payload) { p.Reason = "\xff" },
+		"channel":      func(p *Payload) { p.Channel = "meta" },
+		"channel case": func(p *Payload) { p.Channel = "Signed" },
 	} {
 		p := ok
 		f(&p)
@@ -154,6 +160,9 @@ func TestDecodePayload(t *testing.T) {
 		"key_id empty":         edit("key_id", `""`),
 		"tool array":           edit("tool", `["x"]`),
 		"detail null":          edit("detail", `null`),
+		"channel empty":        edit("channel", `""`),
+		"channel unknown":      edit("channel", `"meta"`),
+		"channel number":       edit("channel", `1`),
 	}
 	for name, text := range cases {
 		if le := decodePayload([]byte(text), &back); le == nil || !errors.Is(le, ErrMalformed) {
@@ -166,3 +175,48 @@ func TestDecodePayload(t *testing.T) {
 type rawJSON string
 
 func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+
+// TestPayloadChannel: the channel member, which came after the others, is
+// written only when set, so a receipt without one is byte for byte what
+// the format wrote before it; a log mixing both verifies, and each record
+// reads back with its channel.
+func TestPayloadChannel(t *testing.T) {
+	s := testSigner(1)
+	path := filepath.Join(t.TempDir(), "receipts.jsonl")
+	l, err := Open(path, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	channels := []string{"", ChannelSigned, ChannelElicitation, ""}
+	for i, c := range channels {
+		p := samplePayload(i)
+		p.Channel = c
+		if _, err := l.Append(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(log, []byte("\n"))
+	v := newVerifier(s.Public())
+	for i, c := range channels {
+		var back Payload
+		if le := v.check(bytes.TrimSuffix(lines[i], []byte("\n")), &back); le != nil {
+			t.Fatalf("line %d: %v", i+1, le)
+		}
+		if back.Channel != c {
+			t.Errorf("line %d reads back channel %q, want %q", i+1, back.Channel, c)
+		}
+		if has := bytes.Contains(lines[i], []byte(`"channel"`)); has != (c != "") {
+			t.Errorf("line %d: channel member present %v, want %v: %s", i+1, has, c != "", lines[i])
+		}
+	}
+	if _, err := Verify(context.Background(), bytes.NewReader(log), s.Public(), VerifyOptions{}); err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+}

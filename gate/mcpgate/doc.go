@@ -57,6 +57,65 @@
 // run whatever they say, so give a later round its authority only where the
 // answer can change nothing the principal approved.
 //
+// # Elicitation: asking the client's user
+//
+// With a gate that asks (gate.Config.Approvals), a call that needs
+// authority and carries none is held, approval_pending, while a principal
+// decides. Server and Tool can ask the MCP client's user instead, in the
+// same tool call, when three things hold: the gate holds the call
+// (approval_pending), the gate takes an elicited answer for the tool's
+// class (gate.Gate.Elicits: the policy's elicitation member, by default
+// READ_ONLY and ORDINARY only), and the client declared form elicitation
+// (its capabilities: at initialization, or in the request's _meta from
+// 2026-07-28). The question is a form: its message is the approval
+// envelope's digest and text rendering (envelope.RenderText), its one
+// field, DecisionField, a string whose enum is the envelope's options,
+// "Allow this call once" and "Deny" (TestElicitAllow).
+//
+//   - From protocol 2026-07-28 the server may not send requests of its own,
+//     so the middleware answers the call with an input request
+//     (InputRequests under ApprovalInputKey, resultType input_required) and
+//     a random request state that it keeps, once, for the policy's
+//     MaxAuthorityAge; the client (the go-sdk client does this by itself)
+//     asks its user and calls again with the answer. Before 2026-07-28
+//     (Tool) the server sends elicitation/create inside the request.
+//   - "Allow this call once" is handed to gate.Gate.AuthorizeElicited,
+//     which allows the call once and consumes the envelope as a
+//     principal's grant is consumed; the tool runs with params without the
+//     gate's question and answer, and its receipt's channel is
+//     "elicitation". "Deny", or a decline, denies the call,
+//     approval_denied, and spends the request (TestElicitDeny).
+//   - A cancel (the user dismissed the question), an answer outside the
+//     enum, or a client that cannot be reached leaves the request pending
+//     for a principal's signed decision: the call is approval_pending, and
+//     its text says why; the user is not asked again in that call.
+//   - A client without the capability is not asked: approval_pending, as
+//     before. Nor is a client asked about a class the policy does not let
+//     an elicited answer decide (by default FINANCIAL, PHYSICAL,
+//     NETWORK_CONTROL, and every tool the policy does not name), and the
+//     answer says so (TestElicitNotAsked).
+//
+// A call cannot claim an elicited answer: the gate takes one only from
+// AuthorizeElicited, which this package calls after it asked, never from
+// _meta; an answer under ApprovalInputKey whose request state this
+// middleware did not give, or gave and took an answer for already, is
+// ignored (TestElicitNotClaimed, TestElicitReplay). The questions live in
+// the middleware's memory: an answer that reaches another process, or one
+// restarted, is ignored, and the call is approval_pending.
+//
+// The rule of "Tools that ask for more input" holds: the user's Allow is
+// the authority of one run. A call that carries an input round of another
+// (a tool's answers and request state) is not asked, since the gate's
+// input request would replace that state: its run stays approval_pending
+// until a principal decides (TestElicitMultiRoundTrip).
+//
+// What an elicited answer proves is only that whoever controls the MCP
+// client's interface chose: a person at the client, or code that answers
+// for one (an agent runtime can answer its own elicitations). A principal's
+// signed resolution (bbdigest approve grant, the approval page) proves that
+// the holder of the principal's key decided. Hence the default, and the
+// receipt's channel, which tells the two apart; see package gate, Channels.
+//
 // # On a client
 //
 // Client returns a sending middleware, for a host that calls tools on

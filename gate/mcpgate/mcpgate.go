@@ -44,6 +44,7 @@ type serverGated struct{}
 // server receives from clients on protocol 2026-07-28 or later, and refuses
 // those of earlier clients: see the package doc. o may be nil.
 func Server(g *gate.Gate, o *Options) mcp.Middleware {
+	k := newAsker(g, o)
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method != "tools/call" {
@@ -58,10 +59,14 @@ func Server(g *gate.Gate, o *Options) mcp.Middleware {
 			if why := rerunsInside(req); why != "" {
 				return refusal(why + "; gate the server's tools with mcpgate.Tool"), nil
 			}
-			call := gate.Call{Tool: p.Name, Arguments: p.Arguments}
-			authorize(ctx, o, p.Name, p.Meta, &call)
-			if deny := decide(ctx, g, o, call); deny != nil {
-				return deny, nil
+			res, run := k.gateCall(ctx, req, p)
+			if res != nil {
+				return res, nil
+			}
+			if run != p {
+				// The tool runs without the gate's question and answer.
+				ss, _ := req.GetSession().(*mcp.ServerSession)
+				req = &mcp.CallToolRequest{Session: ss, Params: run, Extra: req.GetExtra()}
 			}
 			return next(context.WithValue(ctx, serverGated{}, true), method, req)
 		}
@@ -99,6 +104,7 @@ func rerunsInside(req mcp.Request) string {
 // an allow. A run that asks for more input and the run that follows with
 // the answer are two decisions: see the package doc. o may be nil.
 func Tool(g *gate.Gate, o *Options, h mcp.ToolHandler) mcp.ToolHandler {
+	k := newAsker(g, o)
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if ctx.Value(serverGated{}) != nil {
 			// Server decided this request already, and consumed its
@@ -106,15 +112,18 @@ func Tool(g *gate.Gate, o *Options, h mcp.ToolHandler) mcp.ToolHandler {
 			// it as consumed. One of the two gates a server.
 			return refusal("the call passed mcpgate.Server already; gate a server with mcpgate.Server or with mcpgate.Tool, not both"), nil
 		}
-		var call gate.Call
 		if req == nil || req.Params == nil {
-			call.Src = []byte("null")
-		} else {
-			call.Tool, call.Arguments = req.Params.Name, req.Params.Arguments
-			authorize(ctx, o, req.Params.Name, req.Params.Meta, &call)
+			return decide(ctx, g, o, gate.Call{Src: []byte("null")}), nil
 		}
-		if deny := decide(ctx, g, o, call); deny != nil {
-			return deny, nil
+		res, run := k.gateCall(ctx, req, req.Params)
+		if res != nil {
+			return res, nil
+		}
+		if run != req.Params {
+			// The tool runs without the gate's question and answer.
+			r := *req
+			r.Params = run
+			req = &r
 		}
 		return h(ctx, req)
 	}

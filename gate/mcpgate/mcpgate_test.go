@@ -49,6 +49,10 @@ type setup struct {
 	// (ClientOptions.MultiRoundTrip), so a result that asks for input
 	// comes back to the caller.
 	manual bool
+	// policy, if not nil, replaces the harness's policy; approvals gives
+	// the gate the harness's ledger as its Approvals.
+	policy    *gate.Policy
+	approvals bool
 }
 
 type harness struct {
@@ -85,11 +89,15 @@ func newHarnessWith(t *testing.T, s setup) *harness {
 	}
 	t.Cleanup(func() { log.Close() })
 	h := &harness{t: t, ledger: ledger.NewMemory(), entered: map[string]*atomic.Int32{}}
-	h.g, err = gate.New(gate.Config{
-		Policy:   &gate.Policy{Version: "mcp-test", Server: server, Tools: map[string]gate.Class{"search": gate.ReadOnly, "pay": gate.Financial}},
-		Ledger:   h.ledger,
-		Receipts: log,
-	})
+	policy := &gate.Policy{Version: "mcp-test", Server: server, Tools: map[string]gate.Class{"search": gate.ReadOnly, "pay": gate.Financial}}
+	if s.policy != nil {
+		policy = s.policy
+	}
+	cfg := gate.Config{Policy: policy, Ledger: h.ledger, Receipts: log}
+	if s.approvals {
+		cfg.Approvals = h.ledger
+	}
+	h.g, err = gate.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +116,7 @@ func newHarnessWith(t *testing.T, s setup) *harness {
 	}
 	ctx := context.Background()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "pay-server", Version: "v1"}, nil)
-	for _, name := range []string{"search", "pay", "refund"} {
+	for _, name := range []string{"search", "pay", "refund", "unlock"} {
 		n := new(atomic.Int32)
 		h.entered[name] = n
 		var handler mcp.ToolHandler = func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
