@@ -129,9 +129,10 @@ func (c *cli) serveApprovals(ctx context.Context, args []string) int {
 // ledgerSource is the approval page's Source over the bolt ledger at path:
 // the requests pending in it, and decisions signed with priv and recorded
 // in it by decideRequest, as approve grant and deny record them. It opens
-// the ledger for each call (waiting up to wait for another process that
-// holds it) and closes it before it returns, so that the gate's processes
-// can open it between two calls; its calls take turns.
+// the ledger for each decision, and for a listing when the ledger has
+// changed (ledgerStamp), waiting up to wait for another process that holds
+// it, and closes it before it returns, so that the gate's processes can
+// open it between two calls; its calls take turns.
 type ledgerSource struct {
 	path string
 	wait time.Duration
