@@ -250,52 +250,90 @@ func (c *cli) approveDecide(cmd string, grant bool, args []string) int {
 		return code
 	}
 	defer l.Close()
+	if err := decideRequest(l, r, grant, option-1, priv, time.Now()); err != nil {
+		if ref, ok := errors.AsType[*refusal](err); ok {
+			c.errorf("%s: %s", cmd, ref.msg)
+			if ref.hint != "" {
+				c.hintf("%s", ref.hint)
+			}
+			return exitRejected
+		}
+		return c.ledgerFailure(cmd, err)
+	}
+	return c.write([]byte(decisionLine(r, grant, priv)))
+}
+
+// approvalLedger is what a decision needs of the ledger: its approval
+// requests and the state of their envelopes. *bolt.Ledger is one.
+type approvalLedger interface {
+	ledger.Approvals
+	Lookup(d hashing.Digest) (ledger.Entry, error)
+}
+
+// refusal is a decision refused for what the request is (exit 1 for
+// approve grant and deny), not for a ledger that failed: msg says why,
+// hint (if any) what to do.
+type refusal struct{ msg, hint string }
+
+func (e *refusal) Error() string { return e.msg }
+
+// decideRequest signs the principal's decision on the request r, as read
+// from l, with priv at now (gate.SignGrant of option, zero-based, or
+// gate.SignDeny) and records it in l. approve grant and deny and the
+// approval page (approve serve) decide with it. It returns a *refusal
+// when r is not pending, its envelope is no longer emitted in l, or the
+// option does not authorize r's act, and the ledger's error when l
+// fails; either way nothing was recorded.
+func decideRequest(l approvalLedger, r *ledger.Request, grant bool, option int, priv ed25519.PrivateKey, now time.Time) error {
 	if r.State != ledger.RequestPending {
 		what := r.State.String()
 		if r.Closing != "" {
 			what += " (" + r.Closing + ")"
 		}
-		c.errorf("%s: request %s is %s: a request is decided once", cmd, r.EnvelopeDigest, safeText(what))
+		ref := &refusal{msg: fmt.Sprintf("request %s is %s: a request is decided once", r.EnvelopeDigest, what)}
 		if r.State == ledger.RequestClosed {
-			c.hintf("the agent's next identical call asks anew, with a new envelope")
+			ref.hint = "the agent's next identical call asks anew, with a new envelope"
 		}
-		return exitRejected
+		return ref
 	}
 	// Its envelope must be emitted and not yet consumed: a decision on a
 	// spent envelope would authorize nothing.
 	e, err := l.Lookup(r.EnvelopeDigest)
 	if err != nil {
-		return c.ledgerFailure(cmd, err)
+		return err
 	}
 	if e.State != ledger.StateEmitted {
-		c.errorf("%s: the envelope of request %s is %v in the ledger, not emitted: nothing can be decided on it", cmd, r.EnvelopeDigest, e.State)
-		return exitRejected
+		return &refusal{msg: fmt.Sprintf("the envelope of request %s is %v in the ledger, not emitted: nothing can be decided on it", r.EnvelopeDigest, e.State)}
 	}
 	var doc []byte
 	state := ledger.RequestDenied
 	if grant {
 		state = ledger.RequestGranted
-		doc, err = gate.SignGrant(r, option-1, priv, time.Now())
+		doc, err = gate.SignGrant(r, option, priv, now)
 	} else {
-		doc, err = gate.SignDeny(r, priv, time.Now())
+		doc, err = gate.SignDeny(r, priv, now)
 	}
 	if err != nil {
-		c.errorf("%s: %v", cmd, err)
-		return exitRejected
+		return &refusal{msg: err.Error()}
 	}
 	if _, err := l.Decide(r.EnvelopeDigest, state, doc); err != nil {
 		if errors.Is(err, ledger.ErrNotPending) {
-			c.errorf("%s: %s", cmd, ledgerMessage(err))
-			return exitRejected
+			return &refusal{msg: ledgerMessage(err)}
 		}
-		return c.ledgerFailure(cmd, err)
+		return err
 	}
+	return nil
+}
+
+// decisionLine is the line approve grant and deny, and approve serve for
+// each decision of its page, print for a decision recorded on r.
+func decisionLine(r *ledger.Request, grant bool, priv ed25519.PrivateKey) string {
 	verb := "denied"
 	if grant {
 		verb = "granted"
 	}
 	keyID := receipt.KeyID(priv.Public().(ed25519.PublicKey))
-	return c.write(fmt.Appendf(nil, "%s %s, tool %s, as key %s: the agent's retry of the identical call finds it\n", verb, r.EnvelopeDigest, quote(r.Tool), keyID))
+	return fmt.Sprintf("%s %s, tool %s, as key %s: the agent's retry of the identical call finds it\n", verb, r.EnvelopeDigest, quote(r.Tool), keyID)
 }
 
 // principalKey reads the principal's Ed25519 private key from file (- for

@@ -7,7 +7,10 @@
 // in a browser context of its own. They look for $BBDIGEST_CHROMIUM, then
 // chromium, chromium-browser, google-chrome and headless-shell on PATH, and
 // skip when there is none; BBDIGEST_REQUIRE_CHROMIUM=1 (set by CI) makes
-// that a failure. Run them with:
+// that a failure. TestServeLoop (serve_test.go) runs the approval loop end
+// to end with the bbdigest command, which it builds from this checkout with
+// the go command: gate --ask, approve serve and receipts verify as
+// processes, the page in Chromium. Run them with:
 //
 //	cd internal/approvepage/browsertest && go test ./...
 package browsertest
