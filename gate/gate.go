@@ -194,8 +194,8 @@ func New(c Config) (*Gate, error) {
 	if g.now == nil {
 		g.now = time.Now
 	}
-	server := g.policy.Server
-	g.parsers.New = func() any { return &act.Parser{Server: server} }
+	server, profileOf := g.policy.Server, g.policy.NumberProfile
+	g.parsers.New = func() any { return &act.Parser{Server: server, ProfileOf: profileOf} }
 	return g, nil
 }
 
@@ -299,7 +299,9 @@ func (d *Decision) Message() string {
 // Authorize decides call, commits the decision's receipt, and returns the
 // decision. It is fail-closed: Allow is true only when
 //
-//   - the call reads as a tool call under the strict gate (package act), and
+//   - the call reads as a tool call (package act) under the number profile
+//     the policy gives its tool (Policy.NumberProfiles: strict unless the
+//     tool is below the threshold), and
 //   - the tool's class is below the policy's threshold (ReasonPolicy), or the
 //     call carries an Authority that is current (its Expires is set and in
 //     the future) and whose resolution, checked by envelope.Resolver against
@@ -354,14 +356,21 @@ func (g *Gate) decide(ctx context.Context, call *Call, d *Decision) {
 			return
 		}
 	default:
+		p := g.parsers.Get().(*act.Parser)
 		var err error
-		if a, err = act.New(g.policy.Server, call.Tool, call.Arguments); err != nil {
+		a, err = p.New(call.Tool, call.Arguments)
+		g.parsers.Put(p)
+		if err != nil {
 			d.deny(ReasonMalformedCall, err, "%v", err)
 			return
 		}
 	}
 	if a.Server != g.policy.Server {
 		d.deny(ReasonMalformedCall, nil, "the act binds server %q, and this gate serves %q", a.Server, g.policy.Server)
+		return
+	}
+	if want := g.policy.NumberProfile(a.Tool); a.Profile != want {
+		d.deny(ReasonMalformedCall, nil, "the act was read under the %v profile, and policy %q reads tool %q under %v", a.Profile, g.policy.Version, a.Tool, want)
 		return
 	}
 	d.Act = a
