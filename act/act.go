@@ -118,8 +118,7 @@ func (p *Parser) New(tool string, arguments []byte) (*Act, error) {
 	if _, err := checkProfile(p.Profile); err != nil {
 		return nil, err
 	}
-	p.name = jcs.AppendString(p.name[:0], tool)
-	rfc8785, err := p.profileFor(p.name)
+	rfc8785, err := p.profileOf(tool)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +131,7 @@ func (p *Parser) New(tool string, arguments []byte) (*Act, error) {
 			return nil, &Error{Offset: int64(jsonread.SkipSpace(arguments, 0)), Err: &shapeError{msg: "the arguments are " + jsonread.KindWithArticle(args[0]) + ", not an object"}}
 		}
 	}
-	p.name = jcs.AppendString(p.name[:0], tool) // profileFor may have used p.name
+	p.name = jcs.AppendString(p.name[:0], tool)
 	if len(p.name)-2 > MaxToolName {
 		return nil, &Error{Err: &shapeError{msg: "the tool name is longer than " + strconv.Itoa(MaxToolName) + " bytes"}}
 	}

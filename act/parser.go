@@ -328,10 +328,19 @@ func (p *Parser) profileFor(name []byte) (bool, error) {
 	if p.tool != string(body) { // compared without allocating
 		p.tool = string(body)
 	}
-	pr := p.ProfileOf(p.tool)
+	return p.profileOf(p.tool)
+}
+
+// profileOf reports whether the act of a call to tool is in the rfc8785
+// profile: ProfileOf's choice for it, or Profile.
+func (p *Parser) profileOf(tool string) (bool, error) {
+	if p.ProfileOf == nil {
+		return checkProfile(p.Profile)
+	}
+	pr := p.ProfileOf(tool)
 	rfc8785, err := checkProfile(pr)
 	if err != nil {
-		return false, fmt.Errorf("%w: ProfileOf(%q) returned %v", errProfile, p.tool, pr)
+		return false, fmt.Errorf("%w: ProfileOf(%q) returned %v", errProfile, tool, pr)
 	}
 	return rfc8785, nil
 }

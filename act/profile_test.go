@@ -207,10 +207,14 @@ func TestProfileOf(t *testing.T) {
 	if a, err := p.New("geo", []byte(`{"lat":1.5}`)); err != nil || a.Profile != canon.RFC8785 {
 		t.Errorf("New geo: %v, %v", a, err)
 	}
+	if a, err := p.New("geo\n\"x\"", []byte(`{"lat":1.5}`)); err != nil || a.Profile != canon.RFC8785 || a.Tool != "geo\n\"x\"" ||
+		string(a.Canonical) != `{"act":"tool_call/v1","arguments":{"lat":1.5},"profile":"rfc8785","tool":"geo\n\"x\""}` {
+		t.Errorf("New geo with escapes: %v, %v", a, err)
+	}
 	if _, err := p.New("pay", []byte(`{"amount":1.5}`)); err == nil {
 		t.Error("New pay with a fraction: no error")
 	}
-	if want := []string{"geo_lookup", "pay", "pay", "geo", "pay", "geo", "pay"}; strings.Join(asked, ",") != strings.Join(want, ",") {
+	if want := []string{"geo_lookup", "pay", "pay", "geo", "pay", "geo", "geo\n\"x\"", "pay"}; strings.Join(asked, ",") != strings.Join(want, ",") {
 		t.Errorf("ProfileOf asked for %q, want %q", asked, want)
 	}
 

@@ -217,7 +217,11 @@ func (g *Gate) Authenticated() bool { return g.principals != nil }
 // Arguments, as an MCP server receives them). With it comes the authority
 // the host holds for it, if any, as a Go value or in its JSON form.
 type Call struct {
-	// Act, if not nil, is the act itself. Its Server must be the policy's.
+	// Act, if not nil, is the act itself. Its Server must be the policy's,
+	// and its Profile the one the policy gives its tool
+	// (Policy.NumberProfile: a host reads it with an act.Parser whose
+	// ProfileOf is that method); otherwise the call is denied as
+	// malformed.
 	Act *act.Act
 	// Src is the tool call (an Anthropic tool_use block, an OpenAI
 	// tool_calls entry or Responses function_call item, an MCP tools/call
