@@ -264,9 +264,12 @@ func (p *Parser) view(src []byte) (doc []byte, wrapped bool, err error) {
 func (p *Parser) actOf(dst, src, el []byte, loc *located, wrapped bool, rawEl span, w *at, r *parsed) ([]byte, error) {
 	fi := &forms[loc.form]
 	name := el[loc.name.start:loc.name.end]
-	rfc8785, err := p.profileFor(name)
-	if err != nil {
-		return dst, err
+	var rfc8785 bool
+	var err error
+	if p.ProfileOf != nil || p.Profile != (canon.Profile{}) { // not the default, strict
+		if rfc8785, err = p.profileFor(name); err != nil {
+			return dst, err
+		}
 	}
 	var args []byte
 	switch {
@@ -302,15 +305,21 @@ func (p *Parser) actOf(dst, src, el []byte, loc *located, wrapped bool, rawEl sp
 var errProfile = errors.New("act: the profile of an act is canon.Strict or canon.RFC8785")
 
 // checkProfile reports whether pr is the rfc8785 profile, and refuses a
-// profile that is neither canon.Strict nor canon.RFC8785.
+// profile that is neither canon.Strict nor canon.RFC8785. It is small
+// enough to inline: the strict path pays two comparisons.
 func checkProfile(pr canon.Profile) (rfc8785 bool, err error) {
-	switch pr {
-	case canon.Strict:
+	if pr == (canon.Profile{}) { // canon.Strict, the zero Profile
 		return false, nil
-	case canon.RFC8785:
+	}
+	if pr == canon.RFC8785 {
 		return true, nil
 	}
-	return false, fmt.Errorf("%w, not %v", errProfile, pr)
+	return false, profileError(pr)
+}
+
+// profileError is checkProfile's refusal of pr.
+func profileError(pr canon.Profile) error {
+	return fmt.Errorf("%w, not %v", errProfile, pr)
 }
 
 // profileFor reports whether the act of the call to the tool named name
@@ -320,6 +329,12 @@ func (p *Parser) profileFor(name []byte) (bool, error) {
 	if p.ProfileOf == nil {
 		return checkProfile(p.Profile)
 	}
+	return p.profileByName(name)
+}
+
+// profileByName is profileFor with ProfileOf set: it decodes name into
+// p.tool, allocating only when the name is not the previous call's.
+func (p *Parser) profileByName(name []byte) (bool, error) {
 	body := name[1 : len(name)-1]
 	if bytes.IndexByte(body, '\\') >= 0 {
 		p.name, _ = jsonread.AppendUnquote(p.name[:0], name, 0)
