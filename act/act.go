@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/jcs"
 	"github.com/bbdigest/bbdigest/internal/jsonread"
@@ -26,10 +27,16 @@ type Act struct {
 	// Shape is the family of the form the call was read from; ShapeAuto
 	// only for an Act made by New, which reads no form.
 	Shape Shape
+	// Profile is the number profile the act was read under, canon.Strict
+	// or canon.RFC8785, which the canonical act records (see the package
+	// documentation, # Profiles).
+	Profile canon.Profile
 	// Canonical is the canonical act: the JCS bytes of
-	// {"act":"tool_call/v1","arguments":{…},"server":"…","tool":"…"}. It is
-	// what an envelope option's action is. It belongs to the Act, and
-	// ParseInto reuses its memory.
+	// {"act":"tool_call/v1","arguments":{…},"server":"…","tool":"…"}
+	// (with "profile":"rfc8785" after the arguments when Profile is
+	// canon.RFC8785). It is what an envelope option's action is, for an
+	// act in the strict profile. It belongs to the Act, and ParseInto
+	// reuses its memory.
 	Canonical []byte
 	// Digest is the act digest, SHA-256 of Canonical.
 	Digest hashing.Digest
@@ -59,7 +66,7 @@ func (a *Act) ArgumentsDigest() hashing.Digest {
 
 // clear makes a hold no act, keeping the memory of its Canonical.
 func (a *Act) clear() {
-	a.Tool, a.Server, a.Shape = "", "", ShapeAuto
+	a.Tool, a.Server, a.Shape, a.Profile = "", "", ShapeAuto, canon.Strict
 	a.Canonical = a.Canonical[:0]
 	a.Digest = hashing.Digest{}
 	a.args, a.argsEnd = 0, 0
@@ -78,31 +85,46 @@ func Parse(src []byte, s Shape, server string) (*Act, error) {
 
 // New returns the act of a call to tool, on server ("" for none), with
 // arguments, the JSON text of the arguments object (nil or empty for
-// none, which is {}): for a host that builds an envelope option from the
-// call it means to make. arguments must pass the strict gate, nest at
-// most [MaxArgumentsDepth] levels and be an object; the error is then an
-// *[Error] whose Pointer and Offset are within arguments. tool must be a
-// non-empty string of at most [MaxToolName] bytes as JSON writes it, and
-// tool and server valid UTF-8.
+// none, which is {}), in the strict profile: for a host that builds an
+// envelope option from the call it means to make. It is [Parser.New] with
+// [Parser.Server] set to server. arguments must pass the strict gate,
+// nest at most [MaxArgumentsDepth] levels and be an object; the error is
+// then an *[Error] whose Pointer and Offset are within arguments. tool
+// must be a non-empty string of at most [MaxToolName] bytes as JSON writes
+// it, and tool and server valid UTF-8.
 //
 // New(server, tool, args) gives the act that the call reads to in every
 // shape, with Shape set to ShapeAuto.
 func New(server, tool string, arguments []byte) (*Act, error) {
+	p := getParser(server)
+	defer putParser(p)
+	return p.New(tool, arguments)
+}
+
+// New returns the act of a call to tool with arguments, as the package's
+// [New] does, on p.Server and in the profile p chooses for tool
+// (ProfileOf, or Profile): under rfc8785, arguments must pass the rfc8785
+// gate and nest at most [MaxArgumentsDepthRFC8785] levels.
+func (p *Parser) New(tool string, arguments []byte) (*Act, error) {
 	if tool == "" {
 		return nil, &Error{Err: &shapeError{msg: "the tool name is empty"}}
 	}
 	if !utf8.ValidString(tool) {
 		return nil, fmt.Errorf("act: the tool name %q is not valid UTF-8", tool)
 	}
-	p := getParser(server)
-	defer putParser(p)
 	if err := p.encodeServer(); err != nil {
+		return nil, err
+	}
+	if _, err := checkProfile(p.Profile); err != nil {
+		return nil, err
+	}
+	rfc8785, err := p.profileOf(tool)
+	if err != nil {
 		return nil, err
 	}
 	args := emptyObject
 	if len(arguments) > 0 {
-		var err error
-		if args, err = p.canonArgs(arguments); err != nil {
+		if args, err = p.canonArgs(arguments, rfc8785); err != nil {
 			return nil, canonError(asCanon(err), 0, "")
 		}
 		if args[0] != '{' {
@@ -114,8 +136,11 @@ func New(server, tool string, arguments []byte) (*Act, error) {
 		return nil, &Error{Err: &shapeError{msg: "the tool name is longer than " + strconv.Itoa(MaxToolName) + " bytes"}}
 	}
 	var r parsed
-	a := &Act{Tool: tool, Server: server}
-	a.Canonical = p.write(make([]byte, 0, len(prefix)+len(args)+len(p.serverJSON)+len(p.name)+20), args, p.name, ShapeAuto, &r)
+	a := &Act{Tool: tool, Server: p.Server, Profile: canon.Strict}
+	if rfc8785 {
+		a.Profile = canon.RFC8785
+	}
+	a.Canonical = p.write(make([]byte, 0, len(prefix)+len(args)+len(profileMember)+len(p.serverJSON)+len(p.name)+20), args, p.name, ShapeAuto, rfc8785, &r)
 	a.args, a.argsEnd = r.args, r.argsEnd
 	a.Digest = hashing.Sum(a.Canonical)
 	return a, nil

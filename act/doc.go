@@ -14,7 +14,8 @@
 // # The act
 //
 // The canonical act is the JCS form (RFC 8785, under the strict profile of
-// package canon) of the object
+// package canon unless the act is made under rfc8785: # Profiles) of the
+// object
 //
 //	{"act":"tool_call/v1","arguments":{…},"server":"<id>","tool":"<name>"}
 //
@@ -28,6 +29,9 @@
 //     params.arguments. Absent (Anthropic, MCP) is {}. Anything that is not
 //     an object (null, an array, a string for Anthropic or MCP, an OpenAI
 //     string whose text is not an object) is refused, never repaired.
+//   - profile is "rfc8785" in an act made under the rfc8785 profile, and
+//     absent in an act made under the strict profile (the default), whose
+//     bytes are therefore those of every act before profiles were added.
 //   - server is the server identity the host configures ([Parser.Server],
 //     the server argument of [Parse] and [New]); it is absent when none is
 //     configured, and never read from the call.
@@ -47,7 +51,8 @@
 //
 // # The strict profile, and how to pass other values
 //
-// The act goes through canon's strict profile
+// By default (the zero [Parser], [Parse], [ParseMessage], [New]) the act
+// goes through canon's strict profile
 // (draft-morrison-binding-moment-envelope-04 §6.3, which §5.6 applies to
 // actions): no duplicate member names, also after escapes are decoded; no
 // unpaired surrogates; a number only when its exact value is an integer of
@@ -61,7 +66,40 @@
 // integer ("amount_cents": 1999 rather than "amount": 19.99), or a decimal
 // as a string ("ratio": "0.25"). A call that carries 19.99 is refused with
 // class non-integer: it is the model's output that must change, never the
-// gate's reading of it.
+// gate's reading of it, unless the host reads that tool's acts under the
+// rfc8785 profile (# Profiles).
+//
+// # Profiles
+//
+// [Parser.Profile] reads acts under canon.RFC8785 instead: the arguments
+// may hold any number RFC 8785 takes (a finite IEEE-754 double after
+// correct rounding, written as ECMAScript writes it: 47.37, 1.5, 1e+21;
+// 9007199254740993 is read as 9007199254740992, 1e400 refused as
+// number-range) and nest [MaxArgumentsDepthRFC8785] (999) levels of their
+// own, which in place, not in an OpenAI string, the input's 1000 levels
+// bound, the levels around the arguments (a message's, say) included.
+// Duplicate names, invalid UTF-8 and unpaired surrogates are refused as
+// under strict. [Parser.ProfileOf] chooses the profile per call, by the
+// tool's name: the name is read before the arguments, so a gate reads
+// each tool's acts under the profile its policy gives that tool (package
+// gate, Policy.NumberProfiles). [Act.Profile] is the profile an act was
+// made under.
+//
+// The act records its profile: an act made under rfc8785 has the member
+//
+//	{"act":"tool_call/v1","arguments":{"lat":47.37},"profile":"rfc8785","tool":"geo"}
+//
+// and an act made under strict has none, so no act made under rfc8785
+// has the bytes, or the digest, of any act made under strict, even for
+// arguments that are integers only (FuzzProfiles holds it). The arguments
+// object, and [Act.ArgumentsDigest], do not depend on the profile: both
+// profiles write a value that the strict one takes the same way.
+//
+// An rfc8785 act is no action for an envelope: the envelope draft (§5.6,
+// §6.3) requires an action, whose digest an option's action_digest is, to
+// be in the strict profile, and a fraction is not. So a call that needs
+// authority is read under the strict profile; package gate refuses a
+// policy that would read such a call under rfc8785.
 //
 // # Shapes
 //
@@ -262,7 +300,8 @@
 // strict gate, and the act is written from the canonical bytes: JCS is
 // compositional, so the canonical arguments are a span of the canonical
 // input. Otherwise the input is read again under rfc8785, and the
-// arguments alone under the strict profile.
+// arguments alone under the strict profile (for an act in the rfc8785
+// profile, the rfc8785 reading is the arguments' canonical form).
 //
 // # Errors
 //
@@ -284,7 +323,8 @@
 // # Memory and speed
 //
 // A [Parser] keeps its scratch memory (two strict canon.Canonicalizers,
-// and buffers) between calls: once warm, [Parser.Digest] does not
+// the rfc8785 ones it has needed, and buffers) between calls, under
+// either profile and with ProfileOf: once warm, [Parser.Digest] does not
 // allocate, and neither does [Parser.ParseInto] when the tool name is
 // that of the Act's previous call, in every shape (an OpenAI string
 // included) for input the strict profile accepts as a whole; a wrapper

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bbdigest/bbdigest/act"
+	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/demo"
 )
 
@@ -74,6 +75,29 @@ func ExampleError() {
 	// Output:
 	// non-integer /arguments 11 true
 	// act: non-integer: number "19.99" is not an integer within "/amount" in the arguments string at "/arguments", offset 11 of its decoded text
+}
+
+// A tool whose arguments hold fractions, read under the rfc8785 profile:
+// the act records its profile, so it never has the digest of an act read
+// under strict. ProfileOf picks the profile per tool, as a gate's policy
+// does; under strict (the default) the same call is refused.
+func ExampleParser_profile() {
+	p := act.Parser{ProfileOf: func(tool string) canon.Profile {
+		if tool == "geocode" {
+			return canon.RFC8785
+		}
+		return canon.Strict
+	}}
+	a, err := p.Parse([]byte(`{"name":"geocode","arguments":{"lon":8.540,"lat":47.37}}`), act.ShapeAuto)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(a.Profile, string(a.Canonical))
+	_, err = p.Parse([]byte(`{"name":"transfer","arguments":{"amount":19.99}}`), act.ShapeAuto)
+	fmt.Println(err)
+	// Output:
+	// rfc8785 {"act":"tool_call/v1","arguments":{"lat":47.37,"lon":8.54},"profile":"rfc8785","tool":"geocode"}
+	// act: non-integer: number "19.99" is not an integer within "/arguments/amount" at offset 41
 }
 
 // An assistant message with two tool calls, here an OpenAI Chat

@@ -700,6 +700,9 @@ func (p *Parser) AppendMessage(dst []Act, src []byte, s Shape) ([]Act, error) {
 	if err := p.encodeServer(); err != nil {
 		return dst, err
 	}
+	if _, err := checkProfile(p.Profile); err != nil {
+		return dst, err
+	}
 	doc, wrapped, err := p.view(src)
 	if err != nil {
 		return dst, err

@@ -55,10 +55,23 @@ import (
 // document (an arguments object, an envelope).
 const Tag = "tool_call/v1"
 
-// MaxArgumentsDepth is how deep the arguments object may nest, itself
-// included: the strict profile's 64 levels, less the act object that holds
-// it.
+// MaxArgumentsDepth is how deep the arguments object of an act in the
+// strict profile may nest, itself included: the strict profile's 64
+// levels, less the act object that holds it.
 const MaxArgumentsDepth = canon.StrictMaxDepth - 1
+
+// MaxArgumentsDepthRFC8785 is how deep the arguments object of an act in
+// the rfc8785 profile may nest, itself included: the profile's 1000
+// levels, less the act object. The arguments of a call read in place (not
+// an OpenAI string) are bounded by the input's 1000 levels too, which the
+// levels around them (a message's, say) count toward.
+const MaxArgumentsDepthRFC8785 = canon.DefaultRFC8785MaxDepth - 1
+
+// profileMember is the member that an act in the rfc8785 profile carries
+// after its arguments (members sort act, arguments, profile, server,
+// tool); an act in the strict profile has none, so that its bytes are
+// those of acts before profiles.
+const profileMember = `,"profile":"rfc8785"`
 
 // MaxToolName is the longest tool name accepted, in bytes of its canonical
 // JSON spelling without the quotes. The vendors' own limits are far below
@@ -85,9 +98,22 @@ type Parser struct {
 	// configuration, never read from the call, and must be valid UTF-8.
 	Server string
 
+	// Profile is the number profile of the acts, canon.Strict (the zero
+	// value) or canon.RFC8785 (see the package documentation, # Profiles);
+	// any other Profile is an error.
+	Profile canon.Profile
+
+	// ProfileOf, if not nil, chooses each call's profile by its tool name,
+	// in place of Profile: it is called once per call, once the name is
+	// read and before the arguments are (a gate's policy gives each tool
+	// its profile). It must return canon.Strict or canon.RFC8785.
+	ProfileOf func(tool string) canon.Profile
+
 	c    canon.Canonicalizer  // the strict gate of the whole input
 	ac   canon.Canonicalizer  // the strict gate of arguments read on their own
+	rc   *canon.Canonicalizer // the rfc8785 gate of arguments read on their own, made when first needed
 	w    *canon.Canonicalizer // the rfc8785 reading of a wrapper (view), made when first needed
+	tool string               // the last tool name given to ProfileOf
 	top  topLevel             // locate's scratch memory; top.text is the decoded OpenAI arguments string
 	wrap []byte               // "[" + arguments + "]", for a depth error
 	name []byte               // a decoded tool name that had escapes
@@ -101,6 +127,7 @@ type Parser struct {
 // parsed is what build found besides the act bytes.
 type parsed struct {
 	shape         Shape
+	rfc8785       bool   // the act is in the rfc8785 profile
 	args, argsEnd int    // the arguments in the act bytes
 	name          []byte // the tool name as a canonical JSON string, valid until the next call
 }
@@ -121,10 +148,12 @@ func (p *Parser) Parse(src []byte, s Shape) (*Act, error) {
 //
 // The whole input must pass the rfc8785 canon gate (no duplicate names,
 // invalid UTF-8, lone surrogates or syntax errors anywhere), the arguments
-// the strict gate, and the call one of the shapes of the package
+// the gate of the act's profile (Profile, or ProfileOf's choice for the
+// tool: strict unless set), and the call one of the shapes of the package
 // documentation. Otherwise the error is an *[Error] with the canon class
 // or [ErrShape], and a holds no act (empty Canonical, zero Digest). The
-// only other error is that of a Server that is not valid UTF-8, or of an
+// only other errors are those of a Server that is not valid UTF-8, of a
+// profile that is neither canon.Strict nor canon.RFC8785, and of an
 // unknown Shape.
 func (p *Parser) ParseInto(a *Act, src []byte, s Shape) error {
 	var r parsed
@@ -152,6 +181,10 @@ func (p *Parser) fill(a *Act, out []byte, r *parsed) {
 	}
 	a.Server = p.Server
 	a.Shape = r.shape
+	a.Profile = canon.Strict
+	if r.rfc8785 {
+		a.Profile = canon.RFC8785
+	}
 	a.Canonical = append(a.Canonical[:0], out...)
 	a.args, a.argsEnd = r.args, r.argsEnd
 	a.Digest = hashing.Sum(a.Canonical)
@@ -178,6 +211,9 @@ func (p *Parser) build(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
 		return dst, errUnknownShape
 	}
 	if err := p.encodeServer(); err != nil {
+		return dst, err
+	}
+	if _, err := checkProfile(p.Profile); err != nil {
 		return dst, err
 	}
 	doc, wrapped, err := p.view(src)
@@ -227,21 +263,32 @@ func (p *Parser) view(src []byte) (doc []byte, wrapped bool, err error) {
 // bytes, so that an error still points into the caller's input.
 func (p *Parser) actOf(dst, src, el []byte, loc *located, wrapped bool, rawEl span, w *at, r *parsed) ([]byte, error) {
 	fi := &forms[loc.form]
-	var args []byte
+	name := el[loc.name.start:loc.name.end]
+	var rfc8785 bool
 	var err error
-	switch {
-	case fi.text:
-		if args, err = p.argsText(el, loc.args, fi, w); err != nil {
+	if p.ProfileOf != nil || p.Profile != (canon.Profile{}) { // not the default, strict
+		if rfc8785, err = p.profileFor(name); err != nil {
 			return dst, err
 		}
-	case loc.args.found() && !wrapped:
+	}
+	var args []byte
+	switch {
+	case fi.text:
+		if args, err = p.argsText(el, loc.args, fi, w, rfc8785); err != nil {
+			return dst, err
+		}
+	case loc.args.found() && (!wrapped || rfc8785):
+		// Read in place. The canonical bytes of a value the strict gate
+		// accepts are the same under rfc8785 (a safe integer is written
+		// the same by both), and an rfc8785 reading (wrapped) is the
+		// arguments' rfc8785 form: no second reading either way.
 		args = el[loc.args.start:loc.args.end]
 	case loc.args.found():
 		raw, ok := find(src, rawEl.start, fi.argsPath)
 		if !ok {
 			return dst, fmt.Errorf("act: internal error: %s found in the canonical form but not in the input", w.pointer(fi.argsPtr))
 		}
-		if args, err = p.canonArgs(src[raw.start:raw.end]); err != nil {
+		if args, err = p.canonArgs(src[raw.start:raw.end], false); err != nil {
 			return dst, canonError(asCanon(err), raw.start, w.pointer(fi.argsPtr))
 		}
 		if !bytes.Equal(args, el[loc.args.start:loc.args.end]) {
@@ -252,7 +299,65 @@ func (p *Parser) actOf(dst, src, el []byte, loc *located, wrapped bool, rawEl sp
 	default:
 		args = emptyObject
 	}
-	return p.write(dst, args, el[loc.name.start:loc.name.end], fi.shape, r), nil
+	return p.write(dst, args, name, fi.shape, rfc8785, r), nil
+}
+
+var errProfile = errors.New("act: the profile of an act is canon.Strict or canon.RFC8785")
+
+// checkProfile reports whether pr is the rfc8785 profile, and refuses a
+// profile that is neither canon.Strict nor canon.RFC8785. It is small
+// enough to inline: the strict path pays two comparisons.
+func checkProfile(pr canon.Profile) (rfc8785 bool, err error) {
+	if pr == (canon.Profile{}) { // canon.Strict, the zero Profile
+		return false, nil
+	}
+	if pr == canon.RFC8785 {
+		return true, nil
+	}
+	return false, profileError(pr)
+}
+
+// profileError is checkProfile's refusal of pr.
+func profileError(pr canon.Profile) error {
+	return fmt.Errorf("%w, not %v", errProfile, pr)
+}
+
+// profileFor reports whether the act of the call to the tool named name
+// (a canonical JSON string) is in the rfc8785 profile: ProfileOf's choice
+// for it, or Profile.
+func (p *Parser) profileFor(name []byte) (bool, error) {
+	if p.ProfileOf == nil {
+		return checkProfile(p.Profile)
+	}
+	return p.profileByName(name)
+}
+
+// profileByName is profileFor with ProfileOf set: it decodes name into
+// p.tool, allocating only when the name is not the previous call's.
+func (p *Parser) profileByName(name []byte) (bool, error) {
+	body := name[1 : len(name)-1]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		p.name, _ = jsonread.AppendUnquote(p.name[:0], name, 0)
+		body = p.name
+	}
+	if p.tool != string(body) { // compared without allocating
+		p.tool = string(body)
+	}
+	return p.profileOf(p.tool)
+}
+
+// profileOf reports whether the act of a call to tool is in the rfc8785
+// profile: ProfileOf's choice for it, or Profile.
+func (p *Parser) profileOf(tool string) (bool, error) {
+	if p.ProfileOf == nil {
+		return checkProfile(p.Profile)
+	}
+	pr := p.ProfileOf(tool)
+	rfc8785, err := checkProfile(pr)
+	if err != nil {
+		return false, fmt.Errorf("%w: ProfileOf(%q) returned %v", errProfile, tool, pr)
+	}
+	return rfc8785, nil
 }
 
 // strictOnly reports whether ce is a rejection that the strict profile
@@ -269,16 +374,16 @@ func strictOnly(ce *canon.Error) bool {
 }
 
 // argsText decodes the OpenAI arguments string at a in the canonical
-// document doc and returns the canonical form of the JSON text it holds.
-// Errors carry the string member's pointer (within w's object) and
-// offsets in the decoded text.
-func (p *Parser) argsText(doc []byte, a span, fi *formInfo, w *at) ([]byte, error) {
+// document doc and returns the canonical form of the JSON text it holds,
+// in the rfc8785 profile or the strict one. Errors carry the string
+// member's pointer (within w's object) and offsets in the decoded text.
+func (p *Parser) argsText(doc []byte, a span, fi *formInfo, w *at, rfc8785 bool) ([]byte, error) {
 	if p.top.textAt != a.start { // walkTop decodes the one it read last
 		p.top.text, _ = jsonread.AppendUnquote(p.top.text[:0], doc, a.start)
 		p.top.textAt = a.start
 	}
 	text := p.top.text
-	out, err := p.canonArgs(text)
+	out, err := p.canonArgs(text, rfc8785)
 	if err != nil {
 		ce := asCanon(err)
 		return nil, &Error{Pointer: w.pointer(fi.argsPtr), Offset: ce.Offset, InString: true, Err: ce}
@@ -291,19 +396,27 @@ func (p *Parser) argsText(doc []byte, a span, fi *formInfo, w *at) ([]byte, erro
 }
 
 // canonArgs returns the canonical form of raw, JSON text read on its own,
-// under the strict profile and the arguments' depth bound. The result is
-// valid until the next call on p.ac; a rejection is a *canon.Error with
-// offsets and pointers in raw.
-func (p *Parser) canonArgs(raw []byte) ([]byte, error) {
-	out, err := p.ac.View(raw)
-	if err != nil || !deeperThan(out, MaxArgumentsDepth) {
+// under the strict profile (or rfc8785) and the arguments' depth bound of
+// that profile. The result is valid until the next call on the profile's
+// Canonicalizer; a rejection is a *canon.Error with offsets and pointers
+// in raw.
+func (p *Parser) canonArgs(raw []byte, rfc8785 bool) ([]byte, error) {
+	c, maxDepth := &p.ac, MaxArgumentsDepth
+	if rfc8785 {
+		if p.rc == nil {
+			p.rc = canon.New(canon.RFC8785)
+		}
+		c, maxDepth = p.rc, MaxArgumentsDepthRFC8785
+	}
+	out, err := c.View(raw)
+	if err != nil || !deeperThan(out, maxDepth) {
 		return out, err
 	}
 	// Put raw one level down to have the gate name the place: it is one
 	// JSON value (the gate has just read it), so "[" + raw + "]" is an
 	// array of that one value.
 	p.wrap = append(append(append(p.wrap[:0], '['), raw...), ']')
-	if _, err := p.ac.View(p.wrap); err != nil {
+	if _, err := c.View(p.wrap); err != nil {
 		ce := asCanon(err)
 		ptr := ce.Pointer
 		if len(ptr) >= 2 && ptr[:2] == "/0" {
@@ -340,12 +453,16 @@ func deeperThan(b []byte, max int) bool {
 }
 
 // write lays out the act in dst[:0]: the prefix, the canonical arguments,
-// the server when configured, and the tool name (a canonical JSON string).
-func (p *Parser) write(dst, args, name []byte, shape Shape, r *parsed) []byte {
+// the profile when it is rfc8785, the server when configured, and the
+// tool name (a canonical JSON string).
+func (p *Parser) write(dst, args, name []byte, shape Shape, rfc8785 bool, r *parsed) []byte {
 	dst = append(dst[:0], prefix...)
 	r.args = len(dst)
 	dst = append(dst, args...)
 	r.argsEnd = len(dst)
+	if rfc8785 {
+		dst = append(dst, profileMember...)
+	}
 	if len(p.serverJSON) > 0 {
 		dst = append(dst, `,"server":`...)
 		dst = append(dst, p.serverJSON...)
@@ -353,7 +470,7 @@ func (p *Parser) write(dst, args, name []byte, shape Shape, r *parsed) []byte {
 	dst = append(dst, `,"tool":`...)
 	dst = append(dst, name...)
 	dst = append(dst, '}')
-	r.name, r.shape = name, shape
+	r.name, r.shape, r.rfc8785 = name, shape, rfc8785
 	return dst
 }
 
@@ -387,7 +504,7 @@ func shapeProblem(src []byte, pr *problem) *Error {
 // Canonicalizers is Poolable, and its own buffers together are within
 // poolcap.Max.
 func (p *Parser) keep() bool {
-	return p.c.Poolable() && p.ac.Poolable() && (p.w == nil || p.w.Poolable()) &&
+	return p.c.Poolable() && p.ac.Poolable() && (p.w == nil || p.w.Poolable()) && (p.rc == nil || p.rc.Poolable()) &&
 		poolcap.Keep(cap(p.top.text)+cap(p.wrap)+cap(p.name)+cap(p.out)+cap(p.serverJSON))
 }
 
@@ -396,6 +513,7 @@ var parsers = sync.Pool{New: func() any { return new(Parser) }}
 func getParser(server string) *Parser {
 	p := parsers.Get().(*Parser)
 	p.Server = server
+	p.Profile, p.ProfileOf = canon.Strict, nil
 	return p
 }
 

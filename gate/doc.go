@@ -8,8 +8,9 @@
 //
 // Authorize reads the call into its act (package act: Anthropic tool_use,
 // OpenAI tool_calls and function_call, MCP tools/call; the act binds the
-// tool's name, its arguments under the strict profile, and the configured
-// server), looks up the tool's consequence Class in the Policy, and:
+// tool's name, its arguments under the number profile the policy gives the
+// tool, and the configured server), looks up the tool's consequence Class
+// in the Policy, and:
 //
 //   - below the policy's threshold, allows on policy alone (ReasonPolicy);
 //   - at or above it, and for every tool the policy does not name, allows
@@ -218,8 +219,23 @@
 //
 // # Non-integer arguments
 //
-// Acts are canonicalized under the strict profile, which admits only
-// integers of magnitude at most 2^53-1: a call whose arguments hold 19.99
-// is denied as malformed, never rounded. Tools that take amounts take them
-// in minor units ("amount_cents": 1999) or as strings ("ratio": "0.25").
+// A call that needs authority (its tool at or above the threshold, or not
+// named) is read under the strict profile, which admits only integers of
+// magnitude at most 2^53-1: a call whose arguments hold 19.99 is denied as
+// malformed, never rounded, since its act must be an envelope's action
+// (draft-morrison-binding-moment-envelope-04 §5.6, §6.3). Tools that take
+// amounts take them in minor units ("amount_cents": 1999) or as strings
+// ("ratio": "0.25").
+//
+// A tool below the threshold is read under the rfc8785 profile by default
+// (Policy.NumberProfiles, the policy's number_profiles member), so a
+// READ_ONLY lookup taking {"lat":47.37} is allowed on policy; its act,
+// and the receipt's act_digest, record the profile ("profile":"rfc8785",
+// package act), so no such act has the digest of a strict one. The policy
+// may read a class or one tool under strict instead; rfc8785 at or above
+// the threshold is refused. Authorize reads the tool's name first and its
+// arguments under that tool's profile (act.Parser.ProfileOf), and denies
+// an Act given to it that was read under another profile as malformed
+// (TestAuthorizeNumberProfiles, TestAuthorizeActProfile,
+// TestNumberProfilesPolicy).
 package gate

@@ -141,7 +141,7 @@ func ExampleParsePolicy() {
 	fmt.Println(err)
 	// Output:
 	// 2026-12-01 READ_ONLY FINANCIAL
-	// gate: policy: "/treshold": unknown member (want policy_version, server, threshold, tools, principals, max_authority_age, elicitation)
+	// gate: policy: "/treshold": unknown member (want policy_version, server, threshold, tools, number_profiles, principals, max_authority_age, elicitation)
 }
 
 // A gate that asks: with Config.Approvals, a call that needs authority and

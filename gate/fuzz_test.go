@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -23,6 +24,8 @@ func FuzzParsePolicy(f *testing.F) {
 	f.Add([]byte(`{"policy_version":"","tools":{}}`))
 	f.Add([]byte(`{"policy_version":"v","tools":{"a":"READ_ONLY","a":"FINANCIAL"}}`))
 	f.Add([]byte(`{"policy_version":"v","tools":{},"threshold":"PHYSICAL"}`))
+	f.Add([]byte(`{"policy_version":"v","tools":{"a":"READ_ONLY","b":"ORDINARY"},"number_profiles":{"classes":{"ORDINARY":"strict"},"tools":{"a":"strict","b":"rfc8785"}}}`))
+	f.Add([]byte(`{"policy_version":"v","tools":{"p":"FINANCIAL"},"number_profiles":{"classes":{},"tools":{"p":"rfc8785"}}}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := gate.ParsePolicy(src)
 		if err != nil {
@@ -49,6 +52,27 @@ func FuzzParsePolicy(f *testing.F) {
 		for name, c := range p.Tools {
 			if raw.Tools[name] != c.String() {
 				t.Fatalf("tool %q: %v, encoding/json reads %q", name, c, raw.Tools[name])
+			}
+		}
+		// The number profiles read back the same through MarshalJSON, and
+		// none reads a call that needs authority under rfc8785.
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatalf("MarshalJSON of an accepted policy: %v", err)
+		}
+		back, err := gate.ParsePolicy(b)
+		if err != nil || !reflect.DeepEqual(back.NumberProfiles, p.NumberProfiles) {
+			t.Fatalf("%s reads back as %+v, %v; want %+v", b, back, err, p.NumberProfiles)
+		}
+		threshold := p.Threshold
+		if threshold == 0 {
+			threshold = gate.Financial
+		}
+		for name, c := range p.Tools {
+			if c >= threshold {
+				if p.NumberProfile(name) != canon.Strict {
+					t.Fatalf("tool %q, %v, is read under %v", name, c, p.NumberProfile(name))
+				}
 			}
 		}
 	})

@@ -201,8 +201,8 @@ func New(c Config) (*Gate, error) {
 	if g.now == nil {
 		g.now = time.Now
 	}
-	server := g.policy.Server
-	g.parsers.New = func() any { return &act.Parser{Server: server} }
+	server, profileOf := g.policy.Server, g.policy.NumberProfile
+	g.parsers.New = func() any { return &act.Parser{Server: server, ProfileOf: profileOf} }
 	return g, nil
 }
 
@@ -224,7 +224,11 @@ func (g *Gate) Authenticated() bool { return g.principals != nil }
 // Arguments, as an MCP server receives them). With it comes the authority
 // the host holds for it, if any, as a Go value or in its JSON form.
 type Call struct {
-	// Act, if not nil, is the act itself. Its Server must be the policy's.
+	// Act, if not nil, is the act itself. Its Server must be the policy's,
+	// and its Profile the one the policy gives its tool
+	// (Policy.NumberProfile: a host reads it with an act.Parser whose
+	// ProfileOf is that method); otherwise the call is denied as
+	// malformed.
 	Act *act.Act
 	// Src is the tool call (an Anthropic tool_use block, an OpenAI
 	// tool_calls entry or Responses function_call item, an MCP tools/call
@@ -312,7 +316,9 @@ func (d *Decision) Message() string {
 // Authorize decides call, commits the decision's receipt, and returns the
 // decision. It is fail-closed: Allow is true only when
 //
-//   - the call reads as a tool call under the strict gate (package act), and
+//   - the call reads as a tool call (package act) under the number profile
+//     the policy gives its tool (Policy.NumberProfiles: strict unless the
+//     tool is below the threshold), and
 //   - the tool's class is below the policy's threshold (ReasonPolicy), or the
 //     call carries an Authority that is current (its Expires is set and in
 //     the future) and whose resolution, checked by envelope.Resolver against
@@ -404,14 +410,21 @@ func (g *Gate) readAct(ctx context.Context, call *Call, d *Decision) (a *act.Act
 			return nil, false, true
 		}
 	default:
+		p := g.parsers.Get().(*act.Parser)
 		var err error
-		if a, err = act.New(g.policy.Server, call.Tool, call.Arguments); err != nil {
+		a, err = p.New(call.Tool, call.Arguments)
+		g.parsers.Put(p)
+		if err != nil {
 			d.deny(ReasonMalformedCall, err, "%v", err)
 			return nil, false, true
 		}
 	}
 	if a.Server != g.policy.Server {
 		d.deny(ReasonMalformedCall, nil, "the act binds server %q, and this gate serves %q", a.Server, g.policy.Server)
+		return nil, false, true
+	}
+	if want := g.policy.NumberProfile(a.Tool); a.Profile != want {
+		d.deny(ReasonMalformedCall, nil, "the act was read under the %v profile, and policy %q reads tool %q under %v", a.Profile, g.policy.Version, a.Tool, want)
 		return nil, false, true
 	}
 	d.Act = a

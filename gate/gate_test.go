@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bbdigest/bbdigest/act"
+	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/hashing"
@@ -589,7 +590,10 @@ func TestServerBinding(t *testing.T) {
 	if d := g.Authorize(context.Background(), gate.Call{Act: parseAct(t, searchCall)}); d.Allow || d.Reason != gate.ReasonMalformedCall {
 		t.Fatalf("an act for no server passed a gate for %s: %v %s", p.Server, d.Allow, d.Reason)
 	}
-	a, err := act.New(p.Server, "search", []byte(`{"q":"hotels"}`))
+	// search is READ_ONLY, below the threshold: its acts are read under
+	// rfc8785 (Policy.NumberProfiles' default).
+	ap := act.Parser{Server: p.Server, Profile: canon.RFC8785}
+	a, err := ap.New("search", []byte(`{"q":"hotels"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,6 +41,10 @@ type Policy struct {
 	// A tool not named here is Unconfigured, and always needs authority.
 	Tools map[string]Class `json:"tools"`
 
+	// NumberProfiles chooses the number profile each tool's acts are read
+	// under: by default rfc8785 below the threshold, strict at or above it.
+	NumberProfiles NumberProfiles
+
 	// Principals are the people who may authorize a call, by the Ed25519
 	// public keys they sign resolutions with (SignResolution). With
 	// principals, an authority is accepted only with a signed resolution
@@ -155,7 +159,10 @@ func (p *Policy) maxAuthorityAge() time.Duration {
 // class is not one of the five, a principal whose key is not an Ed25519
 // public key, two principals with one key or one name, a name that is not
 // UTF-8 or longer than 128 bytes, a MaxAuthorityAge that is negative,
-// above MaxAuthorityAgeLimit, or set without principals.
+// above MaxAuthorityAgeLimit, or set without principals; a number profile
+// that is neither canon.Strict nor canon.RFC8785, for a tool with an empty
+// name or a class not one of the five, or rfc8785 at or above the
+// threshold (see NumberProfiles).
 func (p *Policy) Validate() error {
 	if p == nil {
 		return policyErr("", "no policy")
@@ -175,6 +182,9 @@ func (p *Policy) Validate() error {
 		if c := p.Tools[name]; !c.valid() {
 			return policyErr("/tools/"+pointerEscaper.Replace(name), "invalid class %v", c)
 		}
+	}
+	if err := p.validateProfiles(); err != nil {
+		return err
 	}
 	if p.Principals != nil && len(p.Principals) == 0 {
 		return policyErr("/principals", "no principals: leave the member out for unauthenticated authority, or name at least one")
@@ -259,6 +269,7 @@ func (p *Policy) class(tool string) (Class, bool) {
 // clone returns a deep copy of p.
 func (p *Policy) clone() Policy {
 	c := *p
+	c.NumberProfiles = p.NumberProfiles.clone()
 	if p.Tools != nil {
 		c.Tools = make(map[string]Class, len(p.Tools))
 		for name, cls := range p.Tools {
@@ -277,7 +288,7 @@ func (p *Policy) clone() Policy {
 
 // policyMembers are the members of a policy's JSON form, in the order the
 // "want" of an unknown member names them.
-const policyMembers = "policy_version, server, threshold, tools, principals, max_authority_age, elicitation"
+const policyMembers = "policy_version, server, threshold, tools, number_profiles, principals, max_authority_age, elicitation"
 
 // ParsePolicy reads a policy from its JSON form:
 //
@@ -286,14 +297,17 @@ const policyMembers = "policy_version, server, threshold, tools, principals, max
 //	  "server": "mcp://travel.example",
 //	  "threshold": "FINANCIAL",
 //	  "tools": {"search_hotels": "READ_ONLY", "book_hotel": "FINANCIAL"},
+//	  "number_profiles": {"classes": {"ORDINARY": "strict"}, "tools": {"geocode": "rfc8785"}},
 //	  "principals": [{"name": "alice", "public_key": "MCowBQYDK2VwAyEA..."}],
 //	  "max_authority_age": "5m",
 //	  "elicitation": ["ORDINARY", "FINANCIAL"]
 //	}
 //
 // policy_version (a string) and tools are required; server, threshold,
-// principals and max_authority_age may be omitted. A principal's
-// public_key is its Ed25519 public key in the form bbdigest keygen writes
+// number_profiles, principals and max_authority_age may be omitted.
+// number_profiles (NumberProfiles) has classes, by class name, and tools,
+// by tool name, each optional, whose values are "strict" or "rfc8785".
+// A principal's public_key is its Ed25519 public key in the form bbdigest keygen writes
 // to KEYFILE.pub (receipt.MarshalPublicKey: base64url without padding of
 // the SubjectPublicKeyInfo DER), spelt exactly so; name is optional.
 // max_authority_age is a Go duration ("90s", "5m"), allowed only with
@@ -339,6 +353,8 @@ func ParsePolicy(src []byte) (*Policy, error) {
 			}
 		case "tools":
 			p.Tools, err = parseTools(at, raw)
+		case "number_profiles":
+			p.NumberProfiles, err = parseNumberProfiles(at, raw)
 		case "principals":
 			p.Principals, err = parsePrincipals(at, raw)
 		case "elicitation":
@@ -515,7 +531,8 @@ func parsePrincipals(at string, raw json.RawMessage) ([]Principal, *PolicyError)
 }
 
 // MarshalJSON returns p in the JSON form ParsePolicy reads (threshold,
-// server, principals and max_authority_age left out when zero), so that
+// server, number_profiles, principals and max_authority_age left out when
+// zero, and number_profiles' classes and tools when empty), so that
 // ParsePolicy(MarshalJSON(p)) is p for a valid p. It fails for a policy
 // that Validate refuses.
 func (p Policy) MarshalJSON() ([]byte, error) {
@@ -531,10 +548,11 @@ func (p Policy) MarshalJSON() ([]byte, error) {
 		Server     string           `json:"server,omitempty"`
 		Threshold  Class            `json:"threshold,omitempty"`
 		Tools      map[string]Class `json:"tools"`
+		Profiles   *profilesJSON    `json:"number_profiles,omitempty"`
 		Principals []principal      `json:"principals,omitempty"`
 		MaxAge     string           `json:"max_authority_age,omitempty"`
 		Elicit     *[]Class         `json:"elicitation,omitempty"`
-	}{Version: p.Version, Server: p.Server, Threshold: p.Threshold, Tools: p.Tools}
+	}{Version: p.Version, Server: p.Server, Threshold: p.Threshold, Tools: p.Tools, Profiles: p.NumberProfiles.toJSON()}
 	if out.Tools == nil {
 		out.Tools = map[string]Class{}
 	}

@@ -21,6 +21,7 @@ func (c *cli) act(args []string) int {
 	fs := c.flagSet(cmd)
 	shapeName := fs.String("shape", "auto", "")
 	server := fs.String("server", "", "")
+	profileName := fs.String("profile", "strict", "")
 	canonical := fs.Bool("canonical", false, "")
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
@@ -32,6 +33,17 @@ func (c *cli) act(args []string) int {
 	}
 	if !utf8.ValidString(*server) {
 		return c.usageError(cmd, "--server "+quote(*server)+" is not valid UTF-8")
+	}
+	profile, ok := c.profile(*profileName)
+	if !ok {
+		return exitUsage
+	}
+	// The act takes the profile's rules, not its size bound: the input's
+	// is c.limit().
+	if profile.IntegersOnly() {
+		profile = canon.Strict
+	} else {
+		profile = canon.RFC8785
 	}
 	name := "-"
 	if len(operands) == 1 {
@@ -47,7 +59,7 @@ func (c *cli) act(args []string) int {
 		c.ioFailure(name, err)
 		return exitUsage
 	}
-	p := act.Parser{Server: *server}
+	p := act.Parser{Server: *server, Profile: profile}
 	var a act.Act
 	err = p.ParseInto(&a, src, shape)
 	if errors.Is(err, act.ErrMessage) {

@@ -199,7 +199,7 @@ func TestGateCommandErrors(t *testing.T) {
 		{"bad key", []string{"gate", "--policy", f.policy, "--receipts", f.receipts, "--key", f.policy}, exitUsage,
 			"bbdigest: error: " + f.policy + `: receipt: private key: not one PEM "PRIVATE KEY" block (PKCS#8)` + "\n"},
 		{"bad policy", []string{"gate", "--policy", badPolicy, "--receipts", f.receipts, "--key", f.key}, exitUsage,
-			"bbdigest: error: " + badPolicy + `: "/x": unknown member (want policy_version, server, threshold, tools, principals, max_authority_age, elicitation)` + "\n"},
+			"bbdigest: error: " + badPolicy + `: "/x": unknown member (want policy_version, server, threshold, tools, number_profiles, principals, max_authority_age, elicitation)` + "\n"},
 		{"missing policy", []string{"gate", "--policy", filepath.Join(f.dir, "nope.json"), "--receipts", f.receipts, "--key", f.key}, exitUsage,
 			"bbdigest: error: " + filepath.Join(f.dir, "nope.json") + ": open: no such file or directory\n"},
 		{"missing key", []string{"gate", "--policy", f.policy, "--receipts", f.receipts, "--key", filepath.Join(f.dir, "nope.key")}, exitUsage,
