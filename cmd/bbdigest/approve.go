@@ -4,7 +4,7 @@ package main
 // gate (with --ask) stores an approval request in its ledger for each call
 // that needs authority and carries none; approve lists them, shows one as
 // §9 renders it, and records the principal's decision, a resolution
-// signed with the principal's key (gate.SignGrant, gate.SignDeny), which
+// signed with the principal's key and recorded (gate.Decide), which
 // the gate finds when the agent retries the identical call.
 
 import (
@@ -250,79 +250,17 @@ func (c *cli) approveDecide(cmd string, grant bool, args []string) int {
 		return code
 	}
 	defer l.Close()
-	if err := decideRequest(l, r, grant, option-1, priv, time.Now()); err != nil {
-		if ref, ok := errors.AsType[*refusal](err); ok {
-			c.errorf("%s: %s", cmd, ref.msg)
-			if ref.hint != "" {
-				c.hintf("%s", ref.hint)
+	if err := gate.Decide(l, r, grant, option-1, priv, time.Now()); err != nil {
+		if de, ok := errors.AsType[*gate.DecideError](err); ok {
+			c.errorf("%s: %s", cmd, de.Reason)
+			if de.Hint != "" {
+				c.hintf("%s", de.Hint)
 			}
 			return exitRejected
 		}
 		return c.ledgerFailure(cmd, err)
 	}
 	return c.write([]byte(decisionLine(r, grant, priv)))
-}
-
-// approvalLedger is what a decision needs of the ledger: its approval
-// requests and the state of their envelopes. *bolt.Ledger is one.
-type approvalLedger interface {
-	ledger.Approvals
-	Lookup(d hashing.Digest) (ledger.Entry, error)
-}
-
-// refusal is a decision refused for what the request is (exit 1 for
-// approve grant and deny), not for a ledger that failed: msg says why,
-// hint (if any) what to do.
-type refusal struct{ msg, hint string }
-
-func (e *refusal) Error() string { return e.msg }
-
-// decideRequest signs the principal's decision on the request r, as read
-// from l, with priv at now (gate.SignGrant of option, zero-based, or
-// gate.SignDeny) and records it in l. approve grant and deny and the
-// approval page (approve serve) decide with it. It returns a *refusal
-// when r is not pending, its envelope is no longer emitted in l, or the
-// option does not authorize r's act, and the ledger's error when l
-// fails; either way nothing was recorded.
-func decideRequest(l approvalLedger, r *ledger.Request, grant bool, option int, priv ed25519.PrivateKey, now time.Time) error {
-	if r.State != ledger.RequestPending {
-		what := r.State.String()
-		if r.Closing != "" {
-			what += " (" + r.Closing + ")"
-		}
-		ref := &refusal{msg: fmt.Sprintf("request %s is %s: a request is decided once", r.EnvelopeDigest, what)}
-		if r.State == ledger.RequestClosed {
-			ref.hint = "the agent's next identical call asks anew, with a new envelope"
-		}
-		return ref
-	}
-	// Its envelope must be emitted and not yet consumed: a decision on a
-	// spent envelope would authorize nothing.
-	e, err := l.Lookup(r.EnvelopeDigest)
-	if err != nil {
-		return err
-	}
-	if e.State != ledger.StateEmitted {
-		return &refusal{msg: fmt.Sprintf("the envelope of request %s is %v in the ledger, not emitted: nothing can be decided on it", r.EnvelopeDigest, e.State)}
-	}
-	var doc []byte
-	state := ledger.RequestDenied
-	if grant {
-		state = ledger.RequestGranted
-		doc, err = gate.SignGrant(r, option, priv, now)
-	} else {
-		doc, err = gate.SignDeny(r, priv, now)
-	}
-	if err != nil {
-		return &refusal{msg: err.Error()}
-	}
-	if _, err := l.Decide(r.EnvelopeDigest, state, doc); err != nil {
-		if errors.Is(err, ledger.ErrNotPending) {
-			return &refusal{msg: ledgerMessage(err)}
-		}
-		return err
-	}
-	return nil
 }
 
 // decisionLine is the line approve grant and deny, and approve serve for

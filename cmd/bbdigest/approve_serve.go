@@ -33,6 +33,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/internal/approvepage"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
@@ -301,7 +302,7 @@ func (s *ledgerSource) Decide(ctx context.Context, d approvepage.Decision) error
 		if !ok {
 			return &refusal{msg: fmt.Sprintf("no approval request %s in ledger %s", d.Envelope, fileField(s.path))}
 		}
-		if err := decideRequest(l, &r, !d.Deny, d.Option, s.priv, s.now()); err != nil {
+		if err := gate.Decide(l, &r, !d.Deny, d.Option, s.priv, s.now()); err != nil {
 			return err
 		}
 		line = decisionLine(&r, !d.Deny, s.priv)
@@ -317,6 +318,12 @@ func (s *ledgerSource) Decide(ctx context.Context, d approvepage.Decision) error
 // sourceError is err as the page shows it: a refusal with its hint, a
 // ledger's failure without the package's name, as the commands say them.
 func sourceError(err error) error {
+	if de, ok := errors.AsType[*gate.DecideError](err); ok {
+		if de.Hint != "" {
+			return fmt.Errorf("%s (%s)", de.Reason, de.Hint)
+		}
+		return &shownError{msg: de.Reason, err: err}
+	}
 	if ref, ok := errors.AsType[*refusal](err); ok {
 		if ref.hint != "" {
 			return fmt.Errorf("%s (%s)", ref.msg, ref.hint)
@@ -339,3 +346,8 @@ func (e *shownError) Error() string { return e.msg }
 func (e *shownError) Unwrap() error { return e.err }
 
 var _ approvepage.Source = (*ledgerSource)(nil)
+
+// refusal is a decision refused for a request the ledger does not hold.
+type refusal struct{ msg, hint string }
+
+func (e *refusal) Error() string { return e.msg }
