@@ -94,7 +94,7 @@ func (c *cli) main(args []string) int {
 	}
 	cmd, rest := args[0], args[1:]
 	if command := findCommand(cmd); command != nil { // the table, commands.go
-		return command.call(c, command.name, rest)
+		return call(c, command, command.Name, rest)
 	}
 	if strings.HasPrefix(cmd, "-") {
 		c.errorf("unknown flag %s before the command", cmd)
