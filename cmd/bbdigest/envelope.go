@@ -9,6 +9,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/verdict"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
@@ -48,27 +49,6 @@ func parseEnvelope(src []byte, rejected error) (*envelope.Envelope, error) {
 	return envelope.Parse(src)
 }
 
-// jsonProblem is one problem in the output of "envelope validate --json":
-// a canon-gate rejection carries its class and byte offset too.
-type jsonProblem struct {
-	Pointer string `json:"pointer"`
-	Reason  string `json:"reason"`
-	Class   string `json:"class,omitempty"`
-	Offset  *int64 `json:"offset,omitempty"`
-}
-
-// jsonProblems returns the problems of an error from Parse, for JSON.
-func jsonProblems(err error) []jsonProblem {
-	if ce, ok := errors.AsType[*canon.Error](err); ok {
-		return []jsonProblem{{Pointer: ce.Pointer, Reason: canonReason(ce), Class: ce.Class.String(), Offset: &ce.Offset}}
-	}
-	ps := []jsonProblem{}
-	for _, p := range envelope.Problems(err) {
-		ps = append(ps, jsonProblem{Pointer: p.Pointer, Reason: p.Reason})
-	}
-	return ps
-}
-
 // writeJSON writes v as one line of JSON, escaped by safeJSON.
 func (c *cli) writeJSON(v any) int {
 	out, err := json.Marshal(v)
@@ -87,21 +67,7 @@ func (c *cli) envelopeValidate(args []string) int {
 	}
 	e, err := parseEnvelope(src, rejected)
 	if *asJSON {
-		type result struct {
-			Valid    bool          `json:"valid"`
-			Digest   *string       `json:"digest"`
-			Problems []jsonProblem `json:"problems"`
-			Omitted  int           `json:"omitted,omitempty"` // problems past the first envelope.MaxProblems
-		}
-		r := result{Valid: err == nil, Problems: []jsonProblem{}}
-		if err == nil {
-			d := e.Digest().String()
-			r.Digest = &d
-		} else {
-			r.Problems = jsonProblems(err)
-			r.Omitted = omittedProblems(err)
-		}
-		if code := c.writeJSON(r); code != exitOK {
+		if code := c.writeJSON(verdict.Validate(e, err)); code != exitOK {
 			return code
 		}
 	} else if err != nil {
