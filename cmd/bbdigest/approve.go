@@ -21,6 +21,7 @@ import (
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/shell"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
@@ -47,10 +48,8 @@ func (c *cli) approveFlagSet(cmd string) (*flag.FlagSet, *approveFlags) {
 // openApprovals checks the flags common to the subcommands and opens the
 // ledger, which must exist. A code of -1 means go on.
 func (c *cli) openApprovals(cmd string, fs *flag.FlagSet, f *approveFlags) (*bolt.Ledger, int) {
-	given := false
-	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "ledger" })
 	switch {
-	case !given:
+	case !gnuflag.Given(fs)["ledger"]:
 		return nil, c.usageError(cmd, "missing --ledger PATH")
 	case f.ledger == "":
 		return nil, c.usageError(cmd, "empty --ledger PATH")
@@ -225,10 +224,8 @@ func (c *cli) approveDecide(cmd string, grant bool, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	keyGiven := false
-	fs.Visit(func(fl *flag.Flag) { keyGiven = keyGiven || fl.Name == "key" })
 	switch {
-	case !keyGiven:
+	case !gnuflag.Given(fs)["key"]:
 		return c.usageError(cmd, "missing --key KEYFILE, the principal's private key")
 	case *keyFile == "":
 		return c.usageError(cmd, "empty --key KEYFILE")

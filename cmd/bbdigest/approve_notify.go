@@ -18,18 +18,17 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/bbdigest/bbdigest/gate/notify"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
@@ -44,16 +43,6 @@ const (
 	notifyDrain = 5 * time.Second
 )
 
-// urlsFlag is a flag that may be given many times (--notify URL).
-type urlsFlag []string
-
-func (f *urlsFlag) String() string { return strings.Join(*f, " ") }
-
-func (f *urlsFlag) Set(s string) error {
-	*f = append(*f, s)
-	return nil
-}
-
 // approveNotify runs "bbdigest approve notify --ledger PATH --key KEYFILE
 // --notify URL [--notify URL]... [--approve-url URL] [--every D]
 // [--wait D]".
@@ -62,15 +51,14 @@ func (c *cli) approveNotify(args []string) int {
 	fs, f := c.approveFlagSet(cmd)
 	keyFile := fs.String("key", "", "")
 	insecureKey := fs.Bool("insecure-key-permissions", false, "")
-	var urls urlsFlag
+	var urls gnuflag.Strings
 	fs.Var(&urls, "notify", "")
 	approveURL := fs.String("approve-url", "", "")
 	every := fs.Duration("every", defaultNotifyEvery, "")
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		return code
 	}
-	given := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	given := gnuflag.Given(fs)
 	switch {
 	case !given["key"]:
 		return c.usageError(cmd, "missing --key KEYFILE, the gate's private key ('bbdigest gate --key KEYFILE'), which signs the notifications")

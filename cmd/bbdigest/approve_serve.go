@@ -10,7 +10,6 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
-	"flag"
 	"fmt"
 	"net"
 	"net/netip"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/internal/approvepage"
 	"github.com/bbdigest/bbdigest/internal/approvepage/ledgersource"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/receipt"
 )
@@ -52,10 +52,8 @@ func (c *cli) serveApprovals(ctx context.Context, args []string) int {
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		return code
 	}
-	keyGiven := false
-	fs.Visit(func(fl *flag.Flag) { keyGiven = keyGiven || fl.Name == "key" })
 	switch {
-	case !keyGiven:
+	case !gnuflag.Given(fs)["key"]:
 		return c.usageError(cmd, "missing --key KEYFILE, the principal's private key")
 	case *keyFile == "":
 		return c.usageError(cmd, "empty --key KEYFILE")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/verdict"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
@@ -136,10 +137,8 @@ func (c *cli) envelopeEmit(args []string) int {
 	if code >= 0 {
 		return code
 	}
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ledger" })
 	switch {
-	case !given:
+	case !gnuflag.Given(fs)["ledger"]:
 		return c.usageError(cmd, "missing --ledger PATH")
 	case *ledgerPath == "":
 		return c.usageError(cmd, "empty --ledger PATH")

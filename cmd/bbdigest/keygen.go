@@ -4,9 +4,9 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
-	"flag"
 	"os"
 
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/keyfile"
 	"github.com/bbdigest/bbdigest/receipt"
 )
@@ -24,8 +24,7 @@ func (c *cli) keygen(args []string) int {
 	if code >= 0 {
 		return code
 	}
-	outSet := false
-	set.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
+	outSet := gnuflag.Given(set)["out"]
 	switch {
 	case *insecureKey && !*public:
 		return c.usageError("keygen", "--insecure-key-permissions goes with -y, which reads a key file")

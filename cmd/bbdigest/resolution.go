@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"io/fs"
 	"strings"
 	"time"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/verdict"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
@@ -95,8 +95,7 @@ func (c *cli) verify(cmd string, args []string) (verdict.Verify, int) {
 
 	// Usage: tell a flag left out from one given an empty value, which an
 	// unset shell variable gives and which must never weaken the check.
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := gnuflag.Given(fs)
 	var usage []string
 	for _, f := range []struct {
 		name     string

@@ -2,13 +2,13 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"time"
 
 	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 )
 
 // resolutionSign is "bbdigest resolution sign --key KEYFILE --envelope FILE
@@ -26,8 +26,7 @@ func (c *cli) resolutionSign(args []string) int {
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		return code
 	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := gnuflag.Given(fs)
 	stdin := 0
 	for _, f := range []struct{ name, value string }{{"key", *keyFile}, {"envelope", *envFile}, {"resolution", *resFile}, {"action", *actionFile}} {
 		switch {
