@@ -23,6 +23,7 @@ import (
 	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/shell"
+	"github.com/bbdigest/bbdigest/internal/verdict"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 	"github.com/bbdigest/bbdigest/receipt"
@@ -106,49 +107,18 @@ func (c *cli) approveList(args []string) int {
 			continue
 		}
 		if *asJSON {
-			if code := c.writeJSON(requestSummary(r)); code != exitOK {
+			if code := c.writeJSON(verdict.Summary(r)); code != exitOK {
 				return code
 			}
 			continue
 		}
-		state := r.State.String()
-		if r.Closing != "" {
-			state += " (" + r.Closing + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safeText(state), r.EmittedAt.UTC().Format(time.RFC3339), safeText(r.Class), quote(r.Tool), r.EnvelopeDigest)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safeText(verdict.Status(r)), r.EmittedAt.UTC().Format(time.RFC3339), safeText(r.Class), quote(r.Tool), r.EnvelopeDigest)
 	}
 	if *asJSON {
 		return exitOK
 	}
 	tw.Flush()
 	return c.write([]byte(out.String()))
-}
-
-// approveSummary is a request as approve list --json prints it.
-type approveSummary struct {
-	EnvelopeDigest hashing.Digest `json:"envelope_digest"`
-	State          string         `json:"state"`
-	Tool           string         `json:"tool"`
-	Server         string         `json:"server"`
-	Class          string         `json:"class"`
-	ActDigest      hashing.Digest `json:"act_digest"`
-	Emitted        string         `json:"emitted"`
-	Decided        string         `json:"decided,omitempty"`
-	Closed         string         `json:"closed,omitempty"`
-	Closing        string         `json:"closing,omitempty"`
-}
-
-func requestSummary(r *ledger.Request) approveSummary {
-	t := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339Nano)
-	}
-	return approveSummary{
-		EnvelopeDigest: r.EnvelopeDigest, State: r.State.String(), Tool: r.Tool, Server: r.Server, Class: r.Class,
-		ActDigest: r.ActDigest, Emitted: t(r.EmittedAt), Decided: t(r.DecidedAt), Closed: t(r.ClosedAt), Closing: r.Closing,
-	}
 }
 
 // approveRequest opens the ledger and finds the request DIGEST names.
@@ -195,12 +165,8 @@ func (c *cli) approveShow(args []string) int {
 	}
 	var b strings.Builder
 	b.WriteString(envelope.RenderText(env))
-	state := r.State.String()
-	if r.Closing != "" {
-		state += " (" + r.Closing + ")"
-	}
 	fmt.Fprintf(&b, "\nTool: %s\nServer: %s\nClass: %s\nAct: %s\nEmitted: %s\nState: %s\n",
-		quote(r.Tool), quote(r.Server), safeText(r.Class), r.ActDigest, r.EmittedAt.UTC().Format(time.RFC3339Nano), safeText(state))
+		quote(r.Tool), quote(r.Server), safeText(r.Class), r.ActDigest, r.EmittedAt.UTC().Format(time.RFC3339Nano), safeText(verdict.Status(r)))
 	return c.write([]byte(b.String()))
 }
 

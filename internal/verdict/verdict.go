@@ -1,14 +1,15 @@
-// Package verdict is what bbdigest's envelope and resolution commands
-// answer in JSON, with stable field names: the answer of "envelope
-// validate --json" (Validation), the one object "resolution verify"
-// prints (Verify), and the problems of a rejected input in both
-// (Problem), as they are made from the errors of packages canon and
-// envelope. It also words a canon-gate rejection's REASON (CanonReason) as
-// every diagnostic of the command does. The command writes them, escaped
+// Package verdict is what bbdigest's commands answer in JSON, with stable
+// field names: the answer of "envelope validate --json" (Validation), the
+// one object "resolution verify" prints (Verify), the problems of a
+// rejected input in both (Problem), as they are made from the errors of
+// packages canon and envelope, and an approval request as "approve list
+// --json" prints it (Request, with its Status as list and show print it).
+// It also words a canon-gate rejection's REASON (CanonReason) as every
+// diagnostic of the command does. The command writes them, escaped
 // (internal/diag), and reports the rejections on stderr.
 //
 // Tests: TestValidation, TestRejected (each kind of rejection, field by
-// field, as JSON), TestCanonReason, TestOmitted.
+// field, as JSON), TestCanonReason, TestOmitted, TestSummary.
 package verdict
 
 import (

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/internal/demo"
+	"github.com/bbdigest/bbdigest/ledger"
 )
 
 // asJSON returns v as encoding/json writes it.
@@ -93,5 +96,28 @@ func TestOmitted(t *testing.T) {
 	}
 	if Omitted(nil) != 0 || Omitted(&canon.Error{Class: canon.ClassSyntax}) != 0 {
 		t.Errorf("Omitted of an error that is not malformed is not 0")
+	}
+}
+
+// TestSummary: a request as approve list --json prints it, the times not
+// reached left out, and its status with why it closed.
+func TestSummary(t *testing.T) {
+	emitted := time.Date(2026, 12, 4, 15, 0, 0, 123456789, time.FixedZone("CET", 3600))
+	r := ledger.Request{EnvelopeDigest: hashing.Sum([]byte("e")), ActDigest: hashing.Sum([]byte("a")), Tool: "pay", Class: "FINANCIAL",
+		State: ledger.RequestPending, EmittedAt: emitted}
+	want := `{"envelope_digest":"` + r.EnvelopeDigest.String() + `","state":"pending","tool":"pay","server":"","class":"FINANCIAL","act_digest":"` + r.ActDigest.String() + `","emitted":"2026-12-04T14:00:00.123456789Z"}`
+	if got := asJSON(t, Summary(&r)); got != want {
+		t.Errorf("pending: %s, want %s", got, want)
+	}
+	if got := Status(&r); got != "pending" {
+		t.Errorf("Status = %q, want pending", got)
+	}
+	r.State, r.Closing, r.DecidedAt, r.ClosedAt = ledger.RequestClosed, "authority", emitted.Add(time.Second), emitted.Add(2*time.Second)
+	s := Summary(&r)
+	if s.State != "closed" || s.Closing != "authority" || s.Decided != "2026-12-04T14:00:01.123456789Z" || s.Closed != "2026-12-04T14:00:02.123456789Z" {
+		t.Errorf("closed: %+v", s)
+	}
+	if got := Status(&r); got != "closed (authority)" {
+		t.Errorf("Status = %q, want closed (authority)", got)
 	}
 }
