@@ -19,9 +19,7 @@ import (
 var envelopeUsage = helpFile("envelope")
 
 // envelopeInput parses args into fs, whose flags are defined, and reads
-// the one input. A code of -1 means go on; rejected is then non-nil when
-// the input was rejected unread, past the size bound (a *canon.Error, to
-// be reported as Parse's errors are).
+// the one input (readInput).
 func (c *cli) envelopeInput(fs *flag.FlagSet, args []string) (name string, src []byte, rejected error, code int) {
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
@@ -31,15 +29,25 @@ func (c *cli) envelopeInput(fs *flag.FlagSet, args []string) (name string, src [
 	if len(operands) == 1 {
 		name = operands[0]
 	}
+	src, rejected, code = c.readInput(name)
+	return name, src, rejected, code
+}
+
+// readInput reads the whole input called name ("-": stdin) under the
+// bound of the inputs read whole (envelopes, resolutions, actions). A code
+// of -1 means go on; rejected is then non-nil when the input was rejected
+// unread, past the size bound (a *canon.Error, to be reported as Parse's
+// errors are). A failure to read is reported, exitUsage.
+func (c *cli) readInput(name string) (src []byte, rejected error, code int) {
 	src, err := c.readFile(nil, name, c.limit())
-	if err != nil {
-		if _, ok := errors.AsType[*canon.Error](err); ok {
-			return name, nil, err, -1
-		}
-		c.ioFailure(name, err)
-		return "", nil, nil, exitUsage
+	if _, ok := errors.AsType[*canon.Error](err); ok {
+		return nil, err, -1
 	}
-	return name, src, nil, -1
+	if err != nil {
+		c.ioFailure(name, err)
+		return nil, nil, exitUsage
+	}
+	return src, nil, -1
 }
 
 // parseEnvelope parses src, unless the input was already rejected.
@@ -151,12 +159,11 @@ func (c *cli) envelopeEmit(args []string) int {
 	if len(operands) == 1 {
 		name = operands[0]
 	}
-	src, err := c.readFile(nil, name, c.limit())
-	if _, ok := errors.AsType[*canon.Error](err); !ok && err != nil {
-		c.ioFailure(name, err)
-		return exitUsage
+	src, rejected, code := c.readInput(name)
+	if code >= 0 {
+		return code
 	}
-	env, err := parseEnvelope(src, err)
+	env, err := parseEnvelope(src, rejected)
 	if err != nil {
 		c.reject(name, err)
 		return exitRejected

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/bbdigest/bbdigest"
-	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/internal/gnuflag"
@@ -53,29 +52,18 @@ func (c *cli) resolutionSign(args []string) int {
 
 	// The envelope, the resolution and the action, each refused as the
 	// other commands refuse it.
-	read := func(name string) (src []byte, ok bool, rejected error) {
-		src, err := c.readFile(nil, name, c.limit())
-		if _, isCanon := errors.AsType[*canon.Error](err); isCanon {
-			return nil, true, err // past the size bound: a rejection
-		}
-		if err != nil {
-			c.ioFailure(name, err)
-			return nil, false, nil
-		}
-		return src, true, nil
-	}
-	envSrc, ok, rejected := read(*envFile)
-	if !ok {
-		return exitUsage
+	envSrc, rejected, code := c.readInput(*envFile)
+	if code >= 0 {
+		return code
 	}
 	env, err := parseEnvelope(envSrc, rejected)
 	if err != nil {
 		c.reject(*envFile, err)
 		return exitRejected
 	}
-	resSrc, ok, rejected := read(*resFile)
-	if !ok {
-		return exitUsage
+	resSrc, rejected, code := c.readInput(*resFile)
+	if code >= 0 {
+		return code
 	}
 	if rejected != nil {
 		c.reject(*resFile, rejected)
@@ -95,9 +83,9 @@ func (c *cli) resolutionSign(args []string) int {
 		}
 		return exitRejected
 	}
-	actionSrc, ok, rejected := read(*actionFile)
-	if !ok {
-		return exitUsage
+	actionSrc, rejected, code := c.readInput(*actionFile)
+	if code >= 0 {
+		return code
 	}
 	if rejected != nil {
 		c.reject(*actionFile, rejected)
