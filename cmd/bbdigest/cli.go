@@ -24,6 +24,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/boundedread"
+	"github.com/bbdigest/bbdigest/internal/cmdtable"
 	"github.com/bbdigest/bbdigest/internal/gnuflag"
 )
 
@@ -133,7 +134,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 	}
 	operands, err := gnuflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		text, _ := commandHelp(fs.Name())
+		text, _ := cmdtable.Help(commands, fs.Name())
 		io.WriteString(c.stdout, text)
 		return nil, exitOK
 	}

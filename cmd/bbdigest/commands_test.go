@@ -206,7 +206,7 @@ func TestFlagsOf(t *testing.T) {
 	cmdtable.Leaves(commands, func(path string, _ *command) {
 		c := &cli{stdin: strings.NewReader(""), stdout: new(bytes.Buffer), stderr: new(bytes.Buffer)}
 		code := c.main(append(strings.Split(path, " "), "--help"))
-		want, _ := commandHelp(path)
+		want, _ := cmdtable.Help(commands, path)
 		if code != exitOK || c.stdout.(*bytes.Buffer).String() != want || c.stderr.(*bytes.Buffer).Len() != 0 {
 			t.Errorf("%s --help: exit code %d, stderr %q: not the help alone", path, code, c.stderr)
 		}
@@ -226,7 +226,7 @@ func TestFlagsDocumented(t *testing.T) {
 	flags := map[string][]string{} // top-level command: its flags
 	cmdtable.Leaves(commands, func(path string, cmd *command) {
 		top, _, _ := strings.Cut(path, " ")
-		help, _ := commandHelp(path)
+		help, _ := cmdtable.Help(commands, path)
 		for _, f := range cmd.Flags(flagsOf(path)) {
 			if !regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + `\b`).MatchString(help) {
 				t.Errorf("%s: --%s is not in the help of %s", path, f.Name, top)

@@ -26,7 +26,7 @@ func (c *cli) help(args []string) int {
 		io.WriteString(c.stdout, usage)
 		return exitOK
 	}
-	text, ok := commandHelp(operands[0])
+	text, ok := cmdtable.Help(commands, operands[0])
 	if !ok || strings.Contains(operands[0], " ") {
 		c.errorf("help: unknown command %s", quote(operands[0]))
 		c.hintf("run 'bbdigest help' for usage")
@@ -64,18 +64,6 @@ var (
 // helpHelp is the help of help; the %s is a paragraph that lists the
 // commands of the table (init fills it).
 var helpHelp = helpFile("help")
-
-// commandHelp returns the help text of the command called name, as
-// "bbdigest help NAME" and "bbdigest NAME --help" print it; name is also
-// the name of a command's flag set ("envelope validate"), whose help is
-// its command's.
-func commandHelp(name string) (string, bool) {
-	cmd, top := cmdtable.FindPath(commands, name)
-	if cmd == nil {
-		return "", false
-	}
-	return top.Help, true
-}
 
 // fill replaces the one "%s" of a help text with s.
 func fill(text, s string) string { return strings.Replace(text, "%s", s, 1) }

@@ -6,7 +6,7 @@
 // cmd/bbdigest/commands.go; its commands run on the command's own value
 // (C, *cli there), which the package never looks into.
 //
-// Tests: cmdtable_test.go holds the lookups (TestLookup, TestFindPath,
+// Tests: cmdtable_test.go holds the lookups (TestLookup, TestFindPath, TestHelp,
 // TestLeaves), the flags of a flag set as completion offers them
 // (TestFlags), the overview's and the page's layout over a small table
 // (TestOverview, TestManPage), the completion tree (TestCompletionTree) and
@@ -97,6 +97,18 @@ func FindPath[C any](cmds []Command[C], path string) (cmd, top *Command[C]) {
 		cmds = cmd.Subs
 	}
 	return cmd, top
+}
+
+// Help returns the help text of the command of cmds at path, as "PROGRAM
+// help NAME" and "PROGRAM NAME --help" print it: a subcommand's
+// ("envelope validate", the name of its flag set) is its command's. It
+// returns false for a path that names no command.
+func Help[C any](cmds []Command[C], path string) (string, bool) {
+	cmd, top := FindPath(cmds, path)
+	if cmd == nil {
+		return "", false
+	}
+	return top.Help, true
 }
 
 // Names returns the names of cmds, in order.

@@ -62,6 +62,20 @@ func TestFindPath(t *testing.T) {
 	}
 }
 
+func TestHelp(t *testing.T) {
+	cmds := table()
+	for path, want := range map[string]string{"canon": cmds[0].Help, "ledger": cmds[1].Help, "ledger init": cmds[1].Help, "help": ""} {
+		if got, ok := Help(cmds, path); !ok || got != want {
+			t.Errorf("Help(%q) = %q, %v; want %q", path, got, ok, want)
+		}
+	}
+	for _, path := range []string{"ledger x", "--help", "x"} {
+		if got, ok := Help(cmds, path); ok || got != "" {
+			t.Errorf("Help(%q) = %q, %v; want none", path, got, ok)
+		}
+	}
+}
+
 func TestLeaves(t *testing.T) {
 	var paths []string
 	Leaves(table(), func(path string, cmd *Command[*run]) {
