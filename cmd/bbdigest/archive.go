@@ -19,6 +19,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/archive"
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/diag"
 	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/progress"
 )
@@ -201,7 +202,7 @@ func (c *cli) archiveFailure(cmd, out string, err error) int {
 		return exitUsage
 	}
 	if e, ok := errors.AsType[*archive.WriteError](err); ok {
-		c.errorf("%s", writeMessage(e.Err))
+		c.errorf("%s", diag.WriteMessage(e.Err))
 		return exitUsage
 	}
 	if e, ok := errors.AsType[*archive.FileError](err); ok {

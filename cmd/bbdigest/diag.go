@@ -9,7 +9,6 @@ package main
 
 import (
 	"errors"
-	"io/fs"
 	"strconv"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -76,14 +75,4 @@ func tooLarge(limit int) *canon.Error {
 		Offset: int64(limit),
 		Msg:    "input longer than the " + strconv.Itoa(limit) + "-byte bound",
 	}
-}
-
-// writeMessage returns the message of a failure to write the output: err's
-// own when it names the operation and the file, as an *fs.PathError does
-// ("write /dev/stdout: no space left on device"), else "write: " and err.
-func writeMessage(err error) string {
-	if _, ok := errors.AsType[*fs.PathError](err); ok {
-		return err.Error()
-	}
-	return "write: " + err.Error()
 }
