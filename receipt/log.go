@@ -100,11 +100,10 @@ type Log struct {
 	// starts).
 	seq     uint64   // the last record's seq
 	prev    [32]byte // the last record's digest
-	scratch []byte
+	lastLen int      // the bytes of the last group: the capacity of the next one's buffer
 
 	reqs    chan *request // Append to the signer; closed by Close
 	flushQ  chan *group   // the signer to the flusher, unbuffered; closed by the signer
-	spare   chan []byte   // a flushed group's buffer, back to the signer
 	stopped chan struct{} // closed when the flusher has ended
 
 	mu       sync.Mutex
@@ -131,20 +130,28 @@ type Log struct {
 }
 
 // request is one Append, from the caller to the signer and the flusher.
+// Requests are pooled (requests): once its Append has taken the answer
+// from done, no goroutine of the Log holds it.
 type request struct {
-	p    Payload
-	rec  Receipt
-	err  error
-	done chan struct{} // closed once rec or err is set
+	p      Payload  // the caller's; the signer fills Seq, PrevHash, KeyID, ReceiptID, TimestampMS
+	line   []byte   // the signed line, without "\n": in its group's buffer, which no one writes again
+	digest [32]byte // SHA-256 of line
+	err    error
+	done   chan struct{} // one send once line or err is set (buffered: the answer never blocks)
 }
 
 // answer sets r's error and wakes its Append.
 func (r *request) answer(err error) {
 	r.err = err
-	close(r.done)
+	r.done <- struct{}{}
 }
 
-// group is the records of one write and fsync.
+// requests pools the Appends' requests, with their done channels.
+var requests = sync.Pool{New: func() any { return &request{done: make(chan struct{}, 1)} }}
+
+// group is the records of one write and fsync. Its buf is its own: the
+// lines of its requests stay in it, and Append copies its line out, so a
+// buffer is never handed to another group.
 type group struct {
 	buf    []byte
 	reqs   []*request
@@ -235,7 +242,6 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 	}
 	l.reqs = make(chan *request, 256)
 	l.flushQ = make(chan *group)
-	l.spare = make(chan []byte, 1)
 	l.stopped = make(chan struct{})
 	go l.signer()
 	go l.flusher()
@@ -627,7 +633,8 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	if err := l.failure(); err != nil {
 		return Receipt{}, err
 	}
-	r := &request{p: p, done: make(chan struct{})}
+	r := requests.Get().(*request)
+	r.p = p
 	if l.serial {
 		// The benchmark's baseline: sign, write and sync one record at a
 		// time, here, with no goroutine between (the signer and the flusher
@@ -642,10 +649,16 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 		l.reqs <- r
 	}
 	<-r.done
-	if r.err != nil {
-		return Receipt{}, r.err
+	// The receipt is made here, on the caller's goroutine, not on the
+	// signer's, which signs every record one after the other.
+	var rec Receipt
+	err := r.err
+	if err == nil {
+		rec = Receipt{Seq: r.p.Seq, Line: bytes.Clone(r.line), Digest: r.digest, Payload: r.p}
 	}
-	return r.rec, nil
+	*r = request{done: r.done}
+	requests.Put(r)
+	return rec, err
 }
 
 // failure returns the error that failed the Log, or nil.
@@ -670,19 +683,11 @@ func (l *Log) signer() {
 		case len(g.reqs) >= maxGroup:
 			l.flushQ <- g
 			g = &group{}
-			select {
-			case g.buf = <-l.spare:
-			default:
-			}
 			continue
 		default:
 			select {
 			case l.flushQ <- g:
 				g = &group{}
-				select {
-				case g.buf = <-l.spare:
-				default:
-				}
 				continue
 			case r, ok = <-l.reqs:
 			}
@@ -714,17 +719,25 @@ func (l *Log) sign(g *group, r *request) {
 	}
 	p.Seq, p.PrevHash = l.seq+1, l.prev
 	p.KeyID, p.ReceiptID = l.s.keyID, l.s.receiptID(p.Seq)
-	line := l.s.appendLine(l.scratch[:0], p)
-	l.scratch = line[:0]
+	if g.buf == nil {
+		g.buf = make([]byte, 0, max(l.lastLen+l.lastLen/4, 4<<10))
+	}
+	// The line goes straight into the group's buffer: a line that is too
+	// long is taken out again, and no Receipt points at its bytes.
+	start := len(g.buf)
+	buf := l.s.appendLine(g.buf, p)
+	line := buf[start:len(buf):len(buf)]
 	if len(line) > MaxLineSize {
+		g.buf = buf[:start]
 		r.answer(fmt.Errorf("receipt: the receipt line would be %d bytes, above %d", len(line), MaxLineSize))
 		return
 	}
-	r.rec = Receipt{Seq: p.Seq, Line: bytes.Clone(line), Digest: hashing.Sum(line), Payload: *p}
-	l.seq, l.prev = p.Seq, r.rec.Digest
-	g.seq, g.digest = p.Seq, r.rec.Digest
-	g.buf = append(append(g.buf, line...), '\n')
+	r.line, r.digest = line, hashing.Sum(line)
+	l.seq, l.prev = p.Seq, r.digest
+	g.seq, g.digest = p.Seq, r.digest
+	g.buf = append(buf, '\n')
 	g.reqs = append(g.reqs, r)
+	l.lastLen = len(g.buf)
 	l.signed.Add(1)
 }
 
@@ -734,12 +747,6 @@ func (l *Log) flusher() {
 	defer close(l.stopped)
 	for g := range l.flushQ {
 		l.commit(g)
-		if cap(g.buf) <= 1<<20 {
-			select {
-			case l.spare <- g.buf[:0]:
-			default:
-			}
-		}
 	}
 }
 
@@ -839,7 +846,7 @@ func (l *Log) syncLog() error {
 	if l.sync != nil {
 		return l.sync()
 	}
-	return l.f.Sync()
+	return syncdir.Data(l.f)
 }
 
 // writeSync writes b at the end of the file and syncs it.

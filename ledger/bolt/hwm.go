@@ -168,7 +168,7 @@ func (h *hwmFile) write(txid uint64) error {
 		return err
 	}
 	if !h.noSync {
-		if err := h.f.Sync(); err != nil {
+		if err := syncdir.Data(h.f); err != nil { // written in place: no journal commit for the mtime
 			return err
 		}
 	}
