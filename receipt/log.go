@@ -98,12 +98,12 @@ type Log struct {
 
 	// The chain, owned by the signer goroutine (and by Open before it
 	// starts).
-	seq     uint64   // the last record's seq
-	prev    [32]byte // the last record's digest
-	lastLen int      // the bytes of the last group: the capacity of the next one's buffer
+	seq  uint64   // the last record's seq
+	prev [32]byte // the last record's digest
 
 	reqs    chan *request // Append to the signer; closed by Close
 	flushQ  chan *group   // the signer to the flusher, unbuffered; closed by the signer
+	spare   chan *group   // answered groups, back to the signer for reuse
 	stopped chan struct{} // closed when the flusher has ended
 
 	mu       sync.Mutex
@@ -134,7 +134,8 @@ type Log struct {
 // from done, no goroutine of the Log holds it.
 type request struct {
 	p      Payload  // the caller's; the signer fills Seq, PrevHash, KeyID, ReceiptID, TimestampMS
-	line   []byte   // the signed line, without "\n": in its group's buffer, which no one writes again
+	g      *group   // the group that holds line; nil if the signer answered with an error
+	line   []byte   // the signed line, without "\n", in g.buf
 	digest [32]byte // SHA-256 of line
 	err    error
 	done   chan struct{} // one send once line or err is set (buffered: the answer never blocks)
@@ -149,14 +150,15 @@ func (r *request) answer(err error) {
 // requests pools the Appends' requests, with their done channels.
 var requests = sync.Pool{New: func() any { return &request{done: make(chan struct{}, 1)} }}
 
-// group is the records of one write and fsync. Its buf is its own: the
-// lines of its requests stay in it, and Append copies its line out, so a
-// buffer is never handed to another group.
+// group is the records of one write and fsync. The lines of its requests
+// stay in its buf until each Append has copied its own out; the last one
+// to do so hands the group back to the signer (spare), for a later group.
 type group struct {
 	buf    []byte
 	reqs   []*request
-	seq    uint64   // the last record's seq
-	digest [32]byte // the last record's digest
+	left   atomic.Int32 // the Appends still to take their answer: set before the first is answered
+	seq    uint64       // the last record's seq
+	digest [32]byte     // the last record's digest
 }
 
 // maxGroup is the most records a group holds. It bounds what a crash or a
@@ -242,6 +244,7 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 	}
 	l.reqs = make(chan *request, 256)
 	l.flushQ = make(chan *group)
+	l.spare = make(chan *group, 4)
 	l.stopped = make(chan struct{})
 	go l.signer()
 	go l.flusher()
@@ -656,9 +659,36 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	if err == nil {
 		rec = Receipt{Seq: r.p.Seq, Line: bytes.Clone(r.line), Digest: r.digest, Payload: r.p}
 	}
+	if g := r.g; g != nil && g.left.Add(-1) == 0 {
+		l.recycle(g)
+	}
 	*r = request{done: r.done}
 	requests.Put(r)
 	return rec, err
+}
+
+// recycle hands g, whose Appends have all taken their answers, back to
+// the signer, unless its buffer grew large or the signer has enough.
+func (l *Log) recycle(g *group) {
+	if cap(g.buf) > 1<<20 {
+		return
+	}
+	clear(g.reqs)
+	g.buf, g.reqs = g.buf[:0], g.reqs[:0]
+	select {
+	case l.spare <- g:
+	default:
+	}
+}
+
+// newGroup returns an empty group: a recycled one if there is one.
+func (l *Log) newGroup() *group {
+	select {
+	case g := <-l.spare:
+		return g
+	default:
+		return &group{}
+	}
 }
 
 // failure returns the error that failed the Log, or nil.
@@ -673,7 +703,7 @@ func (l *Log) failure() error {
 // lines into groups for the flusher, until Close closes l.reqs.
 func (l *Log) signer() {
 	defer close(l.flushQ)
-	g := &group{}
+	g := l.newGroup()
 	for {
 		var r *request
 		var ok bool
@@ -682,12 +712,12 @@ func (l *Log) signer() {
 			r, ok = <-l.reqs
 		case len(g.reqs) >= maxGroup:
 			l.flushQ <- g
-			g = &group{}
+			g = l.newGroup()
 			continue
 		default:
 			select {
 			case l.flushQ <- g:
-				g = &group{}
+				g = l.newGroup()
 				continue
 			case r, ok = <-l.reqs:
 			}
@@ -719,11 +749,10 @@ func (l *Log) sign(g *group, r *request) {
 	}
 	p.Seq, p.PrevHash = l.seq+1, l.prev
 	p.KeyID, p.ReceiptID = l.s.keyID, l.s.receiptID(p.Seq)
-	if g.buf == nil {
-		g.buf = make([]byte, 0, max(l.lastLen+l.lastLen/4, 4<<10))
-	}
 	// The line goes straight into the group's buffer: a line that is too
-	// long is taken out again, and no Receipt points at its bytes.
+	// long is taken out again. A line keeps its place when the buffer
+	// grows: the old array stays as it was, for the Appends whose lines
+	// are in it.
 	start := len(g.buf)
 	buf := l.s.appendLine(g.buf, p)
 	line := buf[start:len(buf):len(buf)]
@@ -732,12 +761,11 @@ func (l *Log) sign(g *group, r *request) {
 		r.answer(fmt.Errorf("receipt: the receipt line would be %d bytes, above %d", len(line), MaxLineSize))
 		return
 	}
-	r.line, r.digest = line, hashing.Sum(line)
+	r.g, r.line, r.digest = g, line, hashing.Sum(line)
 	l.seq, l.prev = p.Seq, r.digest
 	g.seq, g.digest = p.Seq, r.digest
 	g.buf = append(buf, '\n')
 	g.reqs = append(g.reqs, r)
-	l.lastLen = len(g.buf)
 	l.signed.Add(1)
 }
 
@@ -762,6 +790,7 @@ func (l *Log) commit(g *group) {
 			l.appends.Add(uint64(len(g.reqs)))
 		}
 	}
+	g.left.Store(int32(len(g.reqs)))
 	for _, r := range g.reqs {
 		r.answer(err)
 	}
