@@ -47,7 +47,7 @@ func TestBoltLedgerBatch(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		tx0 := l.txid.Load()
+		c0 := l.Stats().Commits
 		var trues [envelopes]atomic.Int32
 		var wg sync.WaitGroup
 		start := make(chan struct{})
@@ -74,7 +74,7 @@ func TestBoltLedgerBatch(t *testing.T) {
 		close(start)
 		wg.Wait()
 		calls := envelopes * (racers + 1)
-		commits := l.txid.Load() - tx0
+		commits := l.Stats().Commits - c0
 		t.Logf("round %d: %d calls in %d commits", round, calls, commits)
 		if commits >= uint64(calls) {
 			t.Errorf("%d calls took %d commits: no group commit", calls, commits)

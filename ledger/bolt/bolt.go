@@ -159,6 +159,7 @@ type Ledger struct {
 	queue   []*op // guarded by bmu
 	leading bool  // guarded by bmu: a call is committing a group
 	txid    atomic.Uint64
+	commits atomic.Uint64                // commits recorded in the high-water file (Stats)
 	failed  atomic.Pointer[ledger.Error] // the first corruption found
 	stuck   atomic.Bool                  // a panic may have left bbolt's locks held: Close must not wait for them
 }
@@ -644,8 +645,21 @@ func (l *Ledger) write(fn func(tx *bbolt.Tx) error) error {
 	if err := l.hwm.write(txid); err != nil {
 		return &ledger.Error{Path: l.path, Err: fmt.Errorf("transaction %d committed, but the high-water file %s was not updated: %w", txid, l.hwm.path, err)}
 	}
+	l.commits.Add(1)
 	return nil
 }
+
+// Stats counts what a Ledger did since Open.
+type Stats struct {
+	// Commits is the read-write transactions committed and recorded in
+	// the high-water file: each is three syncs (bbolt's two fdatasyncs,
+	// of its pages and of its meta page, and the high-water file's), and
+	// holds one group of Emits and Resolves, or one other change.
+	Commits uint64
+}
+
+// Stats returns what the ledger has done since Open.
+func (l *Ledger) Stats() Stats { return Stats{Commits: l.commits.Load()} }
 
 // txn runs fn in a bbolt transaction, through bboltCall, and commits it if
 // writable and fn succeeds; it returns the id of the transaction committed.
