@@ -174,8 +174,8 @@
 // fsyncs; Log.Stats counts both. Signing stays serial (each record's
 // prev_hash covers the signature of the one before), so a Log appends at
 // most one record per Ed25519 signature's time, however fast its disk
-// (BenchmarkSign: about 20 µs on a Zen 5 core, so 50,000 records a second
-// at best). The signer does nothing else it can leave to others: the line
+// (BenchmarkSign measures one: 25 µs at best on a shared Zen 5 core, so
+// some 40,000 records a second per Log at most, on one core). The signer does nothing else it can leave to others: the line
 // goes straight into its group's buffer, and each Append copies its own
 // line out and makes its Receipt on its own goroutine.
 //
