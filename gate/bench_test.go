@@ -37,9 +37,13 @@ import (
 // share (ledger=group) or that each consume makes alone (ledger=each);
 // their receipts are group-committed. ledger-commits/op counts the
 // ledger's commits per decision.
-// Receipts go to a real file in $BBDIGEST_FSYNC_DIR, else in a directory
-// beside this file (on the disk of the checkout: /tmp may be a tmpfs whose
-// fsync costs nothing). Compare with
+// Receipts (and the ledger) go to real files in $BBDIGEST_FSYNC_DIR, else
+// in a directory beside this file (on the disk of the checkout: /tmp may be
+// a tmpfs whose fsync costs nothing). On a disk, 64 callers are bound by
+// its sync latency (two syncs per group of receipts); with
+// BBDIGEST_FSYNC_DIR=/dev/shm the rate is the CPU's, and then bound by the
+// receipt log's signer, one Ed25519 signature per decision on one
+// goroutine (receipt's BenchmarkSign). Compare with
 //
 //	go test -run '^$' -bench 'Authorize/' -benchtime 2s -count 6 ./gate > /tmp/g.txt
 //	benchstat -col /commit /tmp/g.txt
