@@ -53,10 +53,18 @@ func Watch(ctx context.Context, n *Notifier, poll func() ([]ledger.Request, erro
 		case first || opts.Skip == nil || !opts.Skip(err):
 			return err
 		}
+		// A select with the context done and a tick ready picks either:
+		// ask the context first, so that no poll starts once it is done.
+		if ctx.Err() != nil {
+			return nil
+		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
+			if ctx.Err() != nil {
+				return nil
+			}
 		}
 	}
 }
