@@ -172,9 +172,11 @@ func singleImpls() []string {
 	return s
 }
 
-// batchImpls maps the batch benchmark names to the path that selects them.
+// batchImpls maps the batch benchmark names to the path that selects them:
+// "" for crypto/sha256 one message at a time, and "default" for the
+// configuration in force, unforced (what SumMany runs for a caller).
 func batchImpls() [][2]string {
-	s := [][2]string{{"serial-stdlib", ""}}
+	s := [][2]string{{"serial-stdlib", ""}, {"default", "default"}}
 	for _, n := range paths.Available() {
 		switch n {
 		case "shani":
@@ -202,14 +204,15 @@ func batchSets() []struct {
 		}
 		return m
 	}
-	mixed := func(n, maxLen int, seed uint64) [][]byte {
+	mixedRange := func(n, minLen, maxLen int, seed uint64) [][]byte {
 		r := rand.New(rand.NewPCG(seed, seed))
 		m := make([][]byte, n)
 		for i := range m {
-			m[i] = make([]byte, r.IntN(maxLen+1))
+			m[i] = make([]byte, minLen+r.IntN(maxLen-minLen+1))
 		}
 		return m
 	}
+	mixed := func(n, maxLen int, seed uint64) [][]byte { return mixedRange(n, 0, maxLen, seed) }
 	return []struct {
 		name string
 		msgs [][]byte
@@ -221,6 +224,13 @@ func batchSets() []struct {
 		{"mixed-0-64K-x-256", mixed(256, 64<<10, 2)},
 		// one long message among many short ones
 		{"mixed-1M+1K-x-63", append(equal(63, 1<<10), make([]byte, 1<<20))},
+		// short records (receipts, act digests): one to five blocks
+		{"mixed-0-256-x-1024", mixed(1024, 256, 3)},
+		// envelopes of 1 to 2 KB, as bench's BenchmarkSumManyParallel
+		{"mixed-1K-2K-x-1024", mixedRange(1024, 1000, 2000, 4)},
+		{"mixed-0-8K-x-256", mixed(256, 8<<10, 5)},
+		// fewer messages than two rounds of sixteen lanes
+		{"mixed-0-2K-x-24", mixed(24, 2<<10, 6)},
 	}
 }
 
@@ -264,7 +274,9 @@ func BenchmarkSumMany(b *testing.B) {
 						}
 					}
 				} else {
-					defer mustSelect(b, impl[1])()
+					if impl[1] != "default" {
+						defer mustSelect(b, impl[1])()
+					}
 					for b.Loop() {
 						SumMany(set.msgs, out)
 					}
