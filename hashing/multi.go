@@ -13,9 +13,13 @@
 //   - A lane that finishes writes its digest and takes the next message at
 //     once; a lane with nothing left to do reads another lane's input and
 //     its result is thrown away.
-//   - When messages run out and only a few lanes still work, they are
-//     finished one at a time with the single-message kernel, which is then
-//     faster than a mostly idle multi-lane one.
+//   - When messages run out and only a few lanes still work, a mostly
+//     idle multi-lane kernel does less work than a narrower one would:
+//     the busy lanes move, with their chaining values and tails, to two
+//     interleaved SHA-NI streams where the CPU has SHA-NI and the kernel
+//     is wider (endOfBatch), and the last one, or all of them elsewhere,
+//     is finished with the single-message kernel. A batch of fewer
+//     messages than that threshold thus goes to the SHA-NI streams at once.
 
 package hashing
 
@@ -69,13 +73,16 @@ func (st *laneState) set(b batchID, j int, h *[8]uint32) {
 
 // lane is the Go-side bookkeeping of one lane. It holds no pointers, so
 // that sumLanes keeps everything on its stack: the message is msgs[k], the
-// padded final block(s) are in a separate buffer of the caller.
+// padded final block(s) are in tail buffer tb of the caller (the lane's
+// own at first; a lane keeps its buffer when it moves to another kernel
+// for the end of the batch).
 type lane struct {
 	k      int  // index into msgs, or -1 when idle
 	off    int  // next byte to compress, in the message or in the tail buffer
 	full   int  // length of the whole blocks of the message
 	inTail bool // off is in the tail buffer
 	tailN  int  // bytes of padded tail: BlockSize or 2*BlockSize
+	tb     int  // index of the tail buffer
 }
 
 // blocksLeft returns how many blocks the lane still has to compress.
@@ -86,43 +93,54 @@ func (l *lane) blocksLeft() int {
 	return (l.full-l.off)/BlockSize + l.tailN/BlockSize
 }
 
-// serialBelow returns the number of busy lanes under which sumLanes
-// finishes the remaining messages one by one. Below it, a multi-lane kernel
-// call costs more than serial hashing of the busy lanes.
-func serialBelow(b batchID) int {
+// endOfBatch says how sumLanes finishes a batch on kernel b: once every
+// message has started and fewer than below lanes are still busy, the
+// busy lanes move to the kernel then, or with batchSerial are finished
+// one at a time with the single-message kernel. Below that many busy
+// lanes, a call of b does less work than then does.
+func endOfBatch(b batchID) (below int, then batchID) {
 	switch b {
 	case batchSHANIx2:
-		return 2
+		return 2, batchSerial
 	case batchAVX2x8:
 		switch active.single {
 		case pathSHANI:
 			// One SHA-NI stream beats the whole 8-lane kernel (on AMD Zen
 			// 1; BenchmarkLanesKernel/impl=avx2 against
-			// BenchmarkSum256/impl=shani/size=1K): finish serially as soon
-			// as the messages run out. Only reached when avx2 is forced.
-			return 9
+			// BenchmarkSum256/impl=shani/size=1K), and two interleaved
+			// streams do more than one: as soon as the messages run out,
+			// the lanes go to two SHA-NI streams. Only reached when avx2
+			// is forced.
+			return 9, batchSHANIx2
 		case pathStdlib:
 			// crypto/sha256's AVX2 stream is worth about 2-3 lanes of the
 			// 8-lane kernel: an estimate, not a measurement (on a CPU with
 			// AVX2 and no SHA-NI, BenchmarkLanesKernel/impl=avx2 against
 			// BenchmarkSum256/impl=stdlib/size=1K would measure it).
-			return 3
+			return 3, batchSerial
 		}
-		return 1
+		return 1, batchSerial
 	case batchAVX512x16:
 		switch active.single {
 		case pathSHANI:
-			// One SHA-NI stream does the work of about seven lanes of the
-			// 16-lane kernel (on Intel Emerald Rapids, 1 KiB messages:
-			// BenchmarkLanesKernel/impl=avx512 against
-			// BenchmarkSum256/impl=shani/size=1K, in messages/s).
-			return 7
+			// The tail of a batch (the last messages of a long batch, most
+			// of a batch of a few dozen, all of a batch of fewer messages
+			// than lanes) goes to two interleaved SHA-NI streams, which do
+			// the work of more than half the sixteen lanes on the CPUs
+			// measured (BenchmarkLanesKernel/impl=shani-x2 against
+			// impl=avx512: the ratio of their msgs/s, times 16). How many
+			// lanes they are worth depends on the microarchitecture (the
+			// speed of its SHA unit against its vector units), so the
+			// switch is made at half the lanes, below what was measured:
+			// a CPU whose SHA unit is slower loses little by it, and one
+			// whose SHA unit is faster leaves a little on the table.
+			return 8, batchSHANIx2
 		case pathStdlib:
-			return 3
+			return 3, batchSerial
 		}
-		return 1
+		return 1, batchSerial
 	}
-	return 1
+	return 1, batchSerial
 }
 
 // SumMany writes the SHA-256 [Digest] of msgs[i] to out[i] for every i,
@@ -159,10 +177,18 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 		st   laneState
 		ls   [16]lane
 		tail [16][2 * BlockSize]byte
+		// At the end of the batch, the lanes that move to another kernel
+		// wait here, with their chaining values, for a lane of it.
+		wait   [16]lane
+		waitH  [16][8]uint32
+		nwait  int
+		wnext  int
+		nl     = kind.lanes()
+		next   = 0
+		below  int
+		thenTo batchID
 	)
-	nl := kind.lanes()
-	below := serialBelow(kind)
-	next := 0
+	below, thenTo = endOfBatch(kind)
 
 	for j := range nl {
 		ls[j] = loadLane(&st, kind, j, &tail[j], msgs, next)
@@ -184,9 +210,29 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 		if busy == 0 {
 			return
 		}
-		if busy < below && next >= len(msgs) {
-			// Messages ran out and few lanes are busy: finish them one at
-			// a time.
+		if busy < below && next >= len(msgs) && wnext >= nwait {
+			if thenTo != batchSerial && busy > 1 {
+				// Messages ran out and few lanes are busy: move them to
+				// the kernel thenTo, whose lanes take them from wait.
+				for j := range nl {
+					if ls[j].k >= 0 {
+						wait[nwait], waitH[nwait] = ls[j], st.get(kind, j)
+						nwait++
+					}
+				}
+				kind, nl = thenTo, thenTo.lanes()
+				below, thenTo = endOfBatch(kind)
+				for j := range nl {
+					ls[j] = lane{k: -1}
+					if wnext < nwait {
+						ls[j] = wait[wnext]
+						st.set(kind, j, &waitH[wnext])
+						wnext++
+					}
+				}
+				continue
+			}
+			// Finish the busy lanes one at a time.
 			for j := range nl {
 				l := ls[j]
 				if l.k < 0 {
@@ -205,7 +251,7 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 					block(&h, msgs[l.k][l.off:l.full])
 					l.off = 0
 				}
-				block(&h, tail[j][l.off:l.tailN])
+				block(&h, tail[l.tb][l.off:l.tailN])
 				putDigest(out, idx, l.k, &h)
 			}
 			return
@@ -217,11 +263,11 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			}
 			l := ls[src]
 			if l.inTail {
-				st.ptr[j], st.cnt[j] = &tail[src][l.off], n
+				st.ptr[j], st.cnt[j] = &tail[l.tb][l.off], n
 			} else {
 				st.ptr[j], st.cnt[j] = &msgs[l.k][l.off], (l.full-l.off)/BlockSize
 			}
-			st.next[j] = &tail[src][0]
+			st.next[j] = &tail[l.tb][0]
 		}
 		lanesKernel(kind, &st, n)
 		for j := range nl {
@@ -245,6 +291,12 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			}
 			h := st.get(kind, j)
 			putDigest(out, idx, l.k, &h)
+			if wnext < nwait {
+				ls[j] = wait[wnext]
+				st.set(kind, j, &waitH[wnext])
+				wnext++
+				continue
+			}
 			ls[j] = loadLane(&st, kind, j, &tail[j], msgs, next)
 			next++
 		}
@@ -273,7 +325,7 @@ func loadLane(st *laneState, kind batchID, j int, tail *[2 * BlockSize]byte, msg
 	}
 	clear(tail[n+1 : tailN-8])
 	binary.BigEndian.PutUint64(tail[tailN-8:], uint64(len(m))<<3)
-	return lane{k: k, full: full, inTail: full == 0, tailN: tailN}
+	return lane{k: k, full: full, inTail: full == 0, tailN: tailN, tb: j}
 }
 
 // putDigest writes the digest h of message k to out[k], or to out[idx[k]].
