@@ -183,18 +183,52 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 		waitH  [16][8]uint32
 		nwait  int
 		wnext  int
+		ord    = order{msgs: msgs}
 		nl     = kind.lanes()
-		next   = 0
+		next   = 0 // messages started
 		below  int
 		thenTo batchID
 	)
 	below, thenTo = endOfBatch(kind)
-
-	for j := range nl {
-		ls[j] = loadLane(&st, kind, j, &tail[j], msgs, next)
-		next++
+	// Messages start in order of block count on the wide kernels (order).
+	// Two SHA-NI streams gain nothing from it: a call of theirs costs
+	// little in Go, and the sort costs more than it saves
+	// (BenchmarkSumMany/impl=shani-x2).
+	// winEnd is where the window of ord ends, and sorted whether ord
+	// orders it, in locals the loop keeps in registers.
+	winEnd, sorted := 0, false
+	if nl <= 2 {
+		winEnd = len(msgs)
+	}
+	for j := range ls {
+		ls[j].k = -1
 	}
 	for {
+		// Idle lanes take the lanes waiting to move here, else the next
+		// messages.
+		for j := range nl {
+			if ls[j].k >= 0 {
+				continue
+			}
+			if wnext < nwait {
+				ls[j] = wait[wnext]
+				st.set(kind, j, &waitH[wnext])
+				wnext++
+				continue
+			}
+			if next >= len(msgs) {
+				continue
+			}
+			if next >= winEnd {
+				winEnd, sorted = ord.window(next)
+			}
+			k := next
+			if sorted {
+				k = ord.base + int(ord.idx[next-ord.base])
+			}
+			ls[j] = loadLane(&st, kind, j, &tail[j], msgs[k], k)
+			next++
+		}
 		n := maxAsmBlocks
 		busy, first := 0, -1
 		for j := range nl {
@@ -210,26 +244,19 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 		if busy == 0 {
 			return
 		}
-		if busy < below && next >= len(msgs) && wnext >= nwait {
+		if busy < below && next >= len(msgs) {
 			if thenTo != batchSerial && busy > 1 {
-				// Messages ran out and few lanes are busy: move them to
+				// Messages ran out and few lanes are busy: they move to
 				// the kernel thenTo, whose lanes take them from wait.
 				for j := range nl {
 					if ls[j].k >= 0 {
 						wait[nwait], waitH[nwait] = ls[j], st.get(kind, j)
 						nwait++
+						ls[j].k = -1
 					}
 				}
 				kind, nl = thenTo, thenTo.lanes()
 				below, thenTo = endOfBatch(kind)
-				for j := range nl {
-					ls[j] = lane{k: -1}
-					if wnext < nwait {
-						ls[j] = wait[wnext]
-						st.set(kind, j, &waitH[wnext])
-						wnext++
-					}
-				}
 				continue
 			}
 			// Finish the busy lanes one at a time.
@@ -291,26 +318,91 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			}
 			h := st.get(kind, j)
 			putDigest(out, idx, l.k, &h)
-			if wnext < nwait {
-				ls[j] = wait[wnext]
-				st.set(kind, j, &waitH[wnext])
-				wnext++
-				continue
-			}
-			ls[j] = loadLane(&st, kind, j, &tail[j], msgs, next)
-			next++
+			ls[j].k = -1
 		}
 	}
 }
 
-// loadLane starts msgs[k] in lane j: the chaining value is set to the IV
-// and the padded tail is built in tail. It returns an idle lane when k is
-// past the end of msgs.
-func loadLane(st *laneState, kind batchID, j int, tail *[2 * BlockSize]byte, msgs [][]byte, k int) lane {
-	if k >= len(msgs) {
-		return lane{k: -1}
+// groupWindow is how many messages sumLanes orders by block count at a
+// time: a few hundred keep the lanes in step through a long batch, and the
+// order fits on the stack.
+const groupWindow = 256
+
+// groupSample is how many messages at the start of a window decide
+// whether it is sorted (order.window).
+const groupSample = 32
+
+// groupMax is the block count from which messages are not told apart by
+// length: a lane that runs that long costs a kernel call per message that
+// is a small part of its work.
+const groupMax = 64
+
+// order is the order in which sumLanes starts messages on a kernel of
+// more than two lanes: window by window of groupWindow messages, longest
+// first by block count (padding included), so that the lanes run messages
+// of the same block count side by side and finish them in the same kernel
+// call, and the shortest are left for the end of the batch.
+type order struct {
+	msgs [][]byte
+	idx  [groupWindow]uint16 // msgs[base+idx[i]] is the i-th of a sorted window
+	base int
+}
+
+// window starts a window at msgs[base] (base < len(msgs)) and returns
+// where it ends and whether it is sorted: it is unless its first
+// groupSample messages are in order already (equal lengths, above all),
+// as on such a batch a check of every length costs more than the order
+// saves; a window that is mixed further on is hashed in msgs' order, with
+// lanes less in step.
+func (o *order) window(base int) (end int, sorted bool) {
+	w := o.msgs[base:min(base+groupWindow, len(o.msgs))]
+	o.base = base
+	prev := uint8(groupMax)
+	for _, m := range w[:min(len(w), groupSample)] {
+		key := groupKey(len(m))
+		if key > prev {
+			o.sort(w)
+			return base + len(w), true
+		}
+		prev = key
 	}
-	m := msgs[k]
+	return base + len(w), false
+}
+
+// sort orders the window w, longest first: a counting sort on the block
+// count, capped at groupMax.
+func (o *order) sort(w [][]byte) {
+	var (
+		keys [groupWindow]uint8
+		pos  [groupMax + 1]uint16
+	)
+	for i, m := range w {
+		key := groupKey(len(m))
+		keys[i] = key
+		pos[key]++
+	}
+	at := uint16(0)
+	for key := groupMax; key >= 0; key-- {
+		c := pos[key]
+		pos[key] = at
+		at += c
+	}
+	for i := range w {
+		key := keys[i]
+		o.idx[pos[key]] = uint16(i)
+		pos[key]++
+	}
+}
+
+// groupKey is the number of blocks a message of n bytes takes, padding
+// included, capped at groupMax.
+func groupKey(n int) uint8 {
+	return uint8(min((n+8)/BlockSize+1, groupMax))
+}
+
+// loadLane starts message m, msgs[k], in lane j: the chaining value is
+// set to the IV and the padded tail is built in tail.
+func loadLane(st *laneState, kind batchID, j int, tail *[2 * BlockSize]byte, m []byte, k int) lane {
 	if kind == batchSHANIx2 {
 		st.ni[j] = ivNI // one 32-byte copy rather than set's shuffle
 	} else {
