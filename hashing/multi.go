@@ -123,17 +123,19 @@ func endOfBatch(b batchID) (below int, then batchID) {
 	case batchAVX512x16:
 		switch active.single {
 		case pathSHANI:
-			// The tail of a batch (the last messages of a long batch, most
+			// The end of a batch (the last messages of a long batch, most
 			// of a batch of a few dozen, all of a batch of fewer messages
-			// than lanes) goes to two interleaved SHA-NI streams, which do
-			// the work of more than half the sixteen lanes on the CPUs
-			// measured (BenchmarkLanesKernel/impl=shani-x2 against
-			// impl=avx512: the ratio of their msgs/s, times 16). How many
-			// lanes they are worth depends on the microarchitecture (the
-			// speed of its SHA unit against its vector units), so the
-			// switch is made at half the lanes, below what was measured:
-			// a CPU whose SHA unit is slower loses little by it, and one
-			// whose SHA unit is faster leaves a little on the table.
+			// than half the lanes) goes to two interleaved SHA-NI streams,
+			// which do the work of about half the sixteen lanes on Intel
+			// and of more on AMD (BenchmarkLanesKernel/impl=shani-x2
+			// against impl=avx512: the ratio of their msgs/s, times 16;
+			// its doc comment keeps the measurements). How many lanes
+			// they are worth depends on the microarchitecture (the speed
+			// of its SHA unit against its vector units), so the switch is
+			// made at half the lanes, the lower of the break-evens
+			// measured: a CPU whose SHA unit is slower than Intel's loses
+			// little by it, and one whose SHA unit is faster leaves a
+			// little on the table.
 			return 8, batchSHANIx2
 		case pathStdlib:
 			return 3, batchSerial
