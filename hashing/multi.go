@@ -13,11 +13,16 @@
 //   - A lane that finishes writes its digest and takes the next message at
 //     once; a lane with nothing left to do reads another lane's input and
 //     its result is thrown away.
+//   - On the wide kernels (16 or 8 lanes), messages start longest first
+//     by block count, window by window (order), so that the lanes finish
+//     together: with mixed lengths in msgs' order, nearly every call would
+//     end when one lane finishes, and cost the Go bookkeeping of every lane
+//     for one message.
 //   - When messages run out and only a few lanes still work, a mostly
 //     idle multi-lane kernel does less work than a narrower one would:
-//     the busy lanes move, with their chaining values and tails, to two
-//     interleaved SHA-NI streams where the CPU has SHA-NI and the kernel
-//     is wider (endOfBatch), and the last one, or all of them elsewhere,
+//     the busy lanes move, with their chaining values, to two interleaved
+//     SHA-NI streams where the CPU has SHA-NI and the kernel is wider
+//     (endOfBatch, endLanes), and the last one, or all of them elsewhere,
 //     is finished with the single-message kernel. A batch of fewer
 //     messages than that threshold thus goes to the SHA-NI streams at once.
 
@@ -73,16 +78,15 @@ func (st *laneState) set(b batchID, j int, h *[8]uint32) {
 
 // lane is the Go-side bookkeeping of one lane. It holds no pointers, so
 // that sumLanes keeps everything on its stack: the message is msgs[k], the
-// padded final block(s) are in tail buffer tb of the caller (the lane's
-// own at first; a lane keeps its buffer when it moves to another kernel
-// for the end of the batch).
+// padded final block(s) are in the lane's own buffer of the caller, which
+// stays the lane's when it moves to another kernel for the end of the
+// batch (endLanes).
 type lane struct {
 	k      int  // index into msgs, or -1 when idle
 	off    int  // next byte to compress, in the message or in the tail buffer
 	full   int  // length of the whole blocks of the message
 	inTail bool // off is in the tail buffer
 	tailN  int  // bytes of padded tail: BlockSize or 2*BlockSize
-	tb     int  // index of the tail buffer
 }
 
 // blocksLeft returns how many blocks the lane still has to compress.
@@ -179,48 +183,24 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 		st   laneState
 		ls   [16]lane
 		tail [16][2 * BlockSize]byte
-		// At the end of the batch, the lanes that move to another kernel
-		// wait here, with their chaining values, for a lane of it.
-		wait   [16]lane
-		waitH  [16][8]uint32
-		nwait  int
-		wnext  int
-		ord    = order{msgs: msgs}
-		nl     = kind.lanes()
-		next   = 0 // messages started
-		below  int
-		thenTo batchID
+		ord  = order{msgs: msgs}
 	)
-	below, thenTo = endOfBatch(kind)
-	// Messages start in order of block count on the wide kernels (order).
-	// Two SHA-NI streams gain nothing from it: a call of theirs costs
-	// little in Go, and the sort costs more than it saves
-	// (BenchmarkSumMany/impl=shani-x2).
-	// winEnd is where the window of ord ends, and sorted whether ord
-	// orders it, in locals the loop keeps in registers.
+	nl := kind.lanes()
+	below, then := endOfBatch(kind)
+	// Messages start in order of block count on the wide kernels (order);
+	// winEnd is where the window of ord ends and sorted whether ord
+	// orders it, in locals that stay in registers. Two SHA-NI streams
+	// keep msgs' order: a call of theirs costs little in Go, and the sort
+	// costs more than it saves (BenchmarkSumMany/impl=shani-x2).
 	winEnd, sorted := 0, false
 	if nl <= 2 {
 		winEnd = len(msgs)
 	}
-	for j := range ls {
-		ls[j].k = -1
-	}
-	for {
-		// Idle lanes take the lanes waiting to move here, else the next
-		// messages.
-		for j := range nl {
-			if ls[j].k >= 0 {
-				continue
-			}
-			if wnext < nwait {
-				ls[j] = wait[wnext]
-				st.set(kind, j, &waitH[wnext])
-				wnext++
-				continue
-			}
-			if next >= len(msgs) {
-				continue
-			}
+	next := 0 // messages started
+
+	for j := range nl {
+		ls[j] = lane{k: -1}
+		if next < len(msgs) {
 			if next >= winEnd {
 				winEnd, sorted = ord.window(next)
 			}
@@ -231,6 +211,8 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			ls[j] = loadLane(&st, kind, j, &tail[j], msgs[k], k)
 			next++
 		}
+	}
+	for {
 		n := maxAsmBlocks
 		busy, first := 0, -1
 		for j := range nl {
@@ -247,42 +229,8 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			return
 		}
 		if busy < below && next >= len(msgs) {
-			if thenTo != batchSerial && busy > 1 {
-				// Messages ran out and few lanes are busy: they move to
-				// the kernel thenTo, whose lanes take them from wait.
-				for j := range nl {
-					if ls[j].k >= 0 {
-						wait[nwait], waitH[nwait] = ls[j], st.get(kind, j)
-						nwait++
-						ls[j].k = -1
-					}
-				}
-				kind, nl = thenTo, thenTo.lanes()
-				below, thenTo = endOfBatch(kind)
-				continue
-			}
-			// Finish the busy lanes one at a time.
-			for j := range nl {
-				l := ls[j]
-				if l.k < 0 {
-					continue
-				}
-				h := st.get(kind, j)
-				if !l.inTail && active.single == pathStdlib {
-					o := l.k
-					if idx != nil {
-						o = idx[o]
-					}
-					out[o] = resumeStdlib(&h, msgs[l.k], l.off)
-					continue
-				}
-				if !l.inTail {
-					block(&h, msgs[l.k][l.off:l.full])
-					l.off = 0
-				}
-				block(&h, tail[l.tb][l.off:l.tailN])
-				putDigest(out, idx, l.k, &h)
-			}
+			// Messages ran out and few lanes are busy.
+			endLanes(kind, then, &st, &ls, &tail, msgs, out, idx)
 			return
 		}
 		for j := range nl {
@@ -290,38 +238,156 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			if ls[j].k < 0 {
 				src = first // idle: read a busy lane's blocks, discard the result
 			}
-			l := ls[src]
-			if l.inTail {
-				st.ptr[j], st.cnt[j] = &tail[l.tb][l.off], n
-			} else {
-				st.ptr[j], st.cnt[j] = &msgs[l.k][l.off], (l.full-l.off)/BlockSize
-			}
-			st.next[j] = &tail[l.tb][0]
+			st.ptr[j], st.cnt[j] = ls[src].blocks(&tail[src], msgs)
+			st.next[j] = &tail[src][0]
 		}
 		lanesKernel(kind, &st, n)
 		for j := range nl {
-			if ls[j].k < 0 {
-				continue
-			}
-			l := ls[j]
-			if !l.inTail {
-				body := (l.full - l.off) / BlockSize
-				if n < body {
-					ls[j].off += n * BlockSize
-					continue
-				}
-				l.inTail, l.off = true, (n-body)*BlockSize
-			} else {
-				l.off += n * BlockSize
-			}
-			if l.off < l.tailN {
-				ls[j] = l
+			if ls[j].k < 0 || !ls[j].advance(n) {
 				continue
 			}
 			h := st.get(kind, j)
-			putDigest(out, idx, l.k, &h)
+			putDigest(out, idx, ls[j].k, &h)
 			ls[j].k = -1
+			if next < len(msgs) {
+				if next >= winEnd {
+					winEnd, sorted = ord.window(next)
+				}
+				k := next
+				if sorted {
+					k = ord.base + int(ord.idx[next-ord.base])
+				}
+				ls[j] = loadLane(&st, kind, j, &tail[j], msgs[k], k)
+				next++
+			}
 		}
+	}
+}
+
+// blocks returns where the lane's next blocks are, in its message or in
+// its padded tail, and how many a kernel reads from there before it goes
+// on to the tail (laneState.cnt).
+func (l *lane) blocks(tail *[2 * BlockSize]byte, msgs [][]byte) (*byte, int) {
+	if l.inTail {
+		return &tail[l.off], maxAsmBlocks
+	}
+	return &msgs[l.k][l.off], (l.full - l.off) / BlockSize
+}
+
+// advance records that the lane compressed n more blocks (at most
+// blocksLeft) and reports whether its message is done.
+func (l *lane) advance(n int) bool {
+	if !l.inTail {
+		body := (l.full - l.off) / BlockSize
+		if n < body {
+			l.off += n * BlockSize
+			return false
+		}
+		l.inTail, l.off = true, (n-body)*BlockSize
+	} else {
+		l.off += n * BlockSize
+	}
+	return l.off >= l.tailN
+}
+
+// endLanes finishes the busy lanes of ls, whose chaining values are in st
+// for kind: on the kernel then, its lanes taking them one after another,
+// and the last one, or all of them when then is batchSerial, with the
+// single-message kernel. A lane keeps its tail buffer, tail[j].
+func endLanes(kind, then batchID, st *laneState, ls *[16]lane, tail *[16][2 * BlockSize]byte, msgs [][]byte, out []Digest, idx []int) {
+	var (
+		h    [16][8]uint32 // chaining value of lane j of ls
+		wait [16]int       // lanes of ls to finish, in order
+		nw   int
+		// The state of the kernel then: a local, so that the pointers
+		// to the tails stored in it do not make tail escape.
+		ts laneState
+	)
+	for j := range kind.lanes() {
+		if ls[j].k >= 0 {
+			h[j] = st.get(kind, j)
+			wait[nw] = j
+			nw++
+		}
+	}
+	if then != batchSerial && nw > 1 {
+		// Lane s of then runs lane on[s] of ls, or none when -1.
+		var on [16]int
+		nl, w := then.lanes(), 0
+		for s := range nl {
+			on[s] = -1
+			if w < nw {
+				on[s] = wait[w]
+				ts.set(then, s, &h[on[s]])
+				w++
+			}
+		}
+		for {
+			n := maxAsmBlocks
+			busy, first := 0, -1
+			for s := range nl {
+				if on[s] < 0 {
+					continue
+				}
+				busy++
+				if first < 0 {
+					first = s
+				}
+				n = min(n, ls[on[s]].blocksLeft())
+			}
+			if busy < 2 && w >= nw {
+				// One lane left (or none): alone on the single kernel.
+				nw, w = 0, 0
+				if busy == 1 {
+					j := on[first]
+					h[j] = ts.get(then, first)
+					wait[0], nw = j, 1
+				}
+				break
+			}
+			for s := range nl {
+				src := s
+				if on[s] < 0 {
+					src = first
+				}
+				j := on[src]
+				ts.ptr[s], ts.cnt[s] = ls[j].blocks(&tail[j], msgs)
+				ts.next[s] = &tail[j][0]
+			}
+			lanesKernel(then, &ts, n)
+			for s := range nl {
+				j := on[s]
+				if j < 0 || !ls[j].advance(n) {
+					continue
+				}
+				hs := ts.get(then, s)
+				putDigest(out, idx, ls[j].k, &hs)
+				on[s] = -1
+				if w < nw {
+					on[s] = wait[w]
+					ts.set(then, s, &h[on[s]])
+					w++
+				}
+			}
+		}
+	}
+	// Finish the lanes in wait one at a time.
+	for _, j := range wait[:nw] {
+		l := ls[j]
+		if !l.inTail && active.single == pathStdlib {
+			o := l.k
+			if idx != nil {
+				o = idx[o]
+			}
+			out[o] = resumeStdlib(&h[j], msgs[l.k], l.off)
+			continue
+		}
+		if !l.inTail {
+			block(&h[j], msgs[l.k][l.off:l.full])
+			l.off = 0
+		}
+		block(&h[j], tail[j][l.off:l.tailN])
+		putDigest(out, idx, l.k, &h[j])
 	}
 }
 
@@ -419,7 +485,7 @@ func loadLane(st *laneState, kind batchID, j int, tail *[2 * BlockSize]byte, m [
 	}
 	clear(tail[n+1 : tailN-8])
 	binary.BigEndian.PutUint64(tail[tailN-8:], uint64(len(m))<<3)
-	return lane{k: k, full: full, inTail: full == 0, tailN: tailN, tb: j}
+	return lane{k: k, full: full, inTail: full == 0, tailN: tailN}
 }
 
 // putDigest writes the digest h of message k to out[k], or to out[idx[k]].
