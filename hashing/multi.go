@@ -243,11 +243,16 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 		}
 		lanesKernel(kind, &st, n)
 		for j := range nl {
-			if ls[j].k < 0 || !ls[j].advance(n) {
+			l := ls[j]
+			if l.k < 0 {
+				continue
+			}
+			if !l.advance(n) {
+				ls[j] = l
 				continue
 			}
 			h := st.get(kind, j)
-			putDigest(out, idx, ls[j].k, &h)
+			putDigest(out, idx, l.k, &h)
 			ls[j].k = -1
 			if next < len(msgs) {
 				if next >= winEnd {
