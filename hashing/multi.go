@@ -32,35 +32,58 @@ import (
 	"crypto/sha256"
 	"encoding"
 	"encoding/binary"
+	"unsafe"
 )
 
 // laneState is shared with the assembly kernels; its layout is fixed
 // (see _asm/gen.go). Lane j reads cnt[j] blocks from ptr[j] on and then
 // continues from next[j], so that it can run from the whole blocks of its
 // message into its padded tail within one call. The chaining values are in
-// h (h[w][j] is word w of lane j) for the AVX2 kernel, and in ni (lane j
-// as ABEF, CDGH: f e b a h g d c) for the SHA-NI kernel; get and set
-// hide the difference.
+// rows (word w of lane j at [w][j]) for the AVX2 and AVX-512 kernels,
+// and in ni (lane j as ABEF, CDGH: f e b a h g d c) for the SHA-NI kernel;
+// get and set hide the difference.
 type laneState struct {
-	h    [8][16]uint32
+	hbuf [8*16 + 16]uint32 // holds rows, at its first 64-byte boundary
 	ptr  [16]*byte
 	next [16]*byte
 	cnt  [16]int
 	ni   [2][8]uint32
 }
 
+// rows returns the chaining values of the wide kernels: the 512 bytes of
+// hbuf from its first 64-byte boundary, where the kernels find them
+// ((st+63) &^ 63), so that a kernel's load or store of a row never
+// straddles two cache lines, wherever the caller's stack puts st (the
+// kernels ran slower when a change elsewhere in sumLanes moved st on the
+// stack, before). A goroutine's stack moves only by whole stack sizes, so
+// the boundary stays where it is for the life of st.
+func (st *laneState) rows() *[8][16]uint32 {
+	p := unsafe.Pointer(&st.hbuf)
+	// st is 8-aligned (it holds pointers): the boundary is at most 56
+	// bytes in, and the 512 bytes from it end inside hbuf.
+	return (*[8][16]uint32)(unsafe.Add(p, -uintptr(p)&63))
+}
+
+// niWord[w] is where word w of a chaining value is in laneState.ni's
+// order.
+var niWord = [8]uint8{3, 2, 7, 6, 1, 0, 5, 4}
+
 // ivNI is iv in the order of laneState.ni.
 var ivNI = [8]uint32{iv[5], iv[4], iv[1], iv[0], iv[7], iv[6], iv[3], iv[2]}
 
 // get returns the chaining value of lane j for a kernel of kind b.
 func (st *laneState) get(b batchID, j int) [8]uint32 {
+	var h [8]uint32
 	if b == batchSHANIx2 {
 		x := &st.ni[j]
-		return [8]uint32{x[3], x[2], x[7], x[6], x[1], x[0], x[5], x[4]}
+		for w, i := range niWord {
+			h[w] = x[i]
+		}
+		return h
 	}
-	var h [8]uint32
+	r := st.rows()
 	for w := range h {
-		h[w] = st.h[w][j]
+		h[w] = r[w][j]
 	}
 	return h
 }
@@ -71,8 +94,9 @@ func (st *laneState) set(b batchID, j int, h *[8]uint32) {
 		st.ni[j] = [8]uint32{h[5], h[4], h[1], h[0], h[7], h[6], h[3], h[2]}
 		return
 	}
+	r := st.rows()
 	for w := range h {
-		st.h[w][j] = h[w]
+		r[w][j] = h[w]
 	}
 }
 
@@ -238,7 +262,7 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			if ls[j].k < 0 {
 				src = first // idle: read a busy lane's blocks, discard the result
 			}
-			st.ptr[j], st.cnt[j] = ls[src].blocks(&tail[src], msgs)
+			st.ptr[j], st.cnt[j] = ls[src].blocks(&tail[src], msgs, n)
 			st.next[j] = &tail[src][0]
 		}
 		lanesKernel(kind, &st, n)
@@ -271,10 +295,12 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 
 // blocks returns where the lane's next blocks are, in its message or in
 // its padded tail, and how many a kernel reads from there before it goes
-// on to the tail (laneState.cnt).
-func (l *lane) blocks(tail *[2 * BlockSize]byte, msgs [][]byte) (*byte, int) {
+// on to the start of the tail (laneState.cnt), for a call of n blocks: a
+// lane in its tail counts n, so that the kernel leaves its pointer at the
+// tail's start rather than past its end.
+func (l *lane) blocks(tail *[2 * BlockSize]byte, msgs [][]byte, n int) (*byte, int) {
 	if l.inTail {
-		return &tail[l.off], maxAsmBlocks
+		return &tail[l.off], n
 	}
 	return &msgs[l.k][l.off], (l.full - l.off) / BlockSize
 }
@@ -356,7 +382,7 @@ func endLanes(kind, then batchID, st *laneState, ls *[16]lane, tail *[16][2 * Bl
 					src = first
 				}
 				j := on[src]
-				ts.ptr[s], ts.cnt[s] = ls[j].blocks(&tail[j], msgs)
+				ts.ptr[s], ts.cnt[s] = ls[j].blocks(&tail[j], msgs, n)
 				ts.next[s] = &tail[j][0]
 			}
 			lanesKernel(then, &ts, n)
