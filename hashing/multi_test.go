@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // laneLengths are the lengths that stress the lane scheduler and the
@@ -430,4 +431,47 @@ func TestEndOfBatch(t *testing.T) {
 			t.Errorf("%s: end of batch on %s without SHA-NI", b, then)
 		}
 	})
+}
+
+// TestLaneStateLayout checks laneState against the layout the assembly
+// kernels are generated for (_asm/gen.go: hBufSize, ptrOff, nextOff,
+// cntOff, niOff), and that rows is the first 64-byte boundary of hbuf with
+// all its 512 bytes inside hbuf, wherever st is.
+func TestLaneStateLayout(t *testing.T) {
+	var st laneState
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"hbuf", unsafe.Offsetof(st.hbuf), 0},
+		{"ptr", unsafe.Offsetof(st.ptr), 8*64 + 64},
+		{"next", unsafe.Offsetof(st.next), 8*64 + 64 + 16*8},
+		{"cnt", unsafe.Offsetof(st.cnt), 8*64 + 64 + 2*16*8},
+		{"ni", unsafe.Offsetof(st.ni), 8*64 + 64 + 3*16*8},
+	} {
+		if f.got != f.want {
+			t.Errorf("laneState.%s at offset %d, want %d (_asm/gen.go)", f.name, f.got, f.want)
+		}
+	}
+	// laneStates at 8k bytes into an object, k = 0..7, to meet several
+	// offsets from a 64-byte boundary (laneState's size is a multiple of
+	// 64, so an array of them would not).
+	for _, st := range []*laneState{
+		padded[[0]uint64](), padded[[1]uint64](), padded[[2]uint64](), padded[[3]uint64](),
+		padded[[4]uint64](), padded[[5]uint64](), padded[[6]uint64](), padded[[7]uint64](),
+	} {
+		base := uintptr(unsafe.Pointer(&st.hbuf))
+		r := uintptr(unsafe.Pointer(st.rows()))
+		if r%64 != 0 || r < base || r-base >= 64 || r+512 > base+unsafe.Sizeof(st.hbuf) {
+			t.Errorf("st at %#x: rows at %#x, want the first 64-byte boundary with 512 bytes inside hbuf", base, r)
+		}
+	}
+}
+
+// padded returns a laneState that sits after a P in a new object.
+func padded[P any]() *laneState {
+	return &new(struct {
+		p  P
+		st laneState
+	}).st
 }
