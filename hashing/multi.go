@@ -64,24 +64,17 @@ func (st *laneState) rows() *[8][16]uint32 {
 	return (*[8][16]uint32)(unsafe.Add(p, -uintptr(p)&63))
 }
 
-// niWord[w] is where word w of a chaining value is in laneState.ni's
-// order.
-var niWord = [8]uint8{3, 2, 7, 6, 1, 0, 5, 4}
-
 // ivNI is iv in the order of laneState.ni.
 var ivNI = [8]uint32{iv[5], iv[4], iv[1], iv[0], iv[7], iv[6], iv[3], iv[2]}
 
 // get returns the chaining value of lane j for a kernel of kind b.
 func (st *laneState) get(b batchID, j int) [8]uint32 {
-	var h [8]uint32
 	if b == batchSHANIx2 {
-		x := &st.ni[j]
-		for w, i := range niWord {
-			h[w] = x[i]
-		}
-		return h
+		x := st.ni[j]
+		return [8]uint32{x[3], x[2], x[7], x[6], x[1], x[0], x[5], x[4]}
 	}
 	r := st.rows()
+	var h [8]uint32
 	for w := range h {
 		h[w] = r[w][j]
 	}
