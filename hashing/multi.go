@@ -270,18 +270,19 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			}
 			h := st.get(kind, j)
 			putDigest(out, idx, l.k, &h)
-			ls[j].k = -1
-			if next < len(msgs) {
-				if next >= winEnd {
-					winEnd, sorted = ord.window(next)
-				}
-				k := next
-				if sorted {
-					k = ord.base + int(ord.idx[next-ord.base])
-				}
-				ls[j] = loadLane(&st, kind, j, &tail[j], msgs[k], k)
-				next++
+			if next >= len(msgs) {
+				ls[j].k = -1
+				continue
 			}
+			if next >= winEnd {
+				winEnd, sorted = ord.window(next)
+			}
+			k := next
+			if sorted {
+				k = ord.base + int(ord.idx[next-ord.base])
+			}
+			ls[j] = loadLane(&st, kind, j, &tail[j], msgs[k], k)
+			next++
 		}
 	}
 }
