@@ -32,6 +32,7 @@ import (
 	"crypto/sha256"
 	"encoding"
 	"encoding/binary"
+	"math/bits"
 	"unsafe"
 )
 
@@ -425,10 +426,15 @@ const groupWindow = 256
 // whether it is sorted (order.window).
 const groupSample = 32
 
-// groupMax is the block count from which messages are not told apart by
-// length: a lane that runs that long costs a kernel call per message that
-// is a small part of its work.
-const groupMax = 64
+// groupExact is the block count below which messages are ordered by their
+// exact block count; longer ones are ordered by the power of two below it
+// (groupKey), which still starts the longest first, so that the lanes end
+// a batch nearly together.
+const groupExact = 64
+
+// groupKeys is how many keys groupKey returns: block counts up to
+// groupExact, then one per power of two up to 2^40.
+const groupKeys = groupExact + 34
 
 // order is the order in which sumLanes starts messages on a kernel of
 // more than two lanes: window by window of groupWindow messages, longest
@@ -450,7 +456,7 @@ type order struct {
 func (o *order) window(base int) (end int, sorted bool) {
 	w := o.msgs[base:min(base+groupWindow, len(o.msgs))]
 	o.base = base
-	prev := uint8(groupMax)
+	prev := uint8(groupKeys - 1)
 	for _, m := range w[:min(len(w), groupSample)] {
 		key := groupKey(len(m))
 		if key > prev {
@@ -462,12 +468,11 @@ func (o *order) window(base int) (end int, sorted bool) {
 	return base + len(w), false
 }
 
-// sort orders the window w, longest first: a counting sort on the block
-// count, capped at groupMax.
+// sort orders the window w, longest first: a counting sort on groupKey.
 func (o *order) sort(w [][]byte) {
 	var (
 		keys [groupWindow]uint8
-		pos  [groupMax + 1]uint16
+		pos  [groupKeys]uint16
 	)
 	for i, m := range w {
 		key := groupKey(len(m))
@@ -475,7 +480,7 @@ func (o *order) sort(w [][]byte) {
 		pos[key]++
 	}
 	at := uint16(0)
-	for key := groupMax; key >= 0; key-- {
+	for key := groupKeys - 1; key >= 0; key-- {
 		c := pos[key]
 		pos[key] = at
 		at += c
@@ -487,10 +492,15 @@ func (o *order) sort(w [][]byte) {
 	}
 }
 
-// groupKey is the number of blocks a message of n bytes takes, padding
-// included, capped at groupMax.
+// groupKey orders a message of n bytes among the others: the number of
+// blocks it takes, padding included, below groupExact, and groupExact plus
+// the power of two below that number from there on.
 func groupKey(n int) uint8 {
-	return uint8(min((n+8)/BlockSize+1, groupMax))
+	b := (n+8)/BlockSize + 1
+	if b < groupExact {
+		return uint8(b)
+	}
+	return uint8(min(groupExact+bits.Len(uint(b))-7, groupKeys-1))
 }
 
 // loadLane starts message m, msgs[k], in lane j: the chaining value is

@@ -277,12 +277,12 @@ func BenchmarkBatcher(b *testing.B) {
 // case of the order in which the wide kernels start messages (order):
 // windows that are sorted, windows in order already (equal lengths, or
 // lengths falling), a window whose first groupSample messages are equal
-// and the rest mixed, the boundaries of groupWindow, lengths past groupMax
-// blocks, and the end of a batch moving to two SHA-NI streams with every
+// and the rest mixed, the boundaries of groupWindow, lengths past
+// groupExact blocks (ordered by powers of two), and the end of a batch moving to two SHA-NI streams with every
 // number of busy lanes.
 func TestSumManyOrderWindows(t *testing.T) {
 	r := newRand(t)
-	pool := randBytes(r, 3*groupMax*BlockSize)
+	pool := randBytes(r, 20*groupExact*BlockSize)
 	msg := func(n int) []byte {
 		off := r.IntN(len(pool) - n + 1)
 		return pool[off : off+n]
@@ -307,7 +307,7 @@ func TestSumManyOrderWindows(t *testing.T) {
 	for _, n := range []int{groupWindow - 1, groupWindow, groupWindow + 1, 2*groupWindow + 3} {
 		add(fmt.Sprintf("%d random of 0-2K", n), randomLens(n, 2<<10))
 	}
-	add("random past groupMax blocks", randomLens(300, 2*groupMax*BlockSize))
+	add("random past groupExact blocks", randomLens(300, 16*groupExact*BlockSize))
 	equalThenMixed := make([][]byte, 0, groupWindow+40)
 	for range groupSample + 5 {
 		equalThenMixed = append(equalThenMixed, msg(700))
@@ -356,15 +356,16 @@ func TestOrder(t *testing.T) {
 	for range 300 {
 		n := 1 + r.IntN(2*groupWindow)
 		msgs := make([][]byte, n)
-		maxLen := []int{0, 60, 200, 2000, 2 * groupMax * BlockSize}[r.IntN(5)]
+		maxLen := []int{0, 60, 200, 2000, 16 * groupExact * BlockSize}[r.IntN(5)]
 		same := r.IntN(3) == 0 // equal lengths
 		l0 := r.IntN(maxLen + 1)
+		buf := make([]byte, maxLen)
 		for i := range msgs {
 			l := l0
 			if !same {
 				l = r.IntN(maxLen + 1)
 			}
-			msgs[i] = make([]byte, l)
+			msgs[i] = buf[:l]
 		}
 		o := order{msgs: msgs}
 		for base := 0; base < n; {
@@ -474,4 +475,24 @@ func padded[P any]() *laneState {
 		p  P
 		st laneState
 	}).st
+}
+
+// TestGroupKey checks the key that orders messages by length: the block
+// count itself below groupExact blocks, never falling as messages grow,
+// and always below groupKeys.
+func TestGroupKey(t *testing.T) {
+	prev := groupKey(0)
+	for n := 0; n < 1<<22; n += 1 + n/64 {
+		key := groupKey(n)
+		if blocks := (n+8)/BlockSize + 1; blocks < groupExact && int(key) != blocks {
+			t.Fatalf("groupKey(%d) = %d, want its block count %d", n, key, blocks)
+		}
+		if key < prev || int(key) >= groupKeys {
+			t.Fatalf("groupKey(%d) = %d after %d (groupKeys %d)", n, key, prev, groupKeys)
+		}
+		prev = key
+	}
+	if k := groupKey(1 << 62); int(k) != groupKeys-1 {
+		t.Errorf("groupKey(1<<62) = %d, want %d", k, groupKeys-1)
+	}
 }
