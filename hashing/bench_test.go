@@ -263,22 +263,24 @@ func batchSets() []struct {
 //     serial-stdlib 991k, shani-x2 1672k (+69%), avx2 379k.
 //   - AMD EPYC, Zen 5 (family 26 model 2, "Oxide Virtual Turin-like
 //     Processor": AVX-512 at full width, SHA-NI; 2 vCPUs shared with other
-//     builds), 15 interleaved rounds of 50 ms, medians, serial-stdlib /
-//     shani-x2 / default (avx512, with the batch kept in step and its end
-//     on two SHA-NI streams): msgs=64-x-1024 7.64M / 11.46M / 12.11M;
-//     msgs=1K-x-1024 1.36M / 1.97M / 3.21M; msgs=8K-x-256 189k / 285k /
-//     474k; msgs=mixed-0-2K-x-1024 1.36M / 1.97M / 2.75M;
-//     msgs=mixed-0-64K-x-256 45.2k / 65.7k / 107k; msgs=mixed-1M+1K-x-63
-//     90.6k / 91.6k / 94.4k (the 1 MiB message is one SHA-NI stream on
-//     every kernel); msgs=mixed-0-256-x-1024 5.83M / 8.71M / 9.57M;
-//     msgs=mixed-1K-2K-x-1024 956k / 1.41M / 2.08M; msgs=mixed-0-8K-x-256
-//     380k / 568k / 869k; msgs=mixed-0-2K-x-24 1.39M / 2.03M / 2.44M.
-//     Against the batch handling of commit 408bd34 (messages in the
-//     caller's order, the end of a batch one message at a time), in the
-//     same rounds, impl=avx512 time per batch: msgs=mixed-0-2K-x-1024
-//     -16.5%, msgs=mixed-1K-2K-x-1024 -13.2%, msgs=mixed-0-2K-x-24 -9.0%;
-//     the other sets unchanged within the noise. avx512 is the default
-//     there.
+//     builds), 30 interleaved rounds of 30 ms against 408bd34, medians in
+//     msgs/s, serial-stdlib / shani-x2 / default (avx512, with the batch
+//     kept in step by block count and its end on two SHA-NI streams):
+//     msgs=64-x-1024 7.33M / 11.07M / 13.41M; msgs=1K-x-1024 1.32M /
+//     1.98M / 3.19M; msgs=8K-x-256 187k / 281k / 478k;
+//     msgs=mixed-0-2K-x-1024 1.33M / 2.01M / 3.00M; msgs=mixed-0-64K-x-256
+//     44.0k / 66.0k / 107k; msgs=mixed-1M+1K-x-63 88.9k / 90.8k / 91.3k
+//     (the 1 MiB message is one SHA-NI stream on every kernel);
+//     msgs=mixed-0-256-x-1024 5.65M / 8.81M / 9.82M; msgs=mixed-1K-2K-x-1024
+//     926k / 1.35M / 2.20M; msgs=mixed-0-8K-x-256 361k / 537k / 839k;
+//     msgs=mixed-0-2K-x-24 1.32M / 2.03M / 2.38M. Against 408bd34 (messages
+//     in the caller's order, the end of a batch one message at a time), in
+//     the same rounds, impl=default time per batch, median (fastest
+//     round): msgs=mixed-0-2K-x-1024 -14.5% (-13.7%),
+//     msgs=mixed-1K-2K-x-1024 -13.9% (-12.0%), msgs=mixed-0-2K-x-24 -10.5%
+//     (-8.4%); msgs=64-x-1024 +4.4% (+3.4%), not significant in the
+//     medians (p=0.08), about 2-3% in thread CPU time; the other sets
+//     unchanged within the noise. avx512 is the default there.
 //
 // Compare the kernels on the machine at hand with
 // benchstat -col /impl -filter .unit:msgs/s.

@@ -82,9 +82,10 @@
 //	                                          no SHA-NI, and 16 lanes do twice the work
 //	                                          of 8 AVX2 lanes
 //	AMD Zen 5 (full-width AVX-512)  avx512    EPYC (family 26 model 2): 16 lanes ahead of
-//	                                          2 SHA-NI streams on every length profile,
-//	                                          least on short messages, where the Go
-//	                                          bookkeeping per message weighs most
+//	                                          2 SHA-NI streams on every length profile
+//	                                          (level where one long message bounds the
+//	                                          batch), least on short messages, where the
+//	                                          Go bookkeeping per message weighs most
 //	AMD Zen 4 (reports FP256)       shani     AVX-512 as two 256-bit halves: on an EPYC
 //	                                          (family 25 model 17), 16 lanes barely
 //	                                          ahead of 2 SHA-NI streams at 1 KiB, behind
