@@ -74,7 +74,11 @@ func (st *laneState) get(b batchID, j int) [8]uint32 {
 		x := st.ni[j]
 		return [8]uint32{x[3], x[2], x[7], x[6], x[1], x[0], x[5], x[4]}
 	}
-	r := st.rows()
+	return rowGet(st.rows(), j)
+}
+
+// rowGet returns lane j's chaining value from the wide kernels' rows r.
+func rowGet(r *[8][16]uint32, j int) [8]uint32 {
 	var h [8]uint32
 	for w := range h {
 		h[w] = r[w][j]
@@ -88,7 +92,11 @@ func (st *laneState) set(b batchID, j int, h *[8]uint32) {
 		st.ni[j] = [8]uint32{h[5], h[4], h[1], h[0], h[7], h[6], h[3], h[2]}
 		return
 	}
-	r := st.rows()
+	rowSet(st.rows(), j, h)
+}
+
+// rowSet makes h lane j's chaining value in the wide kernels' rows r.
+func rowSet(r *[8][16]uint32, j int, h *[8]uint32) {
 	for w := range h {
 		r[w][j] = h[w]
 	}
@@ -204,6 +212,7 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 		ord  = order{msgs: msgs}
 	)
 	nl := kind.lanes()
+	rows := st.rows() // computed once: st stays where it is (see rows)
 	below, then := endOfBatch(kind)
 	// Messages start in order of block count on the wide kernels (order);
 	// winEnd is where the window of ord ends and sorted whether ord
@@ -226,7 +235,7 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			if sorted {
 				k = ord.base + int(ord.idx[next-ord.base])
 			}
-			ls[j] = loadLane(&st, kind, j, &tail[j], msgs[k], k)
+			ls[j] = loadLane(&st, rows, kind, j, &tail[j], msgs[k], k)
 			next++
 		}
 	}
@@ -269,7 +278,12 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 				ls[j] = l
 				continue
 			}
-			h := st.get(kind, j)
+			var h [8]uint32
+			if kind == batchSHANIx2 {
+				h = st.get(kind, j)
+			} else {
+				h = rowGet(rows, j)
+			}
 			putDigest(out, idx, l.k, &h)
 			if next >= len(msgs) {
 				ls[j].k = -1
@@ -282,7 +296,7 @@ func sumLanes(kind batchID, msgs [][]byte, out []Digest, idx []int) {
 			if sorted {
 				k = ord.base + int(ord.idx[next-ord.base])
 			}
-			ls[j] = loadLane(&st, kind, j, &tail[j], msgs[k], k)
+			ls[j] = loadLane(&st, rows, kind, j, &tail[j], msgs[k], k)
 			next++
 		}
 	}
@@ -504,12 +518,13 @@ func groupKey(n int) uint8 {
 }
 
 // loadLane starts message m, msgs[k], in lane j: the chaining value is
-// set to the IV and the padded tail is built in tail.
-func loadLane(st *laneState, kind batchID, j int, tail *[2 * BlockSize]byte, m []byte, k int) lane {
+// set to the IV (in st.ni, or in rows, st.rows(), for the wide kernels)
+// and the padded tail is built in tail.
+func loadLane(st *laneState, rows *[8][16]uint32, kind batchID, j int, tail *[2 * BlockSize]byte, m []byte, k int) lane {
 	if kind == batchSHANIx2 {
 		st.ni[j] = ivNI // one 32-byte copy rather than set's shuffle
 	} else {
-		st.set(kind, j, &iv)
+		rowSet(rows, j, &iv)
 	}
 	full := len(m) &^ (BlockSize - 1)
 	n := copy(tail[:], m[full:])
