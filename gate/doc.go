@@ -198,6 +198,14 @@
 // the receipts' policy_version names the rule. A tool the policy does not
 // name never takes an elicited Allow: its consequence is unknown.
 //
+// Mind the default when the threshold is lowered to ORDINARY: ORDINARY
+// tools then need authority, and the default elicitation list lets an
+// elicited Allow be that authority, so an MCP client whose elicitation
+// handler is the agent's own runtime can approve the agent's ORDINARY
+// calls itself. Where the clients are not interfaces that a person
+// answers, say "elicitation": [] in the policy, and every call that needs
+// authority waits for a principal's signed grant.
+//
 // # Expiry
 //
 // The envelope grammar has no expiry, so the host states one: an
