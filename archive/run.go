@@ -342,6 +342,9 @@ func (a *run) runInput(j int) error {
 		}
 	}
 	a.opts.FirstLine = in.FirstLine + in.Lines
+	// Only checkpoints (s.mark) count lines from here: the run's are
+	// counted by batch (in.Lines below).
+	s.uncounted = s.mark == nil
 	_, err = batch.Stream(a.ctx, s.reader(hi), a.opts, a.emit)
 	if err == nil && a.ctx.Err() != nil {
 		// ctx done as the input ended, which may be its writer's end by
