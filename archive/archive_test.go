@@ -59,6 +59,18 @@ func TestRehashSummary(t *testing.T) {
 		sum.Inputs[0].StartSHA256 != (hashing.Digest{}) || sum.Inputs[0].EndSHA256 != (hashing.Digest{}) {
 		t.Errorf("rfc8785, MaxRecord 20, NoInputSHA256: summary %+v", sum)
 	}
+	if sum.Output.SHA256 == (hashing.Digest{}) || sum.Output.Bytes == 0 {
+		t.Errorf("without NoOutputSHA256 (output discarded): Output %+v, want the lines discarded counted and hashed", sum.Output)
+	}
+
+	out.Reset()
+	sum, err = Rehash(context.Background(), []Input{Reader("in", strings.NewReader(testInput))}, Options{Output: &out, NoOutputSHA256: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Output != (OutputSummary{Bytes: int64(out.Len())}) || out.Len() == 0 || sum.Inputs[0].EndSHA256 != sha256.Sum256([]byte(testInput)) {
+		t.Errorf("NoOutputSHA256: summary %+v, want the output's bytes counted and no SHA-256", sum)
+	}
 }
 
 // TestInputs: a file, a file of an fs.FS and a zstd stream answer alike,

@@ -157,7 +157,7 @@ func (a *run) openOut(resume bool) error {
 		return &FileError{Name: path, Err: err}
 	}
 	a.outFile = f
-	a.outH = newOutputHash(f)
+	a.outH = newOutputHash(f, true)
 	a.resume.outH = hashing.New()
 	if resume {
 		if err := a.readBack(f); err != nil {

@@ -70,6 +70,13 @@ type Options struct {
 	// With OutFile, the input is always hashed (Resume checks it).
 	NoInputSHA256 bool
 
+	// NoOutputSHA256 leaves the SHA-256 of the result lines out of the
+	// Summary (Output.SHA256 is then zero; Output.Bytes is still
+	// counted): hashing them costs the goroutine that writes them, which
+	// every worker waits on, a few percent of a run. With OutFile, the
+	// output is always hashed (Resume checks it).
+	NoOutputSHA256 bool
+
 	// Progress, if not nil, is kept up to date as the run goes on, for a
 	// progress display.
 	Progress *Progress
@@ -212,7 +219,7 @@ func start(ctx context.Context, command string, inputs []Input, o Options) (*Sum
 		if w == nil {
 			w = io.Discard
 		}
-		a.outH = newOutputHash(w)
+		a.outH = newOutputHash(w, !o.NoOutputSHA256)
 	}
 	a.out = outBufs.Get().(*bufio.Writer)
 	a.out.Reset(a.outH)
@@ -342,6 +349,9 @@ func (a *run) runInput(j int) error {
 		}
 	}
 	a.opts.FirstLine = in.FirstLine + in.Lines
+	// Only checkpoints (s.mark) count lines from here: the run's are
+	// counted by batch (in.Lines below).
+	s.uncounted = s.mark == nil
 	_, err = batch.Stream(a.ctx, s.reader(hi), a.opts, a.emit)
 	if err == nil && a.ctx.Err() != nil {
 		// ctx done as the input ended, which may be its writer's end by
@@ -519,13 +529,21 @@ type outputHash struct {
 	n int64
 }
 
-func newOutputHash(w io.Writer) *outputHash {
-	return &outputHash{w: w, h: hashing.New()}
+// newOutputHash returns an outputHash that writes to w, and hashes what
+// it writes if hashed is set (else its summary has a zero SHA256).
+func newOutputHash(w io.Writer, hashed bool) *outputHash {
+	o := &outputHash{w: w}
+	if hashed {
+		o.h = hashing.New()
+	}
+	return o
 }
 
 func (o *outputHash) Write(p []byte) (int, error) {
 	n, err := o.w.Write(p)
-	o.h.Write(p[:n])
+	if o.h != nil {
+		o.h.Write(p[:n])
+	}
 	o.n += int64(n)
 	if err != nil {
 		err = &WriteError{err}
@@ -536,6 +554,8 @@ func (o *outputHash) Write(p []byte) (int, error) {
 // summary returns the count and the digest of the bytes written so far.
 func (o *outputHash) summary() OutputSummary {
 	var d hashing.Digest
-	copy(d[:], o.h.Sum(nil))
+	if o.h != nil {
+		copy(d[:], o.h.Sum(nil))
+	}
 	return OutputSummary{Bytes: o.n, SHA256: d}
 }

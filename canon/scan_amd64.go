@@ -114,6 +114,10 @@ type classWindow struct {
 	bad   [winWords]uint64 // bytes that show a UTF-8 error (if useUTF8Lookup and badReady)
 	// badReady reports that bad is computed for this window (fillBad).
 	badReady bool
+	// clean reports that bad is computed and has no bit set: then no
+	// string body in the window is ill-formed (see validBody), and the
+	// strings with high bytes in it need no check of their own.
+	clean bool
 }
 
 // zero16 stands for the bytes before the start of the input.
@@ -159,7 +163,7 @@ func (c *Canonicalizer) scanPlain(pos int) (int, bool) {
 	if j >= len(src) {
 		return scanPlainGeneric(src, pos) // unterminated
 	}
-	if h != 0 {
+	if h != 0 && !w.clean {
 		return c.scanPlainHigh(pos, j)
 	}
 	if src[j] == '"' {
@@ -190,7 +194,7 @@ func (w *classWindow) fill(src []byte, i int) {
 	if full > 0 {
 		classify(&src[lo], full, &w.stop[0], &w.high[0])
 	}
-	w.lo, w.words, w.badReady = lo, full, false
+	w.lo, w.words, w.badReady, w.clean = lo, full, false, false
 	if tail := src[lo+64*full:]; full < winWords && len(tail) > 0 {
 		n := copy(w.pad[:], tail)
 		clear(w.pad[n:])
@@ -215,6 +219,11 @@ func (w *classWindow) fillBad(src []byte) {
 		utf8Blocks(&w.pad[0], 1, before(src, t), &w.high[full], &w.bad[full])
 	}
 	w.badReady = true
+	any := uint64(0)
+	for _, b := range w.bad[:w.words] {
+		any |= b
+	}
+	w.clean = any == 0
 }
 
 // before returns the 16 bytes before offset t of src (t is 0 or at least
@@ -239,6 +248,9 @@ func (w *classWindow) validBody(src []byte, i, j int) bool {
 	}
 	if !w.badReady {
 		w.fillBad(src)
+	}
+	if w.clean {
+		return true
 	}
 	a := i - w.lo
 	b := a + len(s)

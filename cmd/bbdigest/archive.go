@@ -140,9 +140,9 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	prog := progress.New(mode, c.stderr, progressJSONEvery)
 	opts := archive.Options{Profile: p, Workers: int(*workers), MaxRecord: bound, Output: c.stdout,
 		OutFile: *out, Resume: *resume, Shard: sh, Progress: prog.Progress(),
-		// The hashes of the input are read only by --json, --summary
-		// and --out (which needs them).
-		NoInputSHA256: !*jsonSum && *summary == ""}
+		// The hashes of the input and the output are read only by
+		// --json, --summary and --out (which needs them).
+		NoInputSHA256: !*jsonSum && *summary == "", NoOutputSHA256: !*jsonSum && *summary == ""}
 	ctx := context.Background()
 	if *out != "" {
 		// A run whose output --resume can continue stops on Ctrl-C with
