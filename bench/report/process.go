@@ -78,6 +78,10 @@ func processProgs(bbdigest, linefilter string, workers []int) []processProg {
 type processRun struct {
 	wall, cpu time.Duration
 	maxRSSKiB int64 // 0 where the system does not say
+	// floorKiB is the report's own peak when it started the program: Linux
+	// counts it in the program's maxRSSKiB (selfMaxRSSKiB), so only a
+	// maxRSSKiB above it is the program's own.
+	floorKiB int64
 }
 
 // runProcess runs p on in, its output to the file out (created, or
@@ -115,6 +119,7 @@ func runProcess(p processProg, in processInput, out string) (processRun, error) 
 	cmd.Stdout = of
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	floor := selfMaxRSSKiB()
 	t0 := time.Now()
 	err = cmd.Run()
 	wall := time.Since(t0)
@@ -129,12 +134,12 @@ func runProcess(p processProg, in processInput, out string) (processRun, error) 
 		return processRun{}, err
 	}
 	ps := cmd.ProcessState
-	return processRun{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), maxRSSKiB: maxRSSKiB(ps)}, nil
+	return processRun{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), maxRSSKiB: maxRSSKiB(ps), floorKiB: floor}, nil
 }
 
 // processLine is the raw line of one run, in `go test -bench`'s format:
 // wall time as ns/op, then MB/s, cpu-ns/op and, where known,
-// peak-rss-KiB.
+// peak-rss-KiB and floor-rss-KiB (processRun.floorKiB).
 func processLine(in processInput, impl string, r processRun) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "BenchmarkProcess/input=%s/impl=%s 1 %d ns/op", in.name, impl, r.wall.Nanoseconds())
@@ -143,7 +148,7 @@ func processLine(in processInput, impl string, r processRun) string {
 	}
 	fmt.Fprintf(&b, " %d cpu-ns/op", r.cpu.Nanoseconds())
 	if r.maxRSSKiB > 0 {
-		fmt.Fprintf(&b, " %d peak-rss-KiB", r.maxRSSKiB)
+		fmt.Fprintf(&b, " %d peak-rss-KiB %d floor-rss-KiB", r.maxRSSKiB, r.floorKiB)
 	}
 	return b.String() + "\n"
 }
@@ -319,6 +324,10 @@ func processSections(h hdr, raw []byte) ([]section, error) {
 	if err != nil {
 		return nil, err
 	}
+	floors, err := parse("floor-rss-KiB")
+	if err != nil {
+		return nil, err
+	}
 	inputs := map[string]processInput{}
 	for _, in := range h.processInputs {
 		inputs[in.name] = in
@@ -368,14 +377,6 @@ func processSections(h hdr, raw []byte) ([]section, error) {
 		}
 		return out
 	}
-	// versus is the per-round ratio to linefilter, as a speed-up or a
-	// saving: linefilter's ÷ this.
-	versus := func(r ratio.Row, word string) string {
-		if r.N == 0 {
-			return ""
-		}
-		return fmt.Sprintf(" (%s %s, %s–%s)", fmtX(1/r.Ratio), word, fmtRatio(1/r.Hi), fmtRatio(1/r.Lo))
-	}
 
 	wallRows := ratio.Summarize(wall, implLinefilter)
 	wallSec := section{
@@ -387,7 +388,10 @@ func processSections(h hdr, raw []byte) ([]section, error) {
 			if n > 0 {
 				s += ", " + fmtRate(n, r.Median)
 			}
-			return s + versus(r, "as fast")
+			if r.N == 0 {
+				return s
+			}
+			return s + fmt.Sprintf(" (%s as fast, %s–%s)", fmtX(1/r.Ratio), fmtRatio(1/r.Hi), fmtRatio(1/r.Lo))
 		}),
 		notes: []string{
 			"`linefilter` is one goroutine by design: the simplest line filter a Go programmer would write with these libraries, and the baseline of `BenchmarkLinesProcess`. bbdigest at 1 worker canonicalizes and hashes on one goroutine; at more, on as many.",
@@ -421,31 +425,53 @@ func processSections(h hdr, raw []byte) ([]section, error) {
 	if cpuRows := ratio.Summarize(cpu, implLinefilter); len(cpuRows) > 0 {
 		secs = append(secs, section{
 			title: "Whole processes: CPU time",
-			intro: "The same runs, by the CPU time of the process: user + system time of the child (`os.ProcessState`), all its threads, the garbage collector's included. On a shared machine it moves less than the wall time. Cells: median CPU time over the rounds and CPU seconds per GB of input; in brackets, linefilter's CPU time ÷ this one's in the same round (median, range).",
+			intro: "The same runs, by the CPU time of the process: user + system time of the child (`os.ProcessState`), all its threads, the garbage collector's included. On a shared machine it moves less than the wall time. Cells: median CPU time over the rounds and CPU seconds per GB of input; in brackets, this CPU time ÷ linefilter's in the same round (median, range).",
 			head:  head,
 			rows: table(cpuRows, func(r ratio.Row, n float64) string {
 				s := ratio.FormatNs(r.Median)
 				if n > 0 {
 					s += fmt.Sprintf(", %.2f s/GB", r.Median/n)
 				}
-				return s + versus(r, "less")
+				if r.N == 0 {
+					return s
+				}
+				return s + fmt.Sprintf(" (%s linefilter's, %s–%s)", fmtX(r.Ratio), fmtRatio(r.Lo), fmtRatio(r.Hi))
 			}),
 		})
 	}
 
 	if len(rss) > 0 {
-		peak := map[[2]string]float64{}
+		// A run's peak is its own where it is above the floor of the same
+		// run (the same name's nth line); at or under it, the program's
+		// peak is at most the floor.
+		type key struct {
+			in, lib string
+			round   int
+		}
+		floor := map[key]float64{}
+		for _, x := range floors {
+			floor[key{x.Input, x.Lib, x.Round}] = x.Ns
+		}
+		own, under := map[[2]string]float64{}, map[[2]string]float64{}
 		for _, x := range rss {
 			k := [2]string{x.Input, x.Lib}
-			peak[k] = max(peak[k], x.Ns)
+			if f := floor[key{x.Input, x.Lib, x.Round}]; x.Ns > f {
+				own[k] = max(own[k], x.Ns)
+			} else {
+				under[k] = max(under[k], f)
+			}
 		}
 		rows := ratio.Summarize(rss, implLinefilter)
 		secs = append(secs, section{
 			title: "Whole processes: peak memory",
-			intro: "The same runs: the largest resident set of the process (maximum RSS, from the kernel's rusage) over the rounds.",
+			intro: "The same runs: the largest resident set of the process (maximum RSS, from the kernel's rusage) over the rounds. Linux counts in a program's peak that of the process it was started from (Go starts programs with vfork, in the parent's memory until they exec), so no figure is below the report's own peak at that moment: where a program stayed under it in every round, the cell reads \"≤\" that peak.",
 			head:  head,
 			rows: table(rows, func(r ratio.Row, _ float64) string {
-				return fmtBytes(peak[[2]string{r.Input, r.Lib}] * 1024)
+				k := [2]string{r.Input, r.Lib}
+				if v, ok := own[k]; ok {
+					return fmtBytes(v * 1024)
+				}
+				return "≤ " + fmtBytes(under[k]*1024)
 			}),
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -137,24 +138,24 @@ func TestShellQuote(t *testing.T) {
 // processRaw is two rounds of made-up whole-process lines on a 1 GB
 // archive (the second round's times doubled but for digest-w2's), and one
 // round on a large-record input.
-const processRaw = `BenchmarkProcess/input=archive-canonical/impl=linefilter 1 4000000000 ns/op 250.00 MB/s 4000000000 cpu-ns/op 8000 peak-rss-KiB
-BenchmarkProcess/input=archive-canonical/impl=digest-w1 1 1000000000 ns/op 1000.00 MB/s 1000000000 cpu-ns/op 20480 peak-rss-KiB
-BenchmarkProcess/input=archive-canonical/impl=digest-w2 1 500000000 ns/op 2000.00 MB/s 1100000000 cpu-ns/op 20480 peak-rss-KiB
-BenchmarkProcess/input=archive-canonical/impl=rehash-w1 1 1000000000 ns/op 1000.00 MB/s 1000000000 cpu-ns/op 10240 peak-rss-KiB
-BenchmarkProcess/input=archive-canonical/impl=rehash-w2 1 600000000 ns/op 1666.67 MB/s 1200000000 cpu-ns/op 10240 peak-rss-KiB
+const processRaw = `BenchmarkProcess/input=archive-canonical/impl=linefilter 1 4000000000 ns/op 250.00 MB/s 4000000000 cpu-ns/op 8000 peak-rss-KiB 8500 floor-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=digest-w1 1 1000000000 ns/op 1000.00 MB/s 1000000000 cpu-ns/op 20480 peak-rss-KiB 8500 floor-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=digest-w2 1 500000000 ns/op 2000.00 MB/s 1100000000 cpu-ns/op 20480 peak-rss-KiB 8500 floor-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=rehash-w1 1 1000000000 ns/op 1000.00 MB/s 1000000000 cpu-ns/op 10240 peak-rss-KiB 10240 floor-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=rehash-w2 1 600000000 ns/op 1666.67 MB/s 1200000000 cpu-ns/op 10240 peak-rss-KiB 10240 floor-rss-KiB
 BenchmarkProcess/input=lines-canonical-900K/impl=linefilter 1 500000000 ns/op 172.95 MB/s 500000000 cpu-ns/op
 BenchmarkProcess/input=lines-canonical-900K/impl=digest-w1 1 100000000 ns/op 864.73 MB/s 100000000 cpu-ns/op
-BenchmarkProcess/input=archive-canonical/impl=linefilter 1 8000000000 ns/op 125.00 MB/s 4000000000 cpu-ns/op 9000 peak-rss-KiB
-BenchmarkProcess/input=archive-canonical/impl=digest-w1 1 2000000000 ns/op 500.00 MB/s 1000000000 cpu-ns/op 20480 peak-rss-KiB
-BenchmarkProcess/input=archive-canonical/impl=digest-w2 1 1250000000 ns/op 800.00 MB/s 1100000000 cpu-ns/op 20480 peak-rss-KiB
-BenchmarkProcess/input=archive-canonical/impl=rehash-w1 1 2000000000 ns/op 500.00 MB/s 1000000000 cpu-ns/op 10240 peak-rss-KiB
-BenchmarkProcess/input=archive-canonical/impl=rehash-w2 1 1200000000 ns/op 833.33 MB/s 1200000000 cpu-ns/op 10240 peak-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=linefilter 1 8000000000 ns/op 125.00 MB/s 4000000000 cpu-ns/op 9000 peak-rss-KiB 8500 floor-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=digest-w1 1 2000000000 ns/op 500.00 MB/s 1000000000 cpu-ns/op 20480 peak-rss-KiB 8500 floor-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=digest-w2 1 1250000000 ns/op 800.00 MB/s 1100000000 cpu-ns/op 20480 peak-rss-KiB 8500 floor-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=rehash-w1 1 2000000000 ns/op 500.00 MB/s 1000000000 cpu-ns/op 10240 peak-rss-KiB 10240 floor-rss-KiB
+BenchmarkProcess/input=archive-canonical/impl=rehash-w2 1 1200000000 ns/op 833.33 MB/s 1200000000 cpu-ns/op 10240 peak-rss-KiB 10240 floor-rss-KiB
 `
 
 // TestProcessMarkdown builds the whole-process tables from processRaw and
 // checks their cells: time, GB/s and the per-round ratio to linefilter
 // (median, range); CPU time and CPU s per GB; peak memory, the largest
-// over the rounds; the scaling from 1 to 2 workers; the inputs' labels
+// over the rounds above the report's own (else "≤" it); the scaling from 1 to 2 workers; the inputs' labels
 // (size, lines, profile); and the header's note with both load averages.
 func TestProcessMarkdown(t *testing.T) {
 	raw := map[string]*bytes.Buffer{}
@@ -187,10 +188,11 @@ func TestProcessMarkdown(t *testing.T) {
 		"| lines-canonical-900K (96 lines, 86.5 MB; rfc8785) | 500.000 ms, 0.17 GB/s | 100.000 ms, 0.86 GB/s (5.00× as fast, 5.00–5.00) | | | |",
 		"Scaling on archive-canonical, 1 worker's time ÷ 2 workers' in the same round (median, range): digest --lines 1.78× (1.60–2.00); archive rehash 1.67× (1.67–1.67).",
 		// CPU: the same in both rounds.
-		"| archive-canonical (10 lines, 1.00 GB; strict) | 4.000 s, 4.00 s/GB | 1.000 s, 1.00 s/GB (4.00× less, 4.00–4.00) | 1.100 s, 1.10 s/GB (3.64× less, 3.64–3.64) | 1.000 s, 1.00 s/GB (4.00× less, 4.00–4.00) | 1.200 s, 1.20 s/GB (3.33× less, 3.33–3.33) |",
-		"| lines-canonical-900K (96 lines, 86.5 MB; rfc8785) | 500.000 ms, 5.78 s/GB | 100.000 ms, 1.16 s/GB (5.00× less, 5.00–5.00) | | | |",
-		// Peak memory: the larger of linefilter's 8000 and 9000 KiB.
-		"| archive-canonical (10 lines, 1.00 GB; strict) | 8.79 MiB | 20.00 MiB | 20.00 MiB | 10.00 MiB | 10.00 MiB |",
+		"| archive-canonical (10 lines, 1.00 GB; strict) | 4.000 s, 4.00 s/GB | 1.000 s, 1.00 s/GB (0.25× linefilter's, 0.25–0.25) | 1.100 s, 1.10 s/GB (0.28× linefilter's, 0.28–0.28) | 1.000 s, 1.00 s/GB (0.25× linefilter's, 0.25–0.25) | 1.200 s, 1.20 s/GB (0.30× linefilter's, 0.30–0.30) |",
+		"| lines-canonical-900K (96 lines, 86.5 MB; rfc8785) | 500.000 ms, 5.78 s/GB | 100.000 ms, 1.16 s/GB (0.20× linefilter's, 0.20–0.20) | | | |",
+		// Peak memory: linefilter's 9000 KiB (its 8000 is under the
+		// floor of 8500), and rehash never above its floor of 10240.
+		"| archive-canonical (10 lines, 1.00 GB; strict) | 8.79 MiB | 20.00 MiB | 20.00 MiB | ≤ 10.00 MiB | ≤ 10.00 MiB |",
 		"Inputs: whole processes: `archive-canonical` (1.00 GB), `archive gen --canonical`; `lines-canonical-900K` (86.5 MB), large.",
 	} {
 		if !strings.Contains(out, want) {
@@ -219,14 +221,14 @@ func TestProcessMarkdown(t *testing.T) {
 // the units the tables parse.
 func TestProcessLine(t *testing.T) {
 	in := processInput{name: "archive-mixed", bytes: 2e9}
-	l := processLine(in, "rehash-w2", processRun{wall: 1600 * time.Millisecond, cpu: 3 * time.Second, maxRSSKiB: 12345})
-	if want := "BenchmarkProcess/input=archive-mixed/impl=rehash-w2 1 1600000000 ns/op 1250.00 MB/s 3000000000 cpu-ns/op 12345 peak-rss-KiB\n"; l != want {
+	l := processLine(in, "rehash-w2", processRun{wall: 1600 * time.Millisecond, cpu: 3 * time.Second, maxRSSKiB: 12345, floorKiB: 6000})
+	if want := "BenchmarkProcess/input=archive-mixed/impl=rehash-w2 1 1600000000 ns/op 1250.00 MB/s 3000000000 cpu-ns/op 12345 peak-rss-KiB 6000 floor-rss-KiB\n"; l != want {
 		t.Errorf("processLine = %q, want %q", l, want)
 	}
 	if l := processLine(processInput{name: "x"}, implLinefilter, processRun{wall: 5, cpu: 7}); l != "BenchmarkProcess/input=x/impl=linefilter 1 5 ns/op 7 cpu-ns/op\n" {
 		t.Errorf("processLine without size or RSS = %q", l)
 	}
-	for unit, want := range map[string]float64{"ns/op": 1.6e9, "cpu-ns/op": 3e9, "peak-rss-KiB": 12345} {
+	for unit, want := range map[string]float64{"ns/op": 1.6e9, "cpu-ns/op": 3e9, "peak-rss-KiB": 12345, "floor-rss-KiB": 6000} {
 		s, err := ratio.ParseUnit(strings.NewReader(l+"goos: linux\n"), "impl", unit)
 		if err != nil || len(s) != 1 || s[0].Ns != want || s[0].Lib != "rehash-w2" || s[0].Input != "BenchmarkProcess/input=archive-mixed" {
 			t.Errorf("ParseUnit(%s) = %+v, %v; want one sample of %v", unit, s, err, want)
@@ -234,6 +236,7 @@ func TestProcessLine(t *testing.T) {
 	}
 }
 
+// TestFmtRate checks the throughput cells: GB/s, MB/s below 0.1 GB/s.
 func TestFmtRate(t *testing.T) {
 	for _, c := range []struct {
 		n, ns float64
@@ -278,6 +281,8 @@ func TestCompareDigests(t *testing.T) {
 	}
 }
 
+// TestCountLines counts lines with and without a final newline, and
+// across read buffers.
 func TestCountLines(t *testing.T) {
 	dir := t.TempDir()
 	for content, want := range map[string]int{"": 0, "a\n": 1, "a\nb": 2, "a\n\nb\n": 3, strings.Repeat("x\n", 3<<20/2) + "y": 3<<20/2 + 1} {
@@ -323,6 +328,9 @@ func TestRunProcess(t *testing.T) {
 		}
 		if m.wall <= 0 {
 			t.Errorf("wall time %v", m.wall)
+		}
+		if runtime.GOOS == "linux" && (m.maxRSSKiB <= 0 || m.floorKiB <= 0) {
+			t.Errorf("peak RSS %d KiB, floor %d KiB: want both from rusage", m.maxRSSKiB, m.floorKiB)
 		}
 	}
 	if b, err := os.ReadFile(out); err != nil || string(b) != "sha256:aa\nsha256:bb\n" {

@@ -7,3 +7,6 @@ import "os"
 // maxRSSKiB returns 0: the report reads the peak resident set from Linux's
 // rusage only (other systems count it in other units, or not at all).
 func maxRSSKiB(*os.ProcessState) int64 { return 0 }
+
+// selfMaxRSSKiB returns 0, as maxRSSKiB does.
+func selfMaxRSSKiB() int64 { return 0 }
