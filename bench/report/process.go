@@ -78,9 +78,9 @@ func processProgs(bbdigest, linefilter string, workers []int) []processProg {
 type processRun struct {
 	wall, cpu time.Duration
 	maxRSSKiB int64 // 0 where the system does not say
-	// floorKiB is the report's own peak when it started the program: Linux
-	// counts it in the program's maxRSSKiB (selfMaxRSSKiB), so only a
-	// maxRSSKiB above it is the program's own.
+	// floorKiB is the report's own peak while the program ran: Linux
+	// counts the report's peak at the start in the program's maxRSSKiB
+	// (rssFloorKiB), so only a maxRSSKiB above it is the program's own.
 	floorKiB int64
 }
 
@@ -88,8 +88,9 @@ type processRun struct {
 // truncated, before the clock starts): bbdigest with the file as its
 // argument, linefilter with it on stdin. The wall time runs from just
 // before the start to the exit; the CPU time is the child's user + system
-// time. A program that exits other than 0 (a line rejected, say) is an
-// error.
+// time. Before the start the report resets its own peak resident set
+// (resetRSSPeak), which Linux counts in the program's. A program that
+// exits other than 0 (a line rejected, say) is an error.
 func runProcess(p processProg, in processInput, out string) (processRun, error) {
 	var args []string
 	var stdin *os.File
@@ -119,10 +120,11 @@ func runProcess(p processProg, in processInput, out string) (processRun, error) 
 	cmd.Stdout = of
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	floor := selfMaxRSSKiB()
+	resetRSSPeak()
 	t0 := time.Now()
 	err = cmd.Run()
 	wall := time.Since(t0)
+	floor := rssFloorKiB()
 	if err != nil {
 		redirect := ""
 		if stdin != nil {
@@ -464,7 +466,7 @@ func processSections(h hdr, raw []byte) ([]section, error) {
 		rows := ratio.Summarize(rss, implLinefilter)
 		secs = append(secs, section{
 			title: "Whole processes: peak memory",
-			intro: "The same runs: the largest resident set of the process (maximum RSS, from the kernel's rusage) over the rounds. Linux counts in a program's peak that of the process it was started from (Go starts programs with vfork, in the parent's memory until they exec), so no figure is below the report's own peak at that moment: where a program stayed under it in every round, the cell reads \"≤\" that peak.",
+			intro: "The same runs: the largest resident set of the process (maximum RSS, from the kernel's rusage) over the rounds. Linux counts in a program's peak that of the process it was started from (Go starts programs with vfork, in the parent's memory until they exec), so before each run the report gives its free memory back and resets its own peak (`/proc/self/clear_refs`), and a figure at or under the report's peak during the run is not the program's own: where a program stayed under it in every round, the cell reads \"≤\" that peak.",
 			head:  head,
 			rows: table(rows, func(r ratio.Row, _ float64) string {
 				k := [2]string{r.Input, r.Lib}

@@ -296,10 +296,13 @@ func TestCountLines(t *testing.T) {
 	}
 }
 
+var sinkBytes []byte
+
 // TestRunProcess runs stand-ins for the programs (cat for linefilter, sh
 // scripts for bbdigest's commands, which get the file as their last
 // argument): runProcess writes the output to the file and truncates it
-// run to run, passes --profile, and reports a failing program with its
+// run to run, resets the report's peak memory before each run (on
+// Linux), passes --profile, and reports a failing program with its
 // stderr; checkProcessOutputs accepts programs that agree and names the
 // one that does not.
 func TestRunProcess(t *testing.T) {
@@ -331,6 +334,24 @@ func TestRunProcess(t *testing.T) {
 		}
 		if runtime.GOOS == "linux" && (m.maxRSSKiB <= 0 || m.floorKiB <= 0) {
 			t.Errorf("peak RSS %d KiB, floor %d KiB: want both from rusage", m.maxRSSKiB, m.floorKiB)
+		}
+	}
+	if f, err := os.OpenFile("/proc/self/clear_refs", os.O_WRONLY, 0); err == nil {
+		f.Close()
+		// 64 MiB touched and dropped: the floor of the next run is the
+		// report's size after the reset, not its peak.
+		big := make([]byte, 64<<20)
+		for i := range big {
+			big[i] = 1
+		}
+		sinkBytes = big
+		sinkBytes = nil
+		m, err := runProcess(digest, in, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.floorKiB <= 0 || m.floorKiB >= 64<<10 || m.maxRSSKiB >= 64<<10 {
+			t.Errorf("after 64 MiB touched: floor %d KiB, child's peak %d KiB; want both under 64 MiB", m.floorKiB, m.maxRSSKiB)
 		}
 	}
 	if b, err := os.ReadFile(out); err != nil || string(b) != "sha256:aa\nsha256:bb\n" {

@@ -8,5 +8,8 @@ import "os"
 // rusage only (other systems count it in other units, or not at all).
 func maxRSSKiB(*os.ProcessState) int64 { return 0 }
 
-// selfMaxRSSKiB returns 0, as maxRSSKiB does.
-func selfMaxRSSKiB() int64 { return 0 }
+// resetRSSPeak does nothing: see maxRSSKiB.
+func resetRSSPeak() {}
+
+// rssFloorKiB returns 0, as maxRSSKiB does.
+func rssFloorKiB() int64 { return 0 }
