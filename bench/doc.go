@@ -20,7 +20,7 @@
 // records, archive rehash, and whole processes: `bbdigest digest --lines`
 // and `bbdigest archive rehash` at 1 and all workers against the
 // jsontext + crypto/sha256 line tool ./linefilter on generated archives
-// and the large-record inputs, wall and CPU time, their digests compared
+// and the large-record input, wall and CPU time, their digests compared
 // line by line before timing), in interleaved rounds with per-round
 // ratios, is one command that writes bench/report/README.md and chart.svg
 // (command report, not run by CI):

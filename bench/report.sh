@@ -11,7 +11,7 @@
 # (`bbdigest digest --lines` and `archive rehash` at 1 and all workers
 # against bench/linefilter, jsontext + crypto/sha256 on one goroutine, on
 # archives of -process-records canonical and mixed envelopes and the
-# large-record inputs, output to a file, wall and CPU time, their digests
+# large-record input, output to a file, wall and CPU time, their digests
 # checked against each other line by line first), in interleaved rounds
 # with per-round ratios. The header's note gives the load average before
 # and after the run: run it on a quiet machine and say so with -note. The

@@ -13,8 +13,8 @@
 // archive rehash` at 1 and all workers, and the whole-process rows (see
 // process.go): `bbdigest digest --lines` and `bbdigest archive rehash` at 1
 // and all workers against linefilter, on an archive of -process-records
-// canonical envelopes, one of the default mix, and the large-record inputs
-// of bench/large_test.go (-large-records lines each), output to a file,
+// canonical envelopes, one of the default mix, and the large-record input
+// of bench/large_test.go (-large-records lines), output to a file,
 // wall and CPU time, after a check that all of them give the same digest
 // on every line. The header's note gives the load average before and after
 // the run. The large-record
@@ -75,7 +75,7 @@ func main() {
 	flag.StringVar(&c.node, "node", "node", "the Node.js command; the Node rows are skipped when it is missing")
 	flag.StringVar(&c.linesBase, "lines-base", "", "a bbdigest `binary` of another build, which the whole-process large-record rows also run, in the same rounds, to compare with")
 	flag.IntVar(&c.processRecords, "process-records", defaultProcessRecords, "records of each archive gen input (--canonical, and the default mix) of the whole-process rows: digest --lines and archive rehash against linefilter")
-	flag.IntVar(&c.largeRecords, "large-records", 96, "lines of each large-record input (~900 KB canonical and ~1 MiB mixed documents, bench/large_test.go) of the whole-process rows")
+	flag.IntVar(&c.largeRecords, "large-records", 96, "lines of the large-record input of the whole-process rows (canonical documents of ~900 KB, bench/large_test.go)")
 	flag.Parse()
 	if err := run(c, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
@@ -96,10 +96,11 @@ const (
 var groupOrder = []string{gBench, gHashing, gEnvelope, gGate, gRehash, gProcess}
 
 // defaultProcessRecords is -process-records' default: 200000 records, about
-// 0.28 GB per archive. The issue's case, 400000 (0.56 GB), doubles the
-// whole-process rounds (linefilter alone takes seconds per archive) and
-// brings the default report past 8 minutes on 2 cores; its figures per GB
-// are the same but for the start of the processes.
+// 0.28 GB per archive, which keeps the default report near 8 minutes on 2
+// cores. Issue 28's case, 400000 (0.56 GB), nearly doubles the archives'
+// share of the whole-process rounds (linefilter alone takes some 3 s per
+// 0.56 GB) and brings it to about 9.5; its figures per GB differ only by
+// the start of the processes, a few ms.
 const defaultProcessRecords = 200000
 
 type binary struct {
@@ -226,9 +227,7 @@ func run(c config, log io.Writer) error {
 		{name: "archive-mixed", path: filepath.Join(work, "archive-mixed-"+pr+".jsonl"),
 			made: fmt.Sprintf("`bbdigest archive gen --records %d` (the same kind of envelopes, a third canonical, a third compact with members shuffled, some with \\u escapes, a third with spaces)", c.processRecords)},
 		{name: "lines-canonical-900K", path: filepath.Join(work, "large", "lines-canonical-900K.jsonl"), profile: "rfc8785",
-			made: fmt.Sprintf("%d canonical documents of about 900 KB, one per line, the large-record input of `BenchmarkBatchLarge` (bench/large_test.go; floats, so `--profile rfc8785`)", c.largeRecords)},
-		{name: "lines-mixed-1M", path: filepath.Join(work, "large", "lines-mixed-1M.jsonl"), profile: "rfc8785",
-			made: fmt.Sprintf("%d documents of about 1 MiB on one line, spaced, members shuffled, with escapes (bench/large_test.go)", c.largeRecords)},
+			made: fmt.Sprintf("%d canonical documents of about 900 KB, one per line, the large-record input of issue 28's item 1 and of `BenchmarkBatchLarge` (bench/large_test.go; floats, so `--profile rfc8785`)", c.largeRecords)},
 	}
 	if err := os.MkdirAll(filepath.Join(work, "large"), 0o755); err != nil {
 		return err
