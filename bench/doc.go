@@ -17,9 +17,13 @@
 //
 // The whole comparison (these benchmarks, the encoding/json round trip,
 // Node's canonicalize, SHA-256, envelope, act, gate, JSON Lines of large
-// records and archive rehash), in interleaved rounds with per-round
+// records, archive rehash, and whole processes: `bbdigest digest --lines`
+// and `bbdigest archive rehash` at 1 and all workers against the
+// jsontext + crypto/sha256 line tool ./linefilter on generated archives
+// and the large-record input, wall and CPU time, their digests compared
+// line by line before timing), in interleaved rounds with per-round
 // ratios, is one command that writes bench/report/README.md and chart.svg
 // (command report, not run by CI):
 //
-//	bench/report.sh [-rounds N] [-benchtime D]
+//	bench/report.sh [-rounds N] [-benchtime D] [-process-records N] [-note TEXT]
 package bench

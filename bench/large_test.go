@@ -268,6 +268,44 @@ func TestBatchLargeAgrees(t *testing.T) {
 	}
 }
 
+var (
+	largeDir   = flag.String("large.dir", "", "TestWriteLargeArchives writes the large-record archives to `dir`, one NAME.jsonl each")
+	largeLines = flag.Int("large.records", largeRecords, "lines of each archive TestWriteLargeArchives writes, cycling through the generator's documents as it does")
+)
+
+// TestWriteLargeArchives writes the large-record archives of
+// BenchmarkBatchLarge (makeLargeArchives) to files in -large.dir, for the
+// report's whole-process rows (bench/report), with -large.records lines
+// each: the generator's lines, cycled (its records cycle through
+// largeDistinct documents, so any count is the archive it would make with
+// that many). It does nothing without -large.dir.
+func TestWriteLargeArchives(t *testing.T) {
+	if *largeDir == "" {
+		t.Skip("no -large.dir")
+	}
+	if *largeLines < 1 {
+		t.Fatalf("-large.records %d: want at least 1", *largeLines)
+	}
+	for _, a := range benchLargeArchives() {
+		f, err := os.Create(filepath.Join(*largeDir, a.name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		for i := range *largeLines {
+			w.Write(a.lines[i%len(a.lines)])
+			w.WriteByte('\n')
+		}
+		err = w.Flush()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 var linesBase = flag.String("lines.base", "", "BenchmarkLinesLargeProcess also runs the bbdigest `binary` (another build, to compare with) as impl=base")
 
 // largeFiles are the large-record archives as files, and the bbdigest

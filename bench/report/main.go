@@ -2,14 +2,22 @@
 // Markdown page (README.md) and a chart (chart.svg) comparing bbdigest with
 // the libraries the project measures itself against, on this machine.
 //
-//	bench/report.sh [-rounds N] [-benchtime D] [-records N] [-lines-base BBDIGEST]
+//	bench/report.sh [-rounds N] [-benchtime D] [-records N] [-process-records N] [-large-records N] [-lines-base BBDIGEST]
 //
 // (or `go run ./report` in bench/). It builds the test binaries once (bench,
-// hashing, envelope, gate) and the bbdigest command, writes the inputs of
-// bench/corpus_test.go to files for Node, and then runs -rounds rounds. Each
-// round runs every benchmark once, every library of an input back to back,
-// plus Node's canonicalize (a whole process per input, and a loop inside
-// one) and `bbdigest archive rehash` at 1 and all workers. The large-record
+// hashing, envelope, gate), the bbdigest command and bench/linefilter,
+// writes the inputs of bench/corpus_test.go to files for Node, generates
+// the archives, and then runs -rounds rounds. Each round runs every
+// benchmark once, every library of an input back to back, plus Node's
+// canonicalize (a whole process per input, and a loop inside one), `bbdigest
+// archive rehash` at 1 and all workers, and the whole-process rows (see
+// process.go): `bbdigest digest --lines` and `bbdigest archive rehash` at 1
+// and all workers against linefilter, on an archive of -process-records
+// canonical envelopes, one of the default mix, and the large-record input
+// of bench/large_test.go (-large-records lines), output to a file,
+// wall and CPU time, after a check that all of them give the same digest
+// on every line. The header's note gives the load average before and after
+// the run. The large-record
 // rows (BenchmarkBatchLarge, BenchmarkLinesLargeProcess) hold batch's
 // long-record path to the one loop over the lines that --lines was before
 // it ran on batch, and, with -lines-base, the command to another build of
@@ -35,6 +43,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bbdigest/bbdigest/bench/internal/ratio"
@@ -50,6 +59,9 @@ type config struct {
 	node      string
 	note      string
 	linesBase string
+	// The whole-process rows: records of each `archive gen` input, lines
+	// of each large-record input.
+	processRecords, largeRecords int
 }
 
 func main() {
@@ -57,11 +69,13 @@ func main() {
 	flag.IntVar(&c.rounds, "rounds", 10, "rounds: each runs every library once per input")
 	flag.DurationVar(&c.benchtime, "benchtime", 100*time.Millisecond, "-test.benchtime of each benchmark in a round, and Node's in-script loop")
 	flag.StringVar(&c.note, "note", "", "a remark on the machine for the report's header (say, that it is shared)")
-	flag.IntVar(&c.records, "records", 50000, "records of the generated archive that `archive rehash` reads")
+	flag.IntVar(&c.records, "records", 50000, "records of the generated archive that archive rehash reads (the Archive rehash table)")
 	flag.StringVar(&c.out, "out", "report", "directory the report is written to")
 	flag.StringVar(&c.work, "work", "out/report", "directory for binaries, inputs and raw output (not committed)")
 	flag.StringVar(&c.node, "node", "node", "the Node.js command; the Node rows are skipped when it is missing")
 	flag.StringVar(&c.linesBase, "lines-base", "", "a bbdigest `binary` of another build, which the whole-process large-record rows also run, in the same rounds, to compare with")
+	flag.IntVar(&c.processRecords, "process-records", defaultProcessRecords, "records of each archive gen input (--canonical, and the default mix) of the whole-process rows: digest --lines and archive rehash against linefilter")
+	flag.IntVar(&c.largeRecords, "large-records", 96, "lines of the large-record input of the whole-process rows (canonical documents of ~900 KB, bench/large_test.go)")
 	flag.Parse()
 	if err := run(c, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
@@ -76,9 +90,18 @@ const (
 	gEnvelope = "envelope" // envelope: Parse, Verify
 	gGate     = "gate"     // gate: Authorize
 	gRehash   = "rehash"   // archive rehash (lines written here)
+	gProcess  = "process"  // whole processes against linefilter (lines written here)
 )
 
-var groupOrder = []string{gBench, gHashing, gEnvelope, gGate, gRehash}
+var groupOrder = []string{gBench, gHashing, gEnvelope, gGate, gRehash, gProcess}
+
+// defaultProcessRecords is -process-records' default: 200000 records, about
+// 0.28 GB per archive, which keeps the default report near 8 minutes on 2
+// cores. Issue 28's case, 400000 (0.56 GB), nearly doubles the archives'
+// share of the whole-process rounds (linefilter alone takes some 3 s per
+// 0.56 GB) and brings it to about 9.5; its figures per GB differ only by
+// the start of the processes, a few ms.
+const defaultProcessRecords = 200000
 
 type binary struct {
 	group, pkg, bench string // bench: the -test.bench regexp
@@ -93,6 +116,10 @@ var binaries = []binary{
 
 func run(c config, log io.Writer) error {
 	start := time.Now()
+	loadBefore := loadAvg()
+	if c.processRecords < 1 || c.largeRecords < 1 {
+		return fmt.Errorf("-process-records %d, -large-records %d: want at least 1 each", c.processRecords, c.largeRecords)
+	}
 	benchDir, err := os.Getwd()
 	if err != nil {
 		return err
@@ -135,6 +162,10 @@ func run(c config, log io.Writer) error {
 	}
 	bbdigest := filepath.Join(work, "bbdigest")
 	if err := command(root, nil, nil, "go", "build", "-o", bbdigest, "./cmd/bbdigest"); err != nil {
+		return err
+	}
+	linefilter := filepath.Join(work, "linefilter")
+	if err := command(benchDir, nil, nil, "go", "build", "-o", linefilter, "./linefilter"); err != nil {
 		return err
 	}
 	var benchArgs []string // more flags of the bench binary
@@ -185,22 +216,58 @@ func run(c config, log io.Writer) error {
 		}
 	}
 
-	// The archive rehash reads.
+	// The archives: the one archive rehash reads, and the inputs of the
+	// whole-process rows, made side by side.
+	step("generating the archives")
 	archive := filepath.Join(work, "archive.jsonl")
-	af, err := os.Create(archive)
-	if err != nil {
+	pr := strconv.Itoa(c.processRecords)
+	procIn := []processInput{
+		{name: "archive-canonical", path: filepath.Join(work, "archive-canonical-"+pr+".jsonl"),
+			made: fmt.Sprintf("`bbdigest archive gen --records %d --canonical` (envelopes of 1–2 KB, every line canonical)", c.processRecords)},
+		{name: "archive-mixed", path: filepath.Join(work, "archive-mixed-"+pr+".jsonl"),
+			made: fmt.Sprintf("`bbdigest archive gen --records %d` (the same kind of envelopes, a third canonical, a third compact with members shuffled, some with \\u escapes, a third with spaces)", c.processRecords)},
+		{name: "lines-canonical-900K", path: filepath.Join(work, "large", "lines-canonical-900K.jsonl"), profile: "rfc8785",
+			made: fmt.Sprintf("%d canonical documents of about 900 KB, one per line, the large-record input of issue 28's item 1 and of `BenchmarkBatchLarge` (bench/large_test.go; floats, so `--profile rfc8785`)", c.largeRecords)},
+	}
+	if err := os.MkdirAll(filepath.Join(work, "large"), 0o755); err != nil {
 		return err
 	}
-	err = command(root, nil, af, bbdigest, "archive", "gen", "--records", strconv.Itoa(c.records))
-	if cerr := af.Close(); err == nil {
-		err = cerr
+	gen := func(path string, args ...string) func() error {
+		return func() error {
+			f, err := os.Create(path)
+			if err != nil {
+				return err
+			}
+			err = command(root, nil, f, bbdigest, append([]string{"archive", "gen"}, args...)...)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		}
 	}
-	if err != nil {
+	if err := parallel(
+		gen(archive, "--records", strconv.Itoa(c.records)),
+		gen(procIn[0].path, "--records", pr, "--canonical"),
+		gen(procIn[1].path, "--records", pr),
+		func() error {
+			return command(benchDir, nil, nil, bin[gBench], "-test.run", "^TestWriteLargeArchives$", "-large.dir", filepath.Join(work, "large"), "-large.records", strconv.Itoa(c.largeRecords))
+		},
+	); err != nil {
 		return err
 	}
 	archiveInfo, err := os.Stat(archive)
 	if err != nil {
 		return err
+	}
+	for i := range procIn {
+		st, err := os.Stat(procIn[i].path)
+		if err != nil {
+			return err
+		}
+		procIn[i].bytes = st.Size()
+		if procIn[i].lines, err = countLines(procIn[i].path); err != nil {
+			return err
+		}
 	}
 	workers := []int{1, runtime.NumCPU()}
 	if workers[1] == 1 {
@@ -212,6 +279,19 @@ func run(c config, log io.Writer) error {
 		return err
 	}
 	defer devNull.Close()
+
+	// The whole-process rows' programs, checked against each other.
+	progs := processProgs(bbdigest, linefilter, workers)
+	procDir := filepath.Join(work, "process")
+	if err := os.MkdirAll(procDir, 0o755); err != nil {
+		return err
+	}
+	for _, in := range procIn {
+		step("checking digest --lines and archive rehash against linefilter on %s", in.name)
+		if err := checkProcessOutputs(progs, in, procDir); err != nil {
+			return err
+		}
+	}
 
 	// The rounds.
 	raw := map[string]*bytes.Buffer{}
@@ -266,6 +346,16 @@ func run(c config, log io.Writer) error {
 			}
 			fmt.Fprintf(raw[gRehash], "BenchmarkRehash/records=%d/workers=%d 1 %d ns/op\n", c.records, w, time.Since(t0).Nanoseconds())
 		}
+		step("round %d/%d: whole processes against linefilter", r, c.rounds)
+		for _, in := range procIn {
+			for _, p := range progs {
+				m, err := runProcess(p, in, filepath.Join(procDir, p.impl+".out"))
+				if err != nil {
+					return err
+				}
+				raw[gProcess].WriteString(processLine(in, p.impl, m))
+			}
+		}
 	}
 
 	// The raw output, kept beside the report.
@@ -279,6 +369,8 @@ func run(c config, log io.Writer) error {
 	}
 
 	h := header(c, root, time.Since(start))
+	h.loadBefore = loadBefore
+	h.processInputs = procIn
 	h.node, h.nodeNote = nodeVersion, nodeNote
 	h.archiveBytes, h.records, h.workers = archiveInfo.Size(), c.records, workers
 	for _, in := range inputs {
@@ -301,6 +393,27 @@ func run(c config, log io.Writer) error {
 	}
 	step("wrote %s/README.md, chart.svg and raw.txt", c.out)
 	return nil
+}
+
+// parallel runs the functions side by side and returns their errors.
+func parallel(fs ...func() error) error {
+	errs := make([]error, len(fs))
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		wg.Go(func() { errs[i] = f() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// loadAvg returns the 1, 5 and 15 minute load averages, "" where
+// /proc/loadavg is not there.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return ""
 }
 
 // Library names of the Node rows.

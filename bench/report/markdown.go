@@ -18,7 +18,8 @@ import (
 // hdr is what the report says about the run.
 type hdr struct {
 	command, date, commit, goVersion string
-	cpu, cpuFlags, machine, load     string
+	cpu, cpuFlags, machine           string
+	loadBefore, loadAfter            string // 1, 5, 15 minute load averages
 	note                             string
 	elapsed                          time.Duration
 	rounds                           int
@@ -28,6 +29,7 @@ type hdr struct {
 	records                          int
 	workers                          []int
 	inputBytes                       [][2]string // input name, size in bytes
+	processInputs                    []processInput
 }
 
 func header(c config, root string, elapsed time.Duration) hdr {
@@ -55,11 +57,28 @@ func header(c config, root string, elapsed time.Duration) hdr {
 	} else {
 		h.commit = "unknown (not a git checkout)"
 	}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		h.load = strings.Join(strings.Fields(string(b))[:3], " ")
-	}
+	h.loadAfter = loadAvg()
 	h.cpu, h.cpuFlags = cpuInfo()
 	return h
+}
+
+// noteLine is the header's note: the -note given, then the load averages
+// before and after the run, which say whether the machine was quiet.
+func (h hdr) noteLine() string {
+	var parts []string
+	if h.note != "" {
+		parts = append(parts, strings.TrimRight(h.note, ". "))
+	}
+	if h.loadBefore != "" || h.loadAfter != "" {
+		na := func(s string) string {
+			if s == "" {
+				return "unknown"
+			}
+			return s
+		}
+		parts = append(parts, fmt.Sprintf("load average (1, 5, 15 min) before the run %s, after it %s", na(h.loadBefore), na(h.loadAfter)))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // argsString returns the command's arguments as a shell would need them.
@@ -356,6 +375,14 @@ func buildReport(h hdr, raw map[string]*bytes.Buffer) (*report, error) {
 			}
 		}
 	}
+	// The whole-process rows, after archive rehash's.
+	if p := raw[gProcess]; p != nil {
+		ps, err := processSections(h, p.Bytes())
+		if err != nil {
+			return nil, err
+		}
+		rep.sections = append(rep.sections, ps...)
+	}
 	return rep, nil
 }
 
@@ -393,8 +420,8 @@ func writeMarkdown(w io.Writer, rep *report) {
 		p("| CPU features used by bbdigest's paths | %s |\n", h.cpuFlags)
 	}
 	p("| machine | %s |\n", h.machine)
-	if h.note != "" {
-		p("| note | %s |\n", h.note)
+	if n := h.noteLine(); n != "" {
+		p("| note | %s |\n", n)
 	}
 	p("| Go | %s |\n", h.goVersion)
 	if h.node != "" {
@@ -405,9 +432,6 @@ func writeMarkdown(w io.Writer, rep *report) {
 	p("| date | %s |\n", h.date)
 	p("| commit | `%s` |\n", h.commit)
 	p("| rounds | %d, each benchmark at `-test.benchtime %s` |\n", h.rounds, h.benchtime)
-	if h.load != "" {
-		p("| load average at the end | %s |\n", h.load)
-	}
 	p("\n")
 	p("Each round runs every library once on every input, back to back; the ratio of a library to the base (bbdigest unless the table says otherwise) is taken within each round and the table gives its median over the rounds, with its range after the comma. Times are medians over the rounds. On a shared or noisy machine absolute times move by 10–30%% from round to round, so compare ratios, not times.\n\n")
 	if len(rep.chart) > 0 {
@@ -429,7 +453,18 @@ func writeMarkdown(w io.Writer, rep *report) {
 		}
 	}
 	p("## Reproduce\n\n```sh\n%s\n```\n\n", h.command)
-	p("`bench/report.sh -h` lists the flags (`-rounds`, `-benchtime`, `-records`, `-node`, `-lines-base`). It builds the test binaries of `bench/`, `hashing`, `envelope` and `gate` and the `bbdigest` command once, into `bench/out/report/` with the inputs, installs fuzz/node's `canonicalize` if Node is there and it is not (`npm ci`), and rewrites this page, [chart.svg](chart.svg) and [raw.txt](raw.txt). Without Node the Node rows are left out and the page says why. Inputs: %s.\n", inputList(h.inputBytes))
+	p("`bench/report.sh -h` lists the flags (`-rounds`, `-benchtime`, `-records`, `-process-records`, `-large-records`, `-node`, `-lines-base`, `-note`, `-out`, `-work`). It builds the test binaries of `bench/`, `hashing`, `envelope` and `gate`, the `bbdigest` command and `linefilter` (bench/linefilter) once, into `bench/out/report/` with the inputs, installs fuzz/node's `canonicalize` if Node is there and it is not (`npm ci`), checks the whole-process programs' outputs against each other, and rewrites this page, [chart.svg](chart.svg) and [raw.txt](raw.txt). Without Node the Node rows are left out and the page says why. Run it on a quiet machine and say so with `-note`: the note line gives the load average before and after the run.")
+	var ins []string
+	if len(h.inputBytes) > 0 {
+		ins = append(ins, inputList(h.inputBytes))
+	}
+	if len(h.processInputs) > 0 {
+		ins = append(ins, "whole processes: "+processInputList(h.processInputs))
+	}
+	if len(ins) > 0 {
+		p(" Inputs: %s.", strings.Join(ins, "; "))
+	}
+	p("\n")
 }
 
 func inputList(in [][2]string) string {

@@ -29,6 +29,13 @@ type Sample struct {
 // line without such an element gets Lib "". The GOMAXPROCS suffix is
 // dropped, and each full name's nth occurrence is round n.
 func Parse(r io.Reader, key string) ([]Sample, error) {
+	return ParseUnit(r, key, "ns/op")
+}
+
+// ParseUnit is Parse of the value given in unit (a metric a benchmark
+// reports beside its time, "cpu-ns/op" say) in place of ns/op: Sample.Ns
+// holds that value, and a line without it is skipped.
+func ParseUnit(r io.Reader, key, unit string) ([]Sample, error) {
 	var samples []Sample
 	seen := map[string]int{} // full name -> rounds seen
 	sc := bufio.NewScanner(r)
@@ -41,7 +48,7 @@ func Parse(r io.Reader, key string) ([]Sample, error) {
 		var ns float64
 		found := false
 		for i := 2; i+1 < len(f); i++ {
-			if f[i+1] == "ns/op" {
+			if f[i+1] == unit {
 				v, err := strconv.ParseFloat(f[i], 64)
 				if err != nil {
 					return nil, fmt.Errorf("%q: %v", sc.Text(), err)
