@@ -12,6 +12,26 @@ import (
 	"github.com/bbdigest/bbdigest/hashing"
 )
 
+// rangeEnd returns where the bytes a linesReader(k, hi) gives end, in an
+// input of n bytes whose lines start at starts: after the lines that
+// start before hi (hi < 0: all of them), then at most k of them (k < 0:
+// no limit).
+func rangeEnd(starts []int, n int, hi, k int64) int {
+	end := n
+	if hi >= 0 {
+		for _, s := range starts {
+			if int64(s) >= hi {
+				end = s
+				break
+			}
+		}
+	}
+	if k >= 0 && k < int64(len(starts)) && starts[k] < end {
+		end = starts[k]
+	}
+	return end
+}
+
 // TestLinesReader checks the reader --resume gives batch for the lines
 // it checks: exactly the next k lines (the "\n" of the k-th included, a
 // last line without one when the input ends there), fewer when the
@@ -23,19 +43,7 @@ func TestLinesReader(t *testing.T) {
 	for _, hi := range []int64{-1, 0, 3, 5, 18, int64(len(input)), 100} {
 		for k := int64(-1); k <= int64(len(starts))+1; k++ {
 			for _, oneByte := range []bool{false, true} {
-				// The lines that start before hi, then at most k of them.
-				end := len(input)
-				if hi >= 0 {
-					for _, s := range starts {
-						if int64(s) >= hi {
-							end = s
-							break
-						}
-					}
-				}
-				if k >= 0 && k < int64(len(starts)) && starts[k] < end {
-					end = starts[k]
-				}
+				end := rangeEnd(starts, len(input), hi, k)
 				s := newLineStream(strings.NewReader(input), true)
 				var r io.Reader = s.linesReader(k, hi)
 				if oneByte {
@@ -82,18 +90,7 @@ func TestRangeReaderDirect(t *testing.T) {
 			for name, w := range wrap {
 				for _, marked := range []bool{false, true} {
 					for _, size := range []int{directRead, 64 << 10, lineStreamBuf, 2 * lineStreamBuf} {
-						end := len(input)
-						if hi >= 0 {
-							for _, s := range starts {
-								if int64(s) >= hi {
-									end = s
-									break
-								}
-							}
-						}
-						if k >= 0 && k < int64(len(starts)) && starts[k] < end {
-							end = starts[k]
-						}
+						end := rangeEnd(starts, len(input), hi, k)
 						s := newLineStream(w(bytes.NewReader(input)), true)
 						marks := 0
 						if marked {
