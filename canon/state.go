@@ -34,6 +34,7 @@ package canon
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -866,10 +867,17 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 	}
 	for {
 		if i >= len(src) || src[i] != '\\' { // not another escape straight away
-			j, ok := c.stopRun(i)
+			var j int
+			ok := false
+			if i+8 <= len(src) {
+				n, ascii := asciiStop(binary.LittleEndian.Uint64(src[i:]))
+				j, ok = i+n, ascii
+			}
 			if !ok {
-				if err := c.checkRun(i, j); err != nil {
-					return 0, err
+				if j, ok = c.stopRun(i); !ok {
+					if err := c.checkRun(i, j); err != nil {
+						return 0, err
+					}
 				}
 			}
 			if name {
@@ -893,6 +901,21 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 		case b < 0x20:
 			return 0, c.errorf(ClassSyntax, int64(i), "unescaped control character %s in a string", quoteByte(src, i))
 		default: // backslash
+			// \" and \\, the escapes of JSON text held in a string (an
+			// OpenAI arguments string is full of them), are canonical:
+			// taken in line, as decodeEscape would take them.
+			if i+1 < len(src) {
+				if e := src[i+1]; e == '"' || e == '\\' {
+					if rewriting {
+						c.dst = append(c.dst, '\\', e)
+					}
+					if name {
+						c.names = append(c.names, e)
+					}
+					i += 2
+					continue
+				}
+			}
 			// \uXXXX of a character written raw (not a control, '"', '\\'
 			// or a surrogate) is never canonical: decoded in line.
 			if i+1 < len(src) && src[i+1] == 'u' {
@@ -926,6 +949,19 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 			i += size
 		}
 	}
+}
+
+// asciiStop reports, for the eight bytes x of string content (little-
+// endian), the index n of the first when it is a stop byte ('"', '\\' or a
+// control) with only printable ASCII before it: the short run between two
+// escapes of JSON text held in a string (\"name\":\"value\"), found without
+// a call. ok is false when the first special byte is a high one, or none
+// is.
+func asciiStop(x uint64) (n int, ok bool) {
+	// Only the lowest flagged byte is exact: bit t, its bit 7. With none
+	// flagged, t is 64 and x>>t is 0.
+	t := uint(bits.TrailingZeros64(specialBytes(x)))
+	return int(t >> 3), t < 64 && x>>t&1 == 0
 }
 
 // decodeEscape decodes the escape sequence at src[i] == '\\', joining a
