@@ -29,6 +29,7 @@ import (
 	"bytes"
 	"errors"
 	"sync"
+	"unsafe"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
@@ -181,8 +182,15 @@ type Parser struct {
 	placement Placement
 
 	// probing: decode is reading the whole document as a bare envelope and
-	// stops (setting wrapped) at a top-level member that only a wrapper has.
+	// stops (setting wrapped) at a top-level member that is not one of an
+	// envelope's: a wrapper's, or one that makes the envelope malformed,
+	// which locate and a second decode (not probing) then settle.
 	probing, wrapped bool
+
+	// own: the Envelope is new (Parse), and its canonical bytes are those
+	// of text, the string its strings are substrings of, rather than a
+	// copy (Envelope.shared).
+	own bool
 }
 
 // Placement returns where the last successful Parse or ParseInto found
@@ -193,7 +201,10 @@ func (p *Parser) Placement() Placement { return p.placement }
 // [Parser.ParseInto]) into a new Envelope.
 func (p *Parser) Parse(src []byte) (*Envelope, error) {
 	e := new(Envelope)
-	if err := p.ParseInto(e, src); err != nil {
+	p.own = true
+	err := p.ParseInto(e, src)
+	p.own = false
+	if err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -220,6 +231,9 @@ func (p *Parser) Parse(src []byte) (*Envelope, error) {
 // problems when the envelope breaks the grammar of §4 and §5. On error the
 // contents of e are unspecified, and e must not be used as an envelope.
 func (p *Parser) ParseInto(e *Envelope, src []byte) error {
+	if e.shared { // its memory is that of strings handed out: never written
+		e.canonical, e.shared = nil, false
+	}
 	e.canonical = e.canonical[:0] // on error, e is not an envelope
 	e.digest = hashing.Digest{}
 	doc, err := p.c.View(src)
@@ -229,11 +243,13 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 		}
 		return p.parseWrapped(e, src, err)
 	}
-	// Most inputs are either a bare envelope or a wrapper whose wrapper
-	// member sorts early; try the bare reading first, which makes locate's
-	// extra pass unnecessary unless a wrapper member turns up (locate would
-	// then choose a wrapper placement, or report that there is no envelope).
-	if len(doc) > 0 && doc[0] == '{' {
+	// Most inputs are either a bare envelope or a wrapper whose first
+	// member is none of an envelope's (binding_moment, content, id); try
+	// the bare reading first when the first member is an envelope's, which
+	// makes locate's extra pass unnecessary unless another member turns up
+	// (locate then chooses a wrapper placement, reports that there is no
+	// envelope, or finds it bare, and decodeSpan decodes it again).
+	if len(doc) > 0 && doc[0] == '{' && envelopeFirst(doc) {
 		if p.text != string(doc) { // compared without allocating
 			p.text = string(doc)
 		}
@@ -249,6 +265,20 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 		return err
 	}
 	return p.decodeSpan(e, doc[p.loc.start:p.loc.end], p.loc.placement)
+}
+
+// envelopeFirst reports whether the first member of the canonical object
+// doc is one an envelope has: there is then a bare envelope to try.
+func envelopeFirst(doc []byte) bool {
+	it := jsonread.Object(doc, 0)
+	if !it.Next() {
+		return true // {}: decode reports the missing members
+	}
+	switch string(it.Name()) {
+	case "findings", "meta", "offer", "question", "recommendations", "synopsis":
+		return true
+	}
+	return false
 }
 
 // decodeSpan decodes span, the canonical binding_moment value found at
@@ -351,7 +381,13 @@ func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
 	if len(p.problems) > 0 {
 		return &MalformedError{Problems: append([]Problem(nil), p.problems...), Omitted: p.omitted}
 	}
-	e.canonical = append(e.canonical[:0], span...)
+	if p.own && p.text == string(span) {
+		// A new Envelope: its canonical bytes are its text's (the bytes of
+		// span), which nothing writes (shared).
+		e.canonical, e.shared = unsafe.Slice(unsafe.StringData(p.text), len(p.text)), true
+	} else {
+		e.canonical = append(e.canonical[:0], span...)
+	}
 	e.digest = hashing.Sum(span)
 	p.placement = pl
 	return nil
@@ -403,6 +439,7 @@ func Validate(src []byte) []Problem {
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var p Parser
 	var v Envelope
+	p.own = true
 	if err := p.ParseInto(&v, data); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package jsonread_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -144,6 +145,14 @@ func walk(b []byte, it jsonread.Iter, object bool) int {
 		if object {
 			_, _, _ = it.Name(), it.QuotedName(), it.MemberStart()
 		}
+		c := it
+		if body, plain, ok := c.StringBody(); ok {
+			end := c.ValueEnd()
+			if vs := it.ValueStart(); end != jsonread.SkipString(b, vs) || !bytes.Equal(body, b[vs+1:end-1]) ||
+				plain != (bytes.IndexByte(body, '\\') < 0) {
+				panic(fmt.Sprintf("StringBody at %d of %q = %q, %v; ends at %d", vs, b, body, plain, end))
+			}
+		}
 		_, _ = it.Scalar(), it.Value()
 	}
 	return it.Close()
@@ -210,6 +219,13 @@ func canonicalValue(t *testing.T, c []byte, i int) int {
 		end := canonicalValue(t, c, vs)
 		if want := jsonread.SkipValue(c, vs); end != want {
 			t.Fatalf("%q: the value at %d ends at %d, SkipValue says %d", c, vs, end, want)
+		}
+		if c[vs] == '"' {
+			sb := it
+			body, plain, ok := sb.StringBody()
+			if !ok || sb.ValueEnd() != end || !bytes.Equal(body, c[vs+1:end-1]) || plain != (bytes.IndexByte(body, '\\') < 0) {
+				t.Fatalf("%q: StringBody at %d = %q, %v, %v; ends at %d, want %d", c, vs, body, plain, ok, sb.ValueEnd(), end)
+			}
 		}
 		if sc := it.Scalar(); c[vs] != '{' && c[vs] != '[' && !bytes.Equal(sc, c[vs:end]) || len(sc) == 0 {
 			t.Fatalf("%q: Scalar at %d = %q", c, vs, sc)
