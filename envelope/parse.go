@@ -254,6 +254,9 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 			p.text = string(doc)
 		}
 		p.resetProblems()
+		if p.decodeFast(e, doc, p.text) {
+			return p.finish(e, doc, PlacementBare)
+		}
 		p.probing, p.wrapped = true, false
 		p.decode(e, doc, p.text)
 		p.probing = false
@@ -288,7 +291,9 @@ func (p *Parser) decodeSpan(e *Envelope, span []byte, pl Placement) error {
 		p.text = string(span)
 	}
 	p.resetProblems()
-	p.decode(e, span, p.text)
+	if !p.decodeFast(e, span, p.text) {
+		p.decode(e, span, p.text)
+	}
 	return p.finish(e, span, pl)
 }
 

@@ -97,6 +97,10 @@ func checkBounded(t *testing.T, b []byte) {
 		if s != -1 && (s <= i+1 || s > len(b)) {
 			t.Fatalf("SkipString(%q, %d) = %d", b, i, s)
 		}
+		if e, plain := jsonread.StringEnd(b, i); e != s || plain && bytes.IndexByte(b[i+1:e-1], '\\') >= 0 ||
+			!plain && e >= 0 && bytes.IndexByte(b[i+1:e-1], '\\') < 0 {
+			t.Fatalf("StringEnd(%q, %d) = %d, %v; SkipString %d", b, i, e, plain, s)
+		}
 		if v := jsonread.SkipValue(b, i); v != -1 && (v < i || v > len(b)) {
 			t.Fatalf("SkipValue(%q, %d) = %d", b, i, v)
 		}

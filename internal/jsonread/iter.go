@@ -174,7 +174,7 @@ func (it *Iter) StringBody() (body []byte, plain, ok bool) {
 	if uint(vs) >= uint(len(it.b)) || it.b[vs] != '"' {
 		return nil, false, false
 	}
-	end, plain := stringEnd(it.b, vs)
+	end, plain := StringEnd(it.b, vs)
 	if end < 0 {
 		return nil, false, false
 	}

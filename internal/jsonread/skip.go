@@ -63,14 +63,17 @@ func skipString(b []byte, i int) int {
 	}
 }
 
-// stringEnd is SkipString of the string at b[i] == '"', which the caller
-// has checked, that also reports whether its body is plain: without a
-// backslash, so that the body is the text. It reads the first 32 bytes a
-// word at a time (most strings end there), and the rest of a longer
-// string with bytes.IndexByte.
-func stringEnd(b []byte, i int) (end int, plain bool) {
+// StringEnd is SkipString that also reports whether the string's body is
+// plain: without a backslash, so that the body is the string's text. It
+// returns -1 and false where SkipString returns -1. It reads the first
+// 16 bytes a word at a time (short strings end there), and the rest of a
+// longer string with bytes.IndexByte.
+func StringEnd(b []byte, i int) (end int, plain bool) {
+	if uint(i) >= uint(len(b)) || b[i] != '"' {
+		return -1, false
+	}
 	j := i + 1
-	for w := 0; w < 4 && j+8 <= len(b); w++ {
+	for w := 0; w < 2 && j+8 <= len(b); w++ {
 		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[j:])); m != 0 {
 			if k := j + bits.TrailingZeros64(m)>>3; b[k] == '"' {
 				return k + 1, true
