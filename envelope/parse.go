@@ -99,16 +99,30 @@ func locate(doc []byte, loc *location) error {
 		loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
 		return nil
 	}
-	// One pass over the top level; only the wrappers found are entered.
-	var bm, sc, result span // zero when absent
+	// One pass over the document: the wrappers found (structuredContent,
+	// result and its structuredContent) are walked as they come, so that
+	// no value is read twice to find where it ends.
+	var bm, sc, scBM, result, resultSC, resultSCBM, resultBM span // zero when absent
 	jsonrpc := false
 	for it := jsonread.Object(doc, 0); it.Next(); {
 		switch string(it.Name()) {
 		case "binding_moment":
 			bm = spanOf(&it)
 		case "structuredContent":
-			sc = spanOf(&it)
+			sc, scBM = bindingMomentIn(doc, &it)
 		case "result":
+			if vs := it.ValueStart(); doc[vs] == '{' {
+				in := jsonread.Object(doc, vs)
+				for in.Next() {
+					switch string(in.Name()) {
+					case "structuredContent":
+						resultSC, resultSCBM = bindingMomentIn(doc, &in)
+					case "binding_moment":
+						resultBM = spanOf(&in)
+					}
+				}
+				it.SetValueEnd(in.Close())
+			}
 			result = spanOf(&it)
 		case "jsonrpc":
 			jsonrpc = true
@@ -127,29 +141,16 @@ func locate(doc []byte, loc *location) error {
 		loc.members = append(loc.members, m)
 		return nil
 	}
-	// within looks name up in the object value of the member v, and returns
-	// its span in doc.
-	within := func(v span, name string) span {
-		if !v.found() {
-			return span{}
-		}
-		m := lookup(doc[v.start:v.end], name)
-		if !m.found() {
-			return span{}
-		}
-		return span{member: v.start + m.member, start: v.start + m.start, end: v.start + m.end}
-	}
 	if err := found(bm, PlacementToolResult, "/binding_moment"); err != nil {
 		return err
 	}
-	if err := found(within(sc, "binding_moment"), PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
+	if err := found(scBM, PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
 		return err
 	}
-	resultSC := within(result, "structuredContent")
-	if err := found(within(resultSC, "binding_moment"), PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
+	if err := found(resultSCBM, PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
 		return err
 	}
-	if err := found(within(result, "binding_moment"), PlacementJSONRPC, "/result/binding_moment"); err != nil {
+	if err := found(resultBM, PlacementJSONRPC, "/result/binding_moment"); err != nil {
 		return err
 	}
 	switch {
@@ -164,6 +165,23 @@ func locate(doc []byte, loc *location) error {
 	}
 	loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
 	return nil
+}
+
+// bindingMomentIn returns the span of the current member of it, a walk of
+// an object in doc, and, when its value is an object, the span of the
+// binding_moment member in it. The end of the value is the one that walk
+// finds, so that the value is read once.
+func bindingMomentIn(doc []byte, it *jsonread.Iter) (m, bm span) {
+	if vs := it.ValueStart(); doc[vs] == '{' {
+		in := jsonread.Object(doc, vs)
+		for in.Next() {
+			if string(in.Name()) == "binding_moment" {
+				bm = spanOf(&in)
+			}
+		}
+		it.SetValueEnd(in.Close())
+	}
+	return spanOf(it), bm
 }
 
 // Parser parses envelopes with reusable scratch memory: its own strict
