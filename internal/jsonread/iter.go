@@ -68,8 +68,8 @@ func (it *Iter) Next() bool {
 	if uint(i) >= uint(len(b)) || b[i] != '"' {
 		return it.end(-1, '}')
 	}
-	ne := skipString(b, i) // past the name's closing quote
-	if uint(ne+1) >= uint(len(b)) || b[ne] != ':' {
+	ne := skipString(b, i) // past the name's closing quote; -1 if b ends inside it
+	if ne < 0 || uint(ne+1) >= uint(len(b)) || b[ne] != ':' {
 		return it.end(-1, '}')
 	}
 	it.ns, it.ne = i+1, ne-1

@@ -306,3 +306,17 @@ func TestStringBody(t *testing.T) {
 		}
 	}
 }
+
+// TestIterUnterminatedName: a walk of an object whose member name the
+// text ends inside stops, Close -1, without reading outside the text
+// (the fuzzer's {" panicked: skipString's -1 was taken for an index).
+func TestIterUnterminatedName(t *testing.T) {
+	for _, in := range []string{`{"`, `{"a`, `{"a\"`, `{"a":1,"`, `{"a":1,"b`} {
+		it := jsonread.Object([]byte(in), 0)
+		for it.Next() {
+		}
+		if it.Close() != -1 {
+			t.Errorf("%s: Close %d, want -1", in, it.Close())
+		}
+	}
+}
