@@ -20,7 +20,6 @@ var inlined = []string{
 	"specialBytes",
 	"stopLanes",
 	"firstSpecial",
-	"asciiStop",
 	"(*Canonicalizer).hex4",
 	"canonicalUEscape",
 	// Numbers (number.go): digit runs, and the es6 steps of a literal of

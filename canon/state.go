@@ -34,7 +34,6 @@ package canon
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -867,17 +866,10 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 	}
 	for {
 		if i >= len(src) || src[i] != '\\' { // not another escape straight away
-			var j int
-			ok := false
-			if i+8 <= len(src) {
-				n, ascii := asciiStop(binary.LittleEndian.Uint64(src[i:]))
-				j, ok = i+n, ascii
-			}
+			j, ok := c.stopRun(i)
 			if !ok {
-				if j, ok = c.stopRun(i); !ok {
-					if err := c.checkRun(i, j); err != nil {
-						return 0, err
-					}
+				if err := c.checkRun(i, j); err != nil {
+					return 0, err
 				}
 			}
 			if name {
@@ -949,19 +941,6 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 			i += size
 		}
 	}
-}
-
-// asciiStop reports, for the eight bytes x of string content (little-
-// endian), the index n of the first when it is a stop byte ('"', '\\' or a
-// control) with only printable ASCII before it: the short run between two
-// escapes of JSON text held in a string (\"name\":\"value\"), found without
-// a call. ok is false when the first special byte is a high one, or none
-// is.
-func asciiStop(x uint64) (n int, ok bool) {
-	// Only the lowest flagged byte is exact: bit t, its bit 7. With none
-	// flagged, t is 64 and x>>t is 0.
-	t := uint(bits.TrailingZeros64(specialBytes(x)))
-	return int(t >> 3), t < 64 && x>>t&1 == 0
 }
 
 // decodeEscape decodes the escape sequence at src[i] == '\\', joining a
