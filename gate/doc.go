@@ -204,7 +204,8 @@
 // Authority's Expires. An authority without one is refused. Under a policy
 // with principals the policy bounds it too (above). Hosts that carry
 // authority inside an MCP call put it in params._meta under MetaKey in the
-// JSON form ParseAuthority reads; the act digest never covers _meta.
+// JSON form ParseAuthority reads, where MetaAuthority finds it in the
+// call's JSON (TestMetaAuthority); the act digest never covers _meta.
 //
 // # Policy
 //

@@ -187,11 +187,8 @@ func ExampleConfig_approvals() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%s: %q or %q\n", env.Stem(), env.Options()[gate.AllowOption].Label, env.Options()[gate.DenyOption].Label)
-	grant, err := gate.SignGrant(d.Approval, gate.AllowOption, alice, time.Now())
-	if err != nil {
-		log.Fatal(err)
-	}
-	if _, err := store.Decide(d.EnvelopeDigest, ledger.RequestGranted, grant); err != nil {
+	// Her decision, signed with her key and recorded in the store:
+	if err := gate.Decide(store, d.Approval, true, gate.AllowOption, alice, time.Now()); err != nil {
 		log.Fatal(err)
 	}
 

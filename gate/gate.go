@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -431,7 +432,10 @@ func (g *Gate) readAct(ctx context.Context, call *Call, d *Decision) (a *act.Act
 	class, configured := g.policy.class(a.Tool)
 	d.Class = class
 	if configured && class < g.threshold {
-		d.allow(ReasonPolicy, "tool %q is %v, below the threshold %v", a.Tool, class, g.threshold)
+		// The commonest decision, so built without fmt: the same text as
+		// "tool %q is %v, below the threshold %v".
+		d.Allow, d.Reason = true, ReasonPolicy
+		d.Detail = cutDetail("tool " + strconv.Quote(a.Tool) + " is " + class.String() + ", below the threshold " + g.threshold.String())
 		return a, true, true
 	}
 	return a, configured, false
@@ -616,7 +620,12 @@ const maxDetail = 1024
 // detail formats a Detail, cut to maxDetail bytes at a character boundary
 // with "..." after the cut.
 func detail(format string, args ...any) string {
-	s := fmt.Sprintf(format, args...)
+	return cutDetail(fmt.Sprintf(format, args...))
+}
+
+// cutDetail cuts s to maxDetail bytes at a character boundary, with "..."
+// after the cut.
+func cutDetail(s string) string {
 	if len(s) <= maxDetail {
 		return s
 	}

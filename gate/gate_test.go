@@ -201,6 +201,23 @@ func TestPolicyAllow(t *testing.T) {
 	}
 }
 
+// TestPolicyAllowDetail holds the detail of a policy allow, which the
+// gate builds without fmt, to the text it had from fmt: "tool %q is %v,
+// below the threshold %v" (a tool name that needs escapes, and the longest
+// one act reads, 256 bytes, whose detail is still under the 1024-byte cut).
+func TestPolicyAllowDetail(t *testing.T) {
+	for _, tool := range []string{"search", "s\"é\x01\u2028", strings.Repeat("é", 128)} {
+		p := &gate.Policy{Version: testPolicy.Version, Tools: map[string]gate.Class{tool: gate.ReadOnly, "pay": gate.Financial}}
+		f := newFixtureWith(t, nil, p)
+		d := f.g.Authorize(context.Background(), gate.Call{Tool: tool, Arguments: []byte(`{}`)})
+		f.check(d, true, gate.ReasonPolicy)
+		want := fmt.Sprintf("tool %q is %v, below the threshold %v", tool, gate.ReadOnly, gate.Financial)
+		if d.Detail != want {
+			t.Errorf("tool %.20q: detail\n%q, want\n%q", tool, d.Detail, want)
+		}
+	}
+}
+
 func TestAuthorityAllowsOnce(t *testing.T) {
 	f := newFixture(t, nil)
 	auth := f.authority(payCall, 0)

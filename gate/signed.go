@@ -27,6 +27,7 @@ import (
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
@@ -189,9 +190,9 @@ func ParseSignedResolution(src []byte) (*SignedResolution, error) {
 	if doc[0] != '{' {
 		return nil, signedErr("", ErrUnsigned, "a JSON object is needed, not %s", jsonKind(doc))
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &members); err != nil {
-		return nil, signedErr("", err, "not a JSON object")
+	members, ok := canonicalMembers(doc)
+	if !ok {
+		return nil, signedErr("", nil, "not a JSON object")
 	}
 	if _, ok := members[memberVersion]; !ok {
 		return nil, signedErr("", ErrUnsigned, "no %q member: not a signed resolution document", memberVersion)
@@ -296,11 +297,29 @@ func isSignedMember(name string) bool {
 
 // signedString reads the canonical JSON value raw as a string.
 func signedString(at string, raw json.RawMessage) (string, error) {
-	var s string
-	if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+	s, ok := jsonread.Unquote(raw)
+	if !ok {
 		return "", signedErr(at, nil, "must be a string, not %s", jsonKind(raw))
 	}
 	return s, nil
+}
+
+// canonicalMembers returns the members of the canonical JSON object doc
+// (canon's output: unique names, no whitespace), by name, with their
+// values as they lie in doc; false if doc is not one object. It reads
+// doc with internal/jsonread, as encoding/json would (FuzzReadVsCanon),
+// without parsing it again.
+func canonicalMembers(doc []byte) (map[string]json.RawMessage, bool) {
+	m := make(map[string]json.RawMessage, len(signedMembers))
+	it := jsonread.Object(doc, 0)
+	for it.Next() {
+		name, ok := jsonread.Unquote(it.QuotedName())
+		if !ok {
+			return nil, false
+		}
+		m[name] = it.Value()
+	}
+	return m, it.Close() == len(doc)
 }
 
 // signedDigest reads the canonical JSON value raw as a digest,
@@ -344,8 +363,8 @@ func describeValue(raw []byte) string {
 // signature bytes. The value has one spelling: base64url without padding,
 // strict, with no line break (which encoding/base64 would skip).
 func parseSignatureMember(at string, raw json.RawMessage) ([]byte, error) {
-	var m map[string]json.RawMessage
-	if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+	m, ok := canonicalMembers(raw)
+	if raw[0] != '{' || !ok {
 		return nil, signedErr(at, nil, "must be an object {\"algorithm\":\"Ed25519\",\"value\":...}, not %s", jsonKind(raw))
 	}
 	names := make([]string, 0, len(m))

@@ -89,7 +89,13 @@ type x86Caps struct {
 //   - AVX-512 at full width: sixteen AVX-512 lanes (avx512), which on
 //     Intel Emerald Rapids leave serial SHA-NI, and two SHA-NI streams,
 //     far behind: the SHA unit is near its limit with one stream, and the
-//     sixteen lanes do not use it.
+//     sixteen lanes do not use it. On AMD Zen 5 the SHA unit is faster,
+//     and the sixteen lanes lead two SHA-NI streams by less, least on
+//     short messages; they lead on every length profile measured once the
+//     batch is kept in step and its end, where few lanes would be busy,
+//     goes to two SHA-NI streams (sumLanes, endOfBatch): the batch path is
+//     then the better of the two through the whole batch, not a choice
+//     between them made once.
 //   - SHA-NI, with AVX-512 on a narrower datapath or none: two interleaved
 //     SHA-NI streams (shani). On AMD Zen 4, which runs AVX-512 as two
 //     256-bit halves, sixteen lanes are no faster for the 1-2 KB messages

@@ -520,14 +520,14 @@ TEXT ·blockSHANIx2(SB), NOSPLIT, $64-16
 	MOVQ n+8(FP), DX
 	TESTQ DX, DX
 	JZ x2_done
-	MOVQ 512(DI), SI
-	MOVQ 520(DI), BX
-	MOVQ 768(DI), R8
-	MOVQ 776(DI), R9
-	MOVOU 896(DI), X1 // lane 0 ABEF
-	MOVOU 912(DI), X2 // lane 0 CDGH
-	MOVOU 928(DI), X9 // lane 1 ABEF
-	MOVOU 944(DI), X10 // lane 1 CDGH
+	MOVQ 576(DI), SI
+	MOVQ 584(DI), BX
+	MOVQ 832(DI), R8
+	MOVQ 840(DI), R9
+	MOVOU 960(DI), X1 // lane 0 ABEF
+	MOVOU 976(DI), X2 // lane 0 CDGH
+	MOVOU 992(DI), X9 // lane 1 ABEF
+	MOVOU 1008(DI), X10 // lane 1 CDGH
 
 x2_loop:
 	MOVOU X1, 0(SP)
@@ -858,20 +858,20 @@ x2_loop:
 	ADDQ $64, SI
 	DECQ R8
 	JNZ x2_a
-	MOVQ 640(DI), SI
+	MOVQ 704(DI), SI
 x2_a:
 	ADDQ $64, BX
 	DECQ R9
 	JNZ x2_b
-	MOVQ 648(DI), BX
+	MOVQ 712(DI), BX
 x2_b:
 	DECQ DX
 	JNZ x2_loop
 
-	MOVOU X1, 896(DI)
-	MOVOU X2, 912(DI)
-	MOVOU X9, 928(DI)
-	MOVOU X10, 944(DI)
+	MOVOU X1, 960(DI)
+	MOVOU X2, 976(DI)
+	MOVOU X9, 992(DI)
+	MOVOU X10, 1008(DI)
 
 x2_done:
 	RET
@@ -883,17 +883,21 @@ x2_done:
 // consumed); each lane works like blockGeneric.
 TEXT ·blockAVX2x8(SB), 0, $512-16
 	MOVQ st+0(FP), DI
+	// h: the first 64-byte boundary in st.hbuf (laneState.rows), so
+	// that no row load or store straddles two cache lines
+	LEAQ 63(DI), DX
+	ANDQ $-64, DX
 	MOVQ n+8(FP), CX
 	TESTQ CX, CX
 	JZ avx2_done
-	MOVQ 512(DI), R8
-	MOVQ 520(DI), R9
-	MOVQ 528(DI), R10
-	MOVQ 536(DI), R11
-	MOVQ 544(DI), R12
-	MOVQ 552(DI), R13
-	MOVQ 560(DI), SI
-	MOVQ 568(DI), BX
+	MOVQ 576(DI), R8
+	MOVQ 584(DI), R9
+	MOVQ 592(DI), R10
+	MOVQ 600(DI), R11
+	MOVQ 608(DI), R12
+	MOVQ 616(DI), R13
+	MOVQ 624(DI), SI
+	MOVQ 632(DI), BX
 
 avx2_loop:
 	// words 0-7 of the 8 lanes: load rows, byte-swap, transpose 8x8
@@ -996,55 +1000,55 @@ avx2_loop:
 	VMOVDQU Y1, 480(SP)
 	// next block of each lane: the following one, or next[j] after cnt[j] blocks
 	ADDQ $64, R8
-	DECQ 768(DI)
+	DECQ 832(DI)
 	JNZ avx2_next0
-	MOVQ 640(DI), R8
+	MOVQ 704(DI), R8
 avx2_next0:
 	ADDQ $64, R9
-	DECQ 776(DI)
+	DECQ 840(DI)
 	JNZ avx2_next1
-	MOVQ 648(DI), R9
+	MOVQ 712(DI), R9
 avx2_next1:
 	ADDQ $64, R10
-	DECQ 784(DI)
+	DECQ 848(DI)
 	JNZ avx2_next2
-	MOVQ 656(DI), R10
+	MOVQ 720(DI), R10
 avx2_next2:
 	ADDQ $64, R11
-	DECQ 792(DI)
+	DECQ 856(DI)
 	JNZ avx2_next3
-	MOVQ 664(DI), R11
+	MOVQ 728(DI), R11
 avx2_next3:
 	ADDQ $64, R12
-	DECQ 800(DI)
+	DECQ 864(DI)
 	JNZ avx2_next4
-	MOVQ 672(DI), R12
+	MOVQ 736(DI), R12
 avx2_next4:
 	ADDQ $64, R13
-	DECQ 808(DI)
+	DECQ 872(DI)
 	JNZ avx2_next5
-	MOVQ 680(DI), R13
+	MOVQ 744(DI), R13
 avx2_next5:
 	ADDQ $64, SI
-	DECQ 816(DI)
+	DECQ 880(DI)
 	JNZ avx2_next6
-	MOVQ 688(DI), SI
+	MOVQ 752(DI), SI
 avx2_next6:
 	ADDQ $64, BX
-	DECQ 824(DI)
+	DECQ 888(DI)
 	JNZ avx2_next7
-	MOVQ 696(DI), BX
+	MOVQ 760(DI), BX
 avx2_next7:
 
 	// a..h of the 8 lanes
-	VMOVDQU 0(DI), Y0
-	VMOVDQU 64(DI), Y1
-	VMOVDQU 128(DI), Y2
-	VMOVDQU 192(DI), Y3
-	VMOVDQU 256(DI), Y4
-	VMOVDQU 320(DI), Y5
-	VMOVDQU 384(DI), Y6
-	VMOVDQU 448(DI), Y7
+	VMOVDQA 0(DX), Y0
+	VMOVDQA 64(DX), Y1
+	VMOVDQA 128(DX), Y2
+	VMOVDQA 192(DX), Y3
+	VMOVDQA 256(DX), Y4
+	VMOVDQA 320(DX), Y5
+	VMOVDQA 384(DX), Y6
+	VMOVDQA 448(DX), Y7
 	VPXOR Y2, Y1, Y15
 	// round 0
 	VPADDD 0(SP), Y7, Y7
@@ -4503,22 +4507,22 @@ avx2_next7:
 	VPADDD Y9, Y8, Y8
 	VPADDD Y8, Y0, Y0
 	// add the chaining value and store
-	VPADDD 0(DI), Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	VPADDD 64(DI), Y1, Y1
-	VMOVDQU Y1, 64(DI)
-	VPADDD 128(DI), Y2, Y2
-	VMOVDQU Y2, 128(DI)
-	VPADDD 192(DI), Y3, Y3
-	VMOVDQU Y3, 192(DI)
-	VPADDD 256(DI), Y4, Y4
-	VMOVDQU Y4, 256(DI)
-	VPADDD 320(DI), Y5, Y5
-	VMOVDQU Y5, 320(DI)
-	VPADDD 384(DI), Y6, Y6
-	VMOVDQU Y6, 384(DI)
-	VPADDD 448(DI), Y7, Y7
-	VMOVDQU Y7, 448(DI)
+	VPADDD 0(DX), Y0, Y0
+	VMOVDQA Y0, 0(DX)
+	VPADDD 64(DX), Y1, Y1
+	VMOVDQA Y1, 64(DX)
+	VPADDD 128(DX), Y2, Y2
+	VMOVDQA Y2, 128(DX)
+	VPADDD 192(DX), Y3, Y3
+	VMOVDQA Y3, 192(DX)
+	VPADDD 256(DX), Y4, Y4
+	VMOVDQA Y4, 256(DX)
+	VPADDD 320(DX), Y5, Y5
+	VMOVDQA Y5, 320(DX)
+	VPADDD 384(DX), Y6, Y6
+	VMOVDQA Y6, 384(DX)
+	VPADDD 448(DX), Y7, Y7
+	VMOVDQA Y7, 448(DX)
 	DECQ CX
 	JNZ avx2_loop
 
@@ -4532,140 +4536,144 @@ avx2_done:
 // consumed); each lane works like blockGeneric.
 TEXT ·blockAVX512x16(SB), NOSPLIT, $0-16
 	MOVQ st+0(FP), DI
+	// h: the first 64-byte boundary in st.hbuf (laneState.rows), so
+	// that no row load or store straddles two cache lines
+	LEAQ 63(DI), DX
+	ANDQ $-64, DX
 	MOVQ n+8(FP), CX
 	TESTQ CX, CX
 	JZ avx512_done
 
 avx512_loop:
 	// one block of each lane as rows: lane j in Z(16+j)
-	MOVQ 512(DI), AX
-	VMOVDQU32 (AX), Z16
-	MOVQ 520(DI), AX
-	VMOVDQU32 (AX), Z17
-	MOVQ 528(DI), AX
-	VMOVDQU32 (AX), Z18
-	MOVQ 536(DI), AX
-	VMOVDQU32 (AX), Z19
-	MOVQ 544(DI), AX
-	VMOVDQU32 (AX), Z20
-	MOVQ 552(DI), AX
-	VMOVDQU32 (AX), Z21
-	MOVQ 560(DI), AX
-	VMOVDQU32 (AX), Z22
-	MOVQ 568(DI), AX
-	VMOVDQU32 (AX), Z23
 	MOVQ 576(DI), AX
-	VMOVDQU32 (AX), Z24
+	VMOVDQU32 (AX), Z16
 	MOVQ 584(DI), AX
-	VMOVDQU32 (AX), Z25
+	VMOVDQU32 (AX), Z17
 	MOVQ 592(DI), AX
-	VMOVDQU32 (AX), Z26
+	VMOVDQU32 (AX), Z18
 	MOVQ 600(DI), AX
-	VMOVDQU32 (AX), Z27
+	VMOVDQU32 (AX), Z19
 	MOVQ 608(DI), AX
-	VMOVDQU32 (AX), Z28
+	VMOVDQU32 (AX), Z20
 	MOVQ 616(DI), AX
-	VMOVDQU32 (AX), Z29
+	VMOVDQU32 (AX), Z21
 	MOVQ 624(DI), AX
-	VMOVDQU32 (AX), Z30
+	VMOVDQU32 (AX), Z22
 	MOVQ 632(DI), AX
+	VMOVDQU32 (AX), Z23
+	MOVQ 640(DI), AX
+	VMOVDQU32 (AX), Z24
+	MOVQ 648(DI), AX
+	VMOVDQU32 (AX), Z25
+	MOVQ 656(DI), AX
+	VMOVDQU32 (AX), Z26
+	MOVQ 664(DI), AX
+	VMOVDQU32 (AX), Z27
+	MOVQ 672(DI), AX
+	VMOVDQU32 (AX), Z28
+	MOVQ 680(DI), AX
+	VMOVDQU32 (AX), Z29
+	MOVQ 688(DI), AX
+	VMOVDQU32 (AX), Z30
+	MOVQ 696(DI), AX
 	VMOVDQU32 (AX), Z31
 	// next block of each lane: the following one, or next[j] after cnt[j] blocks
-	ADDQ $64, 512(DI)
-	DECQ 768(DI)
-	JNZ avx512_next0
-	MOVQ 640(DI), AX
-	MOVQ AX, 512(DI)
-avx512_next0:
-	ADDQ $64, 520(DI)
-	DECQ 776(DI)
-	JNZ avx512_next1
-	MOVQ 648(DI), AX
-	MOVQ AX, 520(DI)
-avx512_next1:
-	ADDQ $64, 528(DI)
-	DECQ 784(DI)
-	JNZ avx512_next2
-	MOVQ 656(DI), AX
-	MOVQ AX, 528(DI)
-avx512_next2:
-	ADDQ $64, 536(DI)
-	DECQ 792(DI)
-	JNZ avx512_next3
-	MOVQ 664(DI), AX
-	MOVQ AX, 536(DI)
-avx512_next3:
-	ADDQ $64, 544(DI)
-	DECQ 800(DI)
-	JNZ avx512_next4
-	MOVQ 672(DI), AX
-	MOVQ AX, 544(DI)
-avx512_next4:
-	ADDQ $64, 552(DI)
-	DECQ 808(DI)
-	JNZ avx512_next5
-	MOVQ 680(DI), AX
-	MOVQ AX, 552(DI)
-avx512_next5:
-	ADDQ $64, 560(DI)
-	DECQ 816(DI)
-	JNZ avx512_next6
-	MOVQ 688(DI), AX
-	MOVQ AX, 560(DI)
-avx512_next6:
-	ADDQ $64, 568(DI)
-	DECQ 824(DI)
-	JNZ avx512_next7
-	MOVQ 696(DI), AX
-	MOVQ AX, 568(DI)
-avx512_next7:
 	ADDQ $64, 576(DI)
 	DECQ 832(DI)
-	JNZ avx512_next8
+	JNZ avx512_next0
 	MOVQ 704(DI), AX
 	MOVQ AX, 576(DI)
-avx512_next8:
+avx512_next0:
 	ADDQ $64, 584(DI)
 	DECQ 840(DI)
-	JNZ avx512_next9
+	JNZ avx512_next1
 	MOVQ 712(DI), AX
 	MOVQ AX, 584(DI)
-avx512_next9:
+avx512_next1:
 	ADDQ $64, 592(DI)
 	DECQ 848(DI)
-	JNZ avx512_next10
+	JNZ avx512_next2
 	MOVQ 720(DI), AX
 	MOVQ AX, 592(DI)
-avx512_next10:
+avx512_next2:
 	ADDQ $64, 600(DI)
 	DECQ 856(DI)
-	JNZ avx512_next11
+	JNZ avx512_next3
 	MOVQ 728(DI), AX
 	MOVQ AX, 600(DI)
-avx512_next11:
+avx512_next3:
 	ADDQ $64, 608(DI)
 	DECQ 864(DI)
-	JNZ avx512_next12
+	JNZ avx512_next4
 	MOVQ 736(DI), AX
 	MOVQ AX, 608(DI)
-avx512_next12:
+avx512_next4:
 	ADDQ $64, 616(DI)
 	DECQ 872(DI)
-	JNZ avx512_next13
+	JNZ avx512_next5
 	MOVQ 744(DI), AX
 	MOVQ AX, 616(DI)
-avx512_next13:
+avx512_next5:
 	ADDQ $64, 624(DI)
 	DECQ 880(DI)
-	JNZ avx512_next14
+	JNZ avx512_next6
 	MOVQ 752(DI), AX
 	MOVQ AX, 624(DI)
-avx512_next14:
+avx512_next6:
 	ADDQ $64, 632(DI)
 	DECQ 888(DI)
-	JNZ avx512_next15
+	JNZ avx512_next7
 	MOVQ 760(DI), AX
 	MOVQ AX, 632(DI)
+avx512_next7:
+	ADDQ $64, 640(DI)
+	DECQ 896(DI)
+	JNZ avx512_next8
+	MOVQ 768(DI), AX
+	MOVQ AX, 640(DI)
+avx512_next8:
+	ADDQ $64, 648(DI)
+	DECQ 904(DI)
+	JNZ avx512_next9
+	MOVQ 776(DI), AX
+	MOVQ AX, 648(DI)
+avx512_next9:
+	ADDQ $64, 656(DI)
+	DECQ 912(DI)
+	JNZ avx512_next10
+	MOVQ 784(DI), AX
+	MOVQ AX, 656(DI)
+avx512_next10:
+	ADDQ $64, 664(DI)
+	DECQ 920(DI)
+	JNZ avx512_next11
+	MOVQ 792(DI), AX
+	MOVQ AX, 664(DI)
+avx512_next11:
+	ADDQ $64, 672(DI)
+	DECQ 928(DI)
+	JNZ avx512_next12
+	MOVQ 800(DI), AX
+	MOVQ AX, 672(DI)
+avx512_next12:
+	ADDQ $64, 680(DI)
+	DECQ 936(DI)
+	JNZ avx512_next13
+	MOVQ 808(DI), AX
+	MOVQ AX, 680(DI)
+avx512_next13:
+	ADDQ $64, 688(DI)
+	DECQ 944(DI)
+	JNZ avx512_next14
+	MOVQ 816(DI), AX
+	MOVQ AX, 688(DI)
+avx512_next14:
+	ADDQ $64, 696(DI)
+	DECQ 952(DI)
+	JNZ avx512_next15
+	MOVQ 824(DI), AX
+	MOVQ AX, 696(DI)
 avx512_next15:
 	// transpose: dwords within 128-bit chunks, rows 4g..4g+3 at a time
 	VPUNPCKLDQ Z17, Z16, Z0
@@ -4752,14 +4760,14 @@ avx512_next15:
 	VPSHUFB Z8, Z31, Z31
 
 	// a..h of the 16 lanes
-	VMOVDQU32 0(DI), Z0
-	VMOVDQU32 64(DI), Z1
-	VMOVDQU32 128(DI), Z2
-	VMOVDQU32 192(DI), Z3
-	VMOVDQU32 256(DI), Z4
-	VMOVDQU32 320(DI), Z5
-	VMOVDQU32 384(DI), Z6
-	VMOVDQU32 448(DI), Z7
+	VMOVDQA32 0(DX), Z0
+	VMOVDQA32 64(DX), Z1
+	VMOVDQA32 128(DX), Z2
+	VMOVDQA32 192(DX), Z3
+	VMOVDQA32 256(DX), Z4
+	VMOVDQA32 320(DX), Z5
+	VMOVDQA32 384(DX), Z6
+	VMOVDQA32 448(DX), Z7
 	// round 0
 	VPADDD.BCST k256<>+0(SB), Z7, Z7
 	VPADDD Z16, Z7, Z7
@@ -6569,22 +6577,22 @@ avx512_next15:
 	VPADDD Z12, Z0, Z0
 	VPADDD Z15, Z0, Z0
 	// add the chaining value and store
-	VPADDD 0(DI), Z0, Z0
-	VMOVDQU32 Z0, 0(DI)
-	VPADDD 64(DI), Z1, Z1
-	VMOVDQU32 Z1, 64(DI)
-	VPADDD 128(DI), Z2, Z2
-	VMOVDQU32 Z2, 128(DI)
-	VPADDD 192(DI), Z3, Z3
-	VMOVDQU32 Z3, 192(DI)
-	VPADDD 256(DI), Z4, Z4
-	VMOVDQU32 Z4, 256(DI)
-	VPADDD 320(DI), Z5, Z5
-	VMOVDQU32 Z5, 320(DI)
-	VPADDD 384(DI), Z6, Z6
-	VMOVDQU32 Z6, 384(DI)
-	VPADDD 448(DI), Z7, Z7
-	VMOVDQU32 Z7, 448(DI)
+	VPADDD 0(DX), Z0, Z0
+	VMOVDQA32 Z0, 0(DX)
+	VPADDD 64(DX), Z1, Z1
+	VMOVDQA32 Z1, 64(DX)
+	VPADDD 128(DX), Z2, Z2
+	VMOVDQA32 Z2, 128(DX)
+	VPADDD 192(DX), Z3, Z3
+	VMOVDQA32 Z3, 192(DX)
+	VPADDD 256(DX), Z4, Z4
+	VMOVDQA32 Z4, 256(DX)
+	VPADDD 320(DX), Z5, Z5
+	VMOVDQA32 Z5, 320(DX)
+	VPADDD 384(DX), Z6, Z6
+	VMOVDQA32 Z6, 384(DX)
+	VPADDD 448(DX), Z7, Z7
+	VMOVDQA32 Z7, 448(DX)
 	DECQ CX
 	JNZ avx512_loop
 

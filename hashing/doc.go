@@ -81,8 +81,11 @@
 //	                                          little over one; before Ice Lake there is
 //	                                          no SHA-NI, and 16 lanes do twice the work
 //	                                          of 8 AVX2 lanes
-//	AMD Zen 5 (full-width AVX-512)  avx512    512-bit datapaths: twice Zen 4's AVX-512
-//	                                          work per cycle (not measured here)
+//	AMD Zen 5 (full-width AVX-512)  avx512    EPYC (family 26 model 2): 16 lanes ahead of
+//	                                          2 SHA-NI streams on every length profile
+//	                                          (level where one long message bounds the
+//	                                          batch), least on short messages, where the
+//	                                          Go bookkeeping per message weighs most
 //	AMD Zen 4 (reports FP256)       shani     AVX-512 as two 256-bit halves: on an EPYC
 //	                                          (family 25 model 17), 16 lanes barely
 //	                                          ahead of 2 SHA-NI streams at 1 KiB, behind
@@ -94,6 +97,24 @@
 //	                                          much over serial
 //	Intel without AVX-512, SHA-NI   shani
 //	AVX2 without SHA-NI (Haswell)   avx2
+//
+// Within a batch, the wide kernels (16 AVX-512 or 8 AVX2 lanes) are kept
+// in step, since a kernel call runs as many blocks as the shortest lane
+// has left and each call costs Go bookkeeping for every lane: messages
+// start longest first by block count, window by window of a few hundred,
+// so that lanes of equal block count finish in the same call, and a batch
+// of mixed lengths costs about one call per round of lanes rather than one
+// per message. A window whose first messages are already in that order
+// (equal lengths) is taken as it is, so uniform batches pay almost nothing
+// for the check. At the end of a batch, when every message has started and
+// fewer than half the lanes are busy, a call of the wide kernel does less
+// work than two SHA-NI streams would: where the CPU has SHA-NI, the busy
+// lanes move to them (and the last to one stream), so a batch of only a
+// few messages is hashed on the SHA-NI streams from the start. How many
+// of the sixteen lanes two SHA-NI streams are worth depends on the
+// microarchitecture (the speed of its SHA unit against its vector units);
+// the switch is made at half the lanes, at or below the break-even of the
+// CPUs measured, so that a CPU with a slower SHA unit loses nothing to it.
 //
 // hashing's BenchmarkSumMany (one core) and bench's
 // BenchmarkSumManyParallel (every core at once, as batch's workers hash)

@@ -12,6 +12,8 @@ import (
 var inlined = []string{
 	"batchID.lanes",
 	"(*lane).blocksLeft",
+	"(*lane).advance",
+	"(*lane).blocks",
 	"(*laneState).get",
 	"(*laneState).set",
 	"putDigest",

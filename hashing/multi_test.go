@@ -3,8 +3,12 @@ package hashing
 import (
 	"bytes"
 	"crypto/sha256"
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"unsafe"
 )
 
 // laneLengths are the lengths that stress the lane scheduler and the
@@ -268,4 +272,228 @@ func BenchmarkBatcher(b *testing.B) {
 		bt.Flush()
 	}
 	b.ReportMetric(float64(len(msgs))*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// TestSumManyOrderWindows runs, on every path, batches built to reach each
+// case of the order in which the wide kernels start messages (order):
+// windows that are sorted, windows in order already (equal lengths, or
+// lengths falling), a window whose first groupSample messages are equal
+// and the rest mixed, the boundaries of groupWindow, lengths past
+// groupExact blocks (ordered by powers of two), and the end of a batch moving to two SHA-NI streams with every
+// number of busy lanes.
+func TestSumManyOrderWindows(t *testing.T) {
+	r := newRand(t)
+	pool := randBytes(r, 20*groupExact*BlockSize)
+	msg := func(n int) []byte {
+		off := r.IntN(len(pool) - n + 1)
+		return pool[off : off+n]
+	}
+	randomLens := func(n, maxLen int) [][]byte {
+		m := make([][]byte, n)
+		for i := range m {
+			m[i] = msg(r.IntN(maxLen + 1))
+		}
+		return m
+	}
+	var batches []struct {
+		what string
+		msgs [][]byte
+	}
+	add := func(what string, m [][]byte) {
+		batches = append(batches, struct {
+			what string
+			msgs [][]byte
+		}{what, m})
+	}
+	for _, n := range []int{groupWindow - 1, groupWindow, groupWindow + 1, 2*groupWindow + 3} {
+		add(fmt.Sprintf("%d random of 0-2K", n), randomLens(n, 2<<10))
+	}
+	add("random past groupExact blocks", randomLens(300, 16*groupExact*BlockSize))
+	equalThenMixed := make([][]byte, 0, groupWindow+40)
+	for range groupSample + 5 {
+		equalThenMixed = append(equalThenMixed, msg(700))
+	}
+	add("equal, then mixed", append(equalThenMixed, randomLens(groupWindow, 3000)...))
+	falling := randomLens(400, 5000)
+	slices.SortFunc(falling, func(a, b []byte) int { return len(b) - len(a) })
+	add("falling lengths", falling)
+	rising := slices.Clone(falling)
+	slices.Reverse(rising)
+	add("rising lengths", rising)
+	// The end of a batch: sixteen lanes, of which the first k finish
+	// last.
+	for k := 1; k <= 16; k++ {
+		m := randomLens(16, 100)
+		for i := range k {
+			m[i] = msg(3000 + i*BlockSize)
+		}
+		add(fmt.Sprintf("%d long among 16", k), m)
+	}
+	forEachImpl(t, func(t *testing.T) {
+		for _, b := range batches {
+			checkMany(t, b.msgs, b.what)
+			// And through a Batcher, whose results go to out[idx[k]].
+			out := make([]Digest, len(b.msgs))
+			bt := NewBatcher(out)
+			for _, i := range r.Perm(len(b.msgs)) {
+				bt.Add(b.msgs[i], i)
+			}
+			bt.Flush()
+			for i, m := range b.msgs {
+				if want := Digest(sha256.Sum256(m)); out[i] != want {
+					t.Fatalf("%s through a Batcher: message %d (len %d): got %v, want %v", b.what, i, len(m), out[i], want)
+				}
+			}
+		}
+	})
+}
+
+// TestOrder checks the order in which the wide kernels start the messages
+// of a window: every message once, and, when the window is sorted, by
+// block count from the most to the fewest (groupKey); a window is left
+// unsorted only when its first groupSample messages are in that order.
+func TestOrder(t *testing.T) {
+	r := newRand(t)
+	for range 300 {
+		n := 1 + r.IntN(2*groupWindow)
+		msgs := make([][]byte, n)
+		maxLen := []int{0, 60, 200, 2000, 16 * groupExact * BlockSize}[r.IntN(5)]
+		same := r.IntN(3) == 0 // equal lengths
+		l0 := r.IntN(maxLen + 1)
+		buf := make([]byte, maxLen)
+		for i := range msgs {
+			l := l0
+			if !same {
+				l = r.IntN(maxLen + 1)
+			}
+			msgs[i] = buf[:l]
+		}
+		o := order{msgs: msgs}
+		for base := 0; base < n; {
+			end, sorted := o.window(base)
+			if want := min(base+groupWindow, n); end != want {
+				t.Fatalf("window(%d) of %d: end %d, want %d", base, n, end, want)
+			}
+			inOrder := true
+			for i := base + 1; i < min(end, base+groupSample); i++ {
+				if groupKey(len(msgs[i])) > groupKey(len(msgs[i-1])) {
+					inOrder = false
+				}
+			}
+			if sorted == inOrder {
+				t.Fatalf("window(%d) of %d: sorted %v, first %d in order %v", base, n, sorted, groupSample, inOrder)
+			}
+			if sorted {
+				seen := make([]bool, end-base)
+				prev := groupKey(len(msgs[base+int(o.idx[0])]))
+				for i := range end - base {
+					k := int(o.idx[i])
+					if k >= end-base || seen[k] {
+						t.Fatalf("window(%d) of %d: idx[%d] = %d repeated or out of the window", base, n, i, k)
+					}
+					seen[k] = true
+					key := groupKey(len(msgs[base+k]))
+					if key > prev {
+						t.Fatalf("window(%d) of %d: message %d (%d blocks) after one of %d", base, n, i, key, prev)
+					}
+					prev = key
+				}
+			}
+			base = end
+		}
+	}
+}
+
+// TestEndOfBatch checks where the end of a batch goes on each path: from
+// the wide kernels to two SHA-NI streams exactly when the single-message
+// kernel is SHA-NI (so only on a CPU that has it), at fewer than half
+// their lanes busy or sooner; from two SHA-NI streams, and everywhere
+// else, to one message at a time.
+func TestEndOfBatch(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		b := active.batch
+		if b == batchSerial {
+			t.Skip("batches are hashed one message at a time")
+		}
+		below, then := endOfBatch(b)
+		if below < 1 || below > b.lanes()+1 {
+			t.Errorf("%s: below %d, want 1 to %d", b, below, b.lanes()+1)
+		}
+		wantThen := batchSerial
+		if b.lanes() > 2 && active.single == pathSHANI {
+			wantThen = batchSHANIx2
+			if below < b.lanes()/2 {
+				t.Errorf("%s: to %s below %d busy lanes, want at least half the lanes", b, then, below)
+			}
+		}
+		if then != wantThen {
+			t.Errorf("%s with single kernel %s: end of batch on %s, want %s", b, active.single, then, wantThen)
+		}
+		if then == batchSHANIx2 && !pathAvailable(pathSHANI) {
+			t.Errorf("%s: end of batch on %s without SHA-NI", b, then)
+		}
+	})
+}
+
+// TestLaneStateLayout checks laneState against the layout the assembly
+// kernels are generated for (_asm/gen.go: hBufSize, ptrOff, nextOff,
+// cntOff, niOff), and that rows is the first 64-byte boundary of hbuf with
+// all its 512 bytes inside hbuf, wherever st is.
+func TestLaneStateLayout(t *testing.T) {
+	var st laneState
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"hbuf", unsafe.Offsetof(st.hbuf), 0},
+		{"ptr", unsafe.Offsetof(st.ptr), 8*64 + 64},
+		{"next", unsafe.Offsetof(st.next), 8*64 + 64 + 16*8},
+		{"cnt", unsafe.Offsetof(st.cnt), 8*64 + 64 + 2*16*8},
+		{"ni", unsafe.Offsetof(st.ni), 8*64 + 64 + 3*16*8},
+	} {
+		if f.got != f.want {
+			t.Errorf("laneState.%s at offset %d, want %d (_asm/gen.go)", f.name, f.got, f.want)
+		}
+	}
+	// laneStates at 8k bytes into an object, k = 0..7, to meet several
+	// offsets from a 64-byte boundary (laneState's size is a multiple of
+	// 64, so an array of them would not).
+	for _, st := range []*laneState{
+		padded[[0]uint64](), padded[[1]uint64](), padded[[2]uint64](), padded[[3]uint64](),
+		padded[[4]uint64](), padded[[5]uint64](), padded[[6]uint64](), padded[[7]uint64](),
+	} {
+		base := uintptr(unsafe.Pointer(&st.hbuf))
+		r := uintptr(unsafe.Pointer(st.rows()))
+		if r%64 != 0 || r < base || r-base >= 64 || r+512 > base+unsafe.Sizeof(st.hbuf) {
+			t.Errorf("st at %#x: rows at %#x, want the first 64-byte boundary with 512 bytes inside hbuf", base, r)
+		}
+	}
+}
+
+// padded returns a laneState that sits after a P in a new object.
+func padded[P any]() *laneState {
+	return &new(struct {
+		p  P
+		st laneState
+	}).st
+}
+
+// TestGroupKey checks the key that orders messages by length: the block
+// count itself below groupExact blocks, never falling as messages grow,
+// and always below groupKeys.
+func TestGroupKey(t *testing.T) {
+	prev := groupKey(0)
+	for n := 0; n < 1<<22; n += 1 + n/64 {
+		key := groupKey(n)
+		if blocks := (n+8)/BlockSize + 1; blocks < groupExact && int(key) != blocks {
+			t.Fatalf("groupKey(%d) = %d, want its block count %d", n, key, blocks)
+		}
+		if key < prev || int(key) >= groupKeys {
+			t.Fatalf("groupKey(%d) = %d after %d (groupKeys %d)", n, key, prev, groupKeys)
+		}
+		prev = key
+	}
+	if k := groupKey(math.MaxInt - 8); int(k) >= groupKeys || k < prev {
+		t.Errorf("groupKey(MaxInt-8) = %d, want %d to %d", k, prev, groupKeys-1)
+	}
 }

@@ -303,6 +303,16 @@ func TestAllocations(t *testing.T) {
 		if n := testing.AllocsPerRun(10, func() { SumMany(msgs, digests) }); n > 0 {
 			t.Errorf("SumMany: %v allocs, want 0", n)
 		}
+		// A batch long and mixed enough to be sorted by block count, window
+		// by window, and to end on two SHA-NI streams where there are.
+		mixed := make([][]byte, 2*groupWindow+5)
+		for i := range mixed {
+			mixed[i] = msg[:(i*397)%len(msg)]
+		}
+		mixedOut := make([]Digest, len(mixed))
+		if n := testing.AllocsPerRun(10, func() { SumMany(mixed, mixedOut) }); n > 0 {
+			t.Errorf("SumMany, %d mixed lengths: %v allocs, want 0", len(mixed), n)
+		}
 		var d Digest
 		text := make([]byte, 0, DigestTextLen)
 		if n := testing.AllocsPerRun(10, func() { text = d.AppendTo(text[:0]) }); n > 0 {

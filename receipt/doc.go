@@ -160,8 +160,10 @@
 //
 // # Group commit
 //
-// Log.Append returns once its record is written and synced (fsync, or
-// F_FULLFSYNC on macOS), and under the high-water mark, synced too.
+// Log.Append returns once its record is written and synced (fdatasync on
+// Linux, which makes the bytes and the size durable but not the times;
+// F_FULLFSYNC on macOS; fsync elsewhere), and under the high-water mark,
+// synced too.
 // Concurrent Appends share writes and syncs: a Log runs two goroutines, a
 // signer, which takes the Appends in the order they arrive, gives each its
 // seq and signs it, and a flusher, which writes a group of signed records
@@ -171,7 +173,11 @@
 // concurrent decisions cost N signatures but about 2N/(records per group)
 // fsyncs; Log.Stats counts both. Signing stays serial (each record's
 // prev_hash covers the signature of the one before), so a Log appends at
-// most one record per Ed25519 signature's time, however fast its disk.
+// most one record per Ed25519 signature's time, however fast its disk
+// (BenchmarkSign measures one: 25 µs at best on a shared Zen 5 core, so
+// some 40,000 records a second per Log at most, on one core). The signer does nothing else it can leave to others: the line
+// goes straight into its group's buffer, and each Append copies its own
+// line out and makes its Receipt on its own goroutine.
 //
 // # Failures
 //

@@ -98,13 +98,12 @@ type Log struct {
 
 	// The chain, owned by the signer goroutine (and by Open before it
 	// starts).
-	seq     uint64   // the last record's seq
-	prev    [32]byte // the last record's digest
-	scratch []byte
+	seq  uint64   // the last record's seq
+	prev [32]byte // the last record's digest
 
 	reqs    chan *request // Append to the signer; closed by Close
 	flushQ  chan *group   // the signer to the flusher, unbuffered; closed by the signer
-	spare   chan []byte   // a flushed group's buffer, back to the signer
+	spare   chan *group   // answered groups, back to the signer for reuse
 	stopped chan struct{} // closed when the flusher has ended
 
 	mu       sync.Mutex
@@ -131,25 +130,35 @@ type Log struct {
 }
 
 // request is one Append, from the caller to the signer and the flusher.
+// Requests are pooled (requests): once its Append has taken the answer
+// from done, no goroutine of the Log holds it.
 type request struct {
-	p    Payload
-	rec  Receipt
-	err  error
-	done chan struct{} // closed once rec or err is set
+	p      Payload  // the caller's; the signer fills Seq, PrevHash, KeyID, ReceiptID, TimestampMS
+	g      *group   // the group that holds line; nil if the signer answered with an error
+	line   []byte   // the signed line, without "\n", in g.buf
+	digest [32]byte // SHA-256 of line
+	err    error
+	done   chan struct{} // one send once line or err is set (buffered: the answer never blocks)
 }
 
 // answer sets r's error and wakes its Append.
 func (r *request) answer(err error) {
 	r.err = err
-	close(r.done)
+	r.done <- struct{}{}
 }
 
-// group is the records of one write and fsync.
+// requests pools the Appends' requests, with their done channels.
+var requests = sync.Pool{New: func() any { return &request{done: make(chan struct{}, 1)} }}
+
+// group is the records of one write and fsync. The lines of its requests
+// stay in its buf until each Append has copied its own out; the last one
+// to do so hands the group back to the signer (spare), for a later group.
 type group struct {
 	buf    []byte
 	reqs   []*request
-	seq    uint64   // the last record's seq
-	digest [32]byte // the last record's digest
+	left   atomic.Int32 // the Appends still to take their answer: set before the first is answered
+	seq    uint64       // the last record's seq
+	digest [32]byte     // the last record's digest
 }
 
 // maxGroup is the most records a group holds. It bounds what a crash or a
@@ -235,7 +244,7 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 	}
 	l.reqs = make(chan *request, 256)
 	l.flushQ = make(chan *group)
-	l.spare = make(chan []byte, 1)
+	l.spare = make(chan *group, 4)
 	l.stopped = make(chan struct{})
 	go l.signer()
 	go l.flusher()
@@ -627,7 +636,8 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	if err := l.failure(); err != nil {
 		return Receipt{}, err
 	}
-	r := &request{p: p, done: make(chan struct{})}
+	r := requests.Get().(*request)
+	r.p = p
 	if l.serial {
 		// The benchmark's baseline: sign, write and sync one record at a
 		// time, here, with no goroutine between (the signer and the flusher
@@ -642,10 +652,43 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 		l.reqs <- r
 	}
 	<-r.done
-	if r.err != nil {
-		return Receipt{}, r.err
+	// The receipt is made here, on the caller's goroutine, not on the
+	// signer's, which signs every record one after the other.
+	var rec Receipt
+	err := r.err
+	if err == nil {
+		rec = Receipt{Seq: r.p.Seq, Line: bytes.Clone(r.line), Digest: r.digest, Payload: r.p}
 	}
-	return r.rec, nil
+	if g := r.g; g != nil && g.left.Add(-1) == 0 {
+		l.recycle(g)
+	}
+	*r = request{done: r.done}
+	requests.Put(r)
+	return rec, err
+}
+
+// recycle hands g, whose Appends have all taken their answers, back to
+// the signer, unless its buffer grew large or the signer has enough.
+func (l *Log) recycle(g *group) {
+	if cap(g.buf) > 1<<20 {
+		return
+	}
+	clear(g.reqs)
+	g.buf, g.reqs = g.buf[:0], g.reqs[:0]
+	select {
+	case l.spare <- g:
+	default:
+	}
+}
+
+// newGroup returns an empty group: a recycled one if there is one.
+func (l *Log) newGroup() *group {
+	select {
+	case g := <-l.spare:
+		return g
+	default:
+		return &group{}
+	}
 }
 
 // failure returns the error that failed the Log, or nil.
@@ -660,7 +703,7 @@ func (l *Log) failure() error {
 // lines into groups for the flusher, until Close closes l.reqs.
 func (l *Log) signer() {
 	defer close(l.flushQ)
-	g := &group{}
+	g := l.newGroup()
 	for {
 		var r *request
 		var ok bool
@@ -669,20 +712,12 @@ func (l *Log) signer() {
 			r, ok = <-l.reqs
 		case len(g.reqs) >= maxGroup:
 			l.flushQ <- g
-			g = &group{}
-			select {
-			case g.buf = <-l.spare:
-			default:
-			}
+			g = l.newGroup()
 			continue
 		default:
 			select {
 			case l.flushQ <- g:
-				g = &group{}
-				select {
-				case g.buf = <-l.spare:
-				default:
-				}
+				g = l.newGroup()
 				continue
 			case r, ok = <-l.reqs:
 			}
@@ -714,16 +749,22 @@ func (l *Log) sign(g *group, r *request) {
 	}
 	p.Seq, p.PrevHash = l.seq+1, l.prev
 	p.KeyID, p.ReceiptID = l.s.keyID, l.s.receiptID(p.Seq)
-	line := l.s.appendLine(l.scratch[:0], p)
-	l.scratch = line[:0]
+	// The line goes straight into the group's buffer: a line that is too
+	// long is taken out again. A line keeps its place when the buffer
+	// grows: the old array stays as it was, for the Appends whose lines
+	// are in it.
+	start := len(g.buf)
+	buf := l.s.appendLine(g.buf, p)
+	line := buf[start:len(buf):len(buf)]
 	if len(line) > MaxLineSize {
+		g.buf = buf[:start]
 		r.answer(fmt.Errorf("receipt: the receipt line would be %d bytes, above %d", len(line), MaxLineSize))
 		return
 	}
-	r.rec = Receipt{Seq: p.Seq, Line: bytes.Clone(line), Digest: hashing.Sum(line), Payload: *p}
-	l.seq, l.prev = p.Seq, r.rec.Digest
-	g.seq, g.digest = p.Seq, r.rec.Digest
-	g.buf = append(append(g.buf, line...), '\n')
+	r.g, r.line, r.digest = g, line, hashing.Sum(line)
+	l.seq, l.prev = p.Seq, r.digest
+	g.seq, g.digest = p.Seq, r.digest
+	g.buf = append(buf, '\n')
 	g.reqs = append(g.reqs, r)
 	l.signed.Add(1)
 }
@@ -734,12 +775,6 @@ func (l *Log) flusher() {
 	defer close(l.stopped)
 	for g := range l.flushQ {
 		l.commit(g)
-		if cap(g.buf) <= 1<<20 {
-			select {
-			case l.spare <- g.buf[:0]:
-			default:
-			}
-		}
 	}
 }
 
@@ -755,6 +790,7 @@ func (l *Log) commit(g *group) {
 			l.appends.Add(uint64(len(g.reqs)))
 		}
 	}
+	g.left.Store(int32(len(g.reqs)))
 	for _, r := range g.reqs {
 		r.answer(err)
 	}
@@ -839,7 +875,7 @@ func (l *Log) syncLog() error {
 	if l.sync != nil {
 		return l.sync()
 	}
-	return l.f.Sync()
+	return syncdir.Data(l.f)
 }
 
 // writeSync writes b at the end of the file and syncs it.

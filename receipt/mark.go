@@ -176,6 +176,7 @@ type markFile struct {
 	path   string
 	newest int  // the slot holding cur: the next write goes to the other
 	cur    Mark // the newest mark, on disk
+	buf    [markSlotSize]byte
 	// Test hooks: writeAt and sync, if not nil, replace the file's
 	// WriteAt and fsync.
 	writeAt func(b []byte, off int64) error
@@ -254,13 +255,13 @@ func (h *markFile) write(m Mark) error {
 func (h *markFile) restore() error { return h.put(1-h.newest, h.cur) }
 
 func (h *markFile) put(slot int, m Mark) error {
-	var b [markSlotSize]byte
-	encodeMarkSlot(b[:], m)
+	b := h.buf[:] // not on the stack: WriteAt's argument escapes
+	encodeMarkSlot(b, m)
 	var err error
 	if h.writeAt != nil {
-		err = h.writeAt(b[:], int64(slot*markSlotStride))
+		err = h.writeAt(b, int64(slot*markSlotStride))
 	} else {
-		_, err = h.f.WriteAt(b[:], int64(slot*markSlotStride))
+		_, err = h.f.WriteAt(b, int64(slot*markSlotStride))
 	}
 	if err != nil {
 		return err
@@ -268,7 +269,7 @@ func (h *markFile) put(slot int, m Mark) error {
 	if h.sync != nil {
 		return h.sync()
 	}
-	return h.f.Sync()
+	return syncdir.Data(h.f) // the slot is written in place: no journal commit for the mtime
 }
 
 func (h *markFile) close() error { return h.f.Close() }

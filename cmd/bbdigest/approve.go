@@ -4,7 +4,7 @@ package main
 // gate (with --ask) stores an approval request in its ledger for each call
 // that needs authority and carries none; approve lists them, shows one as
 // §9 renders it, and records the principal's decision, a resolution
-// signed with the principal's key (gate.SignGrant, gate.SignDeny), which
+// signed with the principal's key and recorded (gate.Decide), which
 // the gate finds when the agent retries the identical call.
 
 import (
@@ -21,7 +21,9 @@ import (
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/shell"
+	"github.com/bbdigest/bbdigest/internal/verdict"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 	"github.com/bbdigest/bbdigest/receipt"
@@ -47,10 +49,8 @@ func (c *cli) approveFlagSet(cmd string) (*flag.FlagSet, *approveFlags) {
 // openApprovals checks the flags common to the subcommands and opens the
 // ledger, which must exist. A code of -1 means go on.
 func (c *cli) openApprovals(cmd string, fs *flag.FlagSet, f *approveFlags) (*bolt.Ledger, int) {
-	given := false
-	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "ledger" })
 	switch {
-	case !given:
+	case !gnuflag.Given(fs)["ledger"]:
 		return nil, c.usageError(cmd, "missing --ledger PATH")
 	case f.ledger == "":
 		return nil, c.usageError(cmd, "empty --ledger PATH")
@@ -107,49 +107,18 @@ func (c *cli) approveList(args []string) int {
 			continue
 		}
 		if *asJSON {
-			if code := c.writeJSON(requestSummary(r)); code != exitOK {
+			if code := c.writeJSON(verdict.Summary(r)); code != exitOK {
 				return code
 			}
 			continue
 		}
-		state := r.State.String()
-		if r.Closing != "" {
-			state += " (" + r.Closing + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safeText(state), r.EmittedAt.UTC().Format(time.RFC3339), safeText(r.Class), quote(r.Tool), r.EnvelopeDigest)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safeText(verdict.Status(r)), r.EmittedAt.UTC().Format(time.RFC3339), safeText(r.Class), quote(r.Tool), r.EnvelopeDigest)
 	}
 	if *asJSON {
 		return exitOK
 	}
 	tw.Flush()
 	return c.write([]byte(out.String()))
-}
-
-// approveSummary is a request as approve list --json prints it.
-type approveSummary struct {
-	EnvelopeDigest hashing.Digest `json:"envelope_digest"`
-	State          string         `json:"state"`
-	Tool           string         `json:"tool"`
-	Server         string         `json:"server"`
-	Class          string         `json:"class"`
-	ActDigest      hashing.Digest `json:"act_digest"`
-	Emitted        string         `json:"emitted"`
-	Decided        string         `json:"decided,omitempty"`
-	Closed         string         `json:"closed,omitempty"`
-	Closing        string         `json:"closing,omitempty"`
-}
-
-func requestSummary(r *ledger.Request) approveSummary {
-	t := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339Nano)
-	}
-	return approveSummary{
-		EnvelopeDigest: r.EnvelopeDigest, State: r.State.String(), Tool: r.Tool, Server: r.Server, Class: r.Class,
-		ActDigest: r.ActDigest, Emitted: t(r.EmittedAt), Decided: t(r.DecidedAt), Closed: t(r.ClosedAt), Closing: r.Closing,
-	}
 }
 
 // approveRequest opens the ledger and finds the request DIGEST names.
@@ -196,12 +165,8 @@ func (c *cli) approveShow(args []string) int {
 	}
 	var b strings.Builder
 	b.WriteString(envelope.RenderText(env))
-	state := r.State.String()
-	if r.Closing != "" {
-		state += " (" + r.Closing + ")"
-	}
 	fmt.Fprintf(&b, "\nTool: %s\nServer: %s\nClass: %s\nAct: %s\nEmitted: %s\nState: %s\n",
-		quote(r.Tool), quote(r.Server), safeText(r.Class), r.ActDigest, r.EmittedAt.UTC().Format(time.RFC3339Nano), safeText(state))
+		quote(r.Tool), quote(r.Server), safeText(r.Class), r.ActDigest, r.EmittedAt.UTC().Format(time.RFC3339Nano), safeText(verdict.Status(r)))
 	return c.write([]byte(b.String()))
 }
 
@@ -225,10 +190,8 @@ func (c *cli) approveDecide(cmd string, grant bool, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	keyGiven := false
-	fs.Visit(func(fl *flag.Flag) { keyGiven = keyGiven || fl.Name == "key" })
 	switch {
-	case !keyGiven:
+	case !gnuflag.Given(fs)["key"]:
 		return c.usageError(cmd, "missing --key KEYFILE, the principal's private key")
 	case *keyFile == "":
 		return c.usageError(cmd, "empty --key KEYFILE")
@@ -250,79 +213,17 @@ func (c *cli) approveDecide(cmd string, grant bool, args []string) int {
 		return code
 	}
 	defer l.Close()
-	if err := decideRequest(l, r, grant, option-1, priv, time.Now()); err != nil {
-		if ref, ok := errors.AsType[*refusal](err); ok {
-			c.errorf("%s: %s", cmd, ref.msg)
-			if ref.hint != "" {
-				c.hintf("%s", ref.hint)
+	if err := gate.Decide(l, r, grant, option-1, priv, time.Now()); err != nil {
+		if de, ok := errors.AsType[*gate.DecideError](err); ok {
+			c.errorf("%s: %s", cmd, de.Reason)
+			if de.Hint != "" {
+				c.hintf("%s", de.Hint)
 			}
 			return exitRejected
 		}
 		return c.ledgerFailure(cmd, err)
 	}
 	return c.write([]byte(decisionLine(r, grant, priv)))
-}
-
-// approvalLedger is what a decision needs of the ledger: its approval
-// requests and the state of their envelopes. *bolt.Ledger is one.
-type approvalLedger interface {
-	ledger.Approvals
-	Lookup(d hashing.Digest) (ledger.Entry, error)
-}
-
-// refusal is a decision refused for what the request is (exit 1 for
-// approve grant and deny), not for a ledger that failed: msg says why,
-// hint (if any) what to do.
-type refusal struct{ msg, hint string }
-
-func (e *refusal) Error() string { return e.msg }
-
-// decideRequest signs the principal's decision on the request r, as read
-// from l, with priv at now (gate.SignGrant of option, zero-based, or
-// gate.SignDeny) and records it in l. approve grant and deny and the
-// approval page (approve serve) decide with it. It returns a *refusal
-// when r is not pending, its envelope is no longer emitted in l, or the
-// option does not authorize r's act, and the ledger's error when l
-// fails; either way nothing was recorded.
-func decideRequest(l approvalLedger, r *ledger.Request, grant bool, option int, priv ed25519.PrivateKey, now time.Time) error {
-	if r.State != ledger.RequestPending {
-		what := r.State.String()
-		if r.Closing != "" {
-			what += " (" + r.Closing + ")"
-		}
-		ref := &refusal{msg: fmt.Sprintf("request %s is %s: a request is decided once", r.EnvelopeDigest, what)}
-		if r.State == ledger.RequestClosed {
-			ref.hint = "the agent's next identical call asks anew, with a new envelope"
-		}
-		return ref
-	}
-	// Its envelope must be emitted and not yet consumed: a decision on a
-	// spent envelope would authorize nothing.
-	e, err := l.Lookup(r.EnvelopeDigest)
-	if err != nil {
-		return err
-	}
-	if e.State != ledger.StateEmitted {
-		return &refusal{msg: fmt.Sprintf("the envelope of request %s is %v in the ledger, not emitted: nothing can be decided on it", r.EnvelopeDigest, e.State)}
-	}
-	var doc []byte
-	state := ledger.RequestDenied
-	if grant {
-		state = ledger.RequestGranted
-		doc, err = gate.SignGrant(r, option, priv, now)
-	} else {
-		doc, err = gate.SignDeny(r, priv, now)
-	}
-	if err != nil {
-		return &refusal{msg: err.Error()}
-	}
-	if _, err := l.Decide(r.EnvelopeDigest, state, doc); err != nil {
-		if errors.Is(err, ledger.ErrNotPending) {
-			return &refusal{msg: ledgerMessage(err)}
-		}
-		return err
-	}
-	return nil
 }
 
 // decisionLine is the line approve grant and deny, and approve serve for

@@ -4,8 +4,8 @@ package main
 // approval requests. bbdigest gate is one short process per call
 // (docker/mcp-gateway's interceptor) and must not wait for a webhook, so
 // the notifications come from this long-running process instead: it polls
-// the ledger's pending requests every --every, and hands each one it has
-// not sent yet to a gate/notify Notifier, which POSTs it, signed with the
+// the ledger's pending requests every --every, and notify.Watch hands each
+// one it has not sent yet to a gate/notify Notifier, which POSTs it, signed with the
 // gate's key, to every --notify URL in the background.
 //
 // The bolt ledger admits one process at a time, and the gates need it for
@@ -18,19 +18,17 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/bbdigest/bbdigest/gate/notify"
-	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
@@ -45,16 +43,6 @@ const (
 	notifyDrain = 5 * time.Second
 )
 
-// urlsFlag is a flag that may be given many times (--notify URL).
-type urlsFlag []string
-
-func (f *urlsFlag) String() string { return strings.Join(*f, " ") }
-
-func (f *urlsFlag) Set(s string) error {
-	*f = append(*f, s)
-	return nil
-}
-
 // approveNotify runs "bbdigest approve notify --ledger PATH --key KEYFILE
 // --notify URL [--notify URL]... [--approve-url URL] [--every D]
 // [--wait D]".
@@ -63,15 +51,14 @@ func (c *cli) approveNotify(args []string) int {
 	fs, f := c.approveFlagSet(cmd)
 	keyFile := fs.String("key", "", "")
 	insecureKey := fs.Bool("insecure-key-permissions", false, "")
-	var urls urlsFlag
+	var urls gnuflag.Strings
 	fs.Var(&urls, "notify", "")
 	approveURL := fs.String("approve-url", "", "")
 	every := fs.Duration("every", defaultNotifyEvery, "")
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		return code
 	}
-	given := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	given := gnuflag.Given(fs)
 	switch {
 	case !given["key"]:
 		return c.usageError(cmd, "missing --key KEYFILE, the gate's private key ('bbdigest gate --key KEYFILE'), which signs the notifications")
@@ -119,7 +106,34 @@ func (c *cli) approveNotify(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code, watched := c.watch(ctx, cmd, fs, f, n, *every)
+	watched := false // the first poll read the ledger
+	// The first poll is the flags' checks and the first open: a ledger
+	// that is missing, corrupt or locked past --wait stops the watcher at
+	// once. Each later poll opens it, reads it and closes it.
+	l, code := c.openApprovals(cmd, fs, f)
+	if code < 0 {
+		err := notify.Watch(ctx, n, func() ([]ledger.Request, error) {
+			if l == nil {
+				return pendingPoll(f.ledger, f.wait)
+			}
+			rs, err := l.Requests()
+			if cerr := l.Close(); err == nil {
+				err = cerr
+			}
+			l, watched = nil, err == nil
+			return rs, err
+		}, notify.WatchOptions{Every: *every, Skip: func(err error) bool {
+			if !errors.Is(err, ledger.ErrLocked) {
+				return false
+			}
+			c.warnf("%s: %s; polling again in %v", cmd, ledgerMessage(err), *every)
+			return true
+		}})
+		code = exitOK
+		if err != nil {
+			code = c.ledgerFailure(cmd, err)
+		}
+	}
 
 	// Stopped (or failed): deliver what is queued, for notifyDrain at
 	// most.
@@ -138,49 +152,6 @@ func (c *cli) approveNotify(args []string) int {
 	return code
 }
 
-// watch polls the ledger until ctx is done, and sends each pending request
-// not sent yet in this run. It returns exitOK when stopped, or the code of
-// a ledger failure: any at the first poll, and later any but a lock held
-// past --wait, which only skips a poll; and whether the first poll read
-// the ledger.
-func (c *cli) watch(ctx context.Context, cmd string, fs *flag.FlagSet, f *approveFlags, n *notify.Notifier, every time.Duration) (int, bool) {
-	sent := map[hashing.Digest]bool{}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for first := true; ; first = false {
-		var rs []ledger.Request
-		var err error
-		if first {
-			// The flags' checks and the first open: a ledger that is
-			// missing, corrupt or locked past --wait stops the watcher
-			// at once.
-			l, code := c.openApprovals(cmd, fs, f)
-			if code >= 0 {
-				return code, false
-			}
-			rs, err = l.Requests()
-			if cerr := l.Close(); err == nil {
-				err = cerr
-			}
-		} else {
-			rs, err = pendingPoll(f.ledger, f.wait)
-		}
-		switch {
-		case err == nil:
-			c.sendNew(n, rs, sent)
-		case !first && errors.Is(err, ledger.ErrLocked):
-			c.warnf("%s: %s; polling again in %v", cmd, ledgerMessage(err), every)
-		default:
-			return c.ledgerFailure(cmd, err), !first
-		}
-		select {
-		case <-ctx.Done():
-			return exitOK, true
-		case <-t.C:
-		}
-	}
-}
-
 // pendingPoll opens the ledger at path, waiting up to wait for the
 // process that holds it, reads its requests, and closes it.
 func pendingPoll(path string, wait time.Duration) ([]ledger.Request, error) {
@@ -193,29 +164,6 @@ func pendingPoll(path string, wait time.Duration) ([]ledger.Request, error) {
 		err = cerr
 	}
 	return rs, err
-}
-
-// sendNew sends each pending request of rs that sent does not hold, and
-// records it there once the notifier queued it for every webhook (a
-// request dropped for one, its queue full, goes again at the next poll);
-// it forgets the requests no longer pending.
-func (c *cli) sendNew(n *notify.Notifier, rs []ledger.Request, sent map[hashing.Digest]bool) {
-	pending := make(map[hashing.Digest]bool, len(rs))
-	for i := range rs {
-		r := &rs[i]
-		if r.State != ledger.RequestPending {
-			continue
-		}
-		pending[r.EnvelopeDigest] = true
-		if !sent[r.EnvelopeDigest] && n.Send(r) == nil {
-			sent[r.EnvelopeDigest] = true
-		}
-	}
-	for d := range sent {
-		if !pending[d] {
-			delete(sent, d)
-		}
-	}
 }
 
 // notifyEvent reports one event of the notifier: a delivery on stdout, a

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
@@ -22,10 +21,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bbdigest/bbdigest/envelope"
-	"github.com/bbdigest/bbdigest/hashing"
-	"github.com/bbdigest/bbdigest/internal/approvepage"
-	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 	"github.com/bbdigest/bbdigest/receipt"
 )
@@ -121,15 +116,6 @@ func (f *approvalFixture) gateResult(t *testing.T, code int, stdout, stderr stri
 	return reason, pending, stderr
 }
 
-func mustDigest(t *testing.T, s string) hashing.Digest {
-	t.Helper()
-	d, err := hashing.ParseDigest(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // lockedBuffer is a bytes.Buffer that a process's output is copied to
 // while the test reads it.
 type lockedBuffer struct {
@@ -147,188 +133,6 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
-}
-
-// request reads the request d from the fixture's ledger, and closes it.
-func (f *approvalFixture) request(t *testing.T, d string) ledger.Request {
-	t.Helper()
-	l, err := bolt.Open(f.ledger, &bolt.Options{MustExist: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	r, ok, err := l.Request(mustDigest(t, d))
-	if err != nil || !ok {
-		t.Fatalf("request %s: %v, %v", d, ok, err)
-	}
-	return r
-}
-
-// TestLedgerSourceDecide runs the approval page's Source (ledgerSource)
-// over a real bolt ledger between gate --ask calls: it lists what the
-// gate asked, records a grant that the gate's retry allows once (naming
-// alice's key id) and a deny that the retry denies, refuses a second
-// decision, an unknown request and an option that does not authorize the
-// act, and leaves the ledger closed between its calls.
-func TestLedgerSourceDecide(t *testing.T) {
-	f := newApprovalFixture(t)
-	ctx := context.Background()
-	var log []string
-	src := newLedgerSource(f.ledger, time.Second, f.alice, func(line string) { log = append(log, line) })
-
-	if items, err := src.Pending(ctx); err != nil || len(items) != 0 {
-		t.Fatalf("Pending on an empty ledger: %v, %v", items, err)
-	}
-	reason, d, _ := f.gate(t)
-	if reason != "approval_pending" || d == "" {
-		t.Fatalf("gate --ask: %s %s, want approval_pending naming an envelope", reason, d)
-	}
-	items, err := src.Pending(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(items) != 1 {
-		t.Fatalf("Pending lists %d items, want 1", len(items))
-	}
-	it := items[0]
-	r := f.request(t, d)
-	if it.EnvelopeDigest.String() != d || it.Tool != "pay" || it.Server != "" || it.ActDigest != r.ActDigest ||
-		!it.Emitted.Equal(r.EmittedAt) || it.Emitted.IsZero() || !bytes.Equal(it.Envelope, r.Envelope) {
-		t.Errorf("Pending lists %+v, want the request %+v", it, r)
-	}
-	e, err := envelope.Parse(it.Envelope)
-	if err != nil || e.Digest().String() != d {
-		t.Errorf("the listed envelope parses to %v (%v), want digest %s", e, err, d)
-	}
-
-	// An option that does not authorize the act (Deny, as a grant), and
-	// an envelope that was never asked: refused, nothing recorded.
-	if err := src.Decide(ctx, approvepage.Decision{Envelope: it.EnvelopeDigest, Option: 1}); err == nil || !strings.Contains(err.Error(), "does not authorize the act") {
-		t.Errorf("granting option 2 (Deny): %v, want a refusal", err)
-	}
-	unknown := mustDigest(t, "sha256:"+strings.Repeat("0", 64))
-	if err := src.Decide(ctx, approvepage.Decision{Envelope: unknown}); err == nil || !strings.Contains(err.Error(), "no approval request sha256:000") {
-		t.Errorf("deciding an unknown envelope: %v, want no approval request", err)
-	}
-	if r := f.request(t, d); r.State != ledger.RequestPending {
-		t.Fatalf("after refused decisions the request is %v, want pending", r.State)
-	}
-
-	// The grant: recorded, signed by alice; listed no more; decided once.
-	if err := src.Decide(ctx, approvepage.Decision{Envelope: it.EnvelopeDigest, Option: 0}); err != nil {
-		t.Fatalf("Decide (grant): %v", err)
-	}
-	r = f.request(t, d)
-	if r.State != ledger.RequestGranted || len(r.Decision) == 0 || r.DecidedAt.IsZero() {
-		t.Errorf("after the grant the request is %v with decision %q, want granted with a signed document", r.State, r.Decision)
-	}
-	if !bytes.Contains(r.Decision, []byte(f.aliceID)) {
-		t.Errorf("the recorded decision does not name alice's key %s: %s", f.aliceID, r.Decision)
-	}
-	want := fmt.Sprintf("granted %s, tool \"pay\", as key %s: the agent's retry of the identical call finds it\n", d, f.aliceID)
-	if len(log) != 1 || log[0] != want {
-		t.Errorf("the source logged %q, want %q", log, want)
-	}
-	if items, err := src.Pending(ctx); err != nil || len(items) != 0 {
-		t.Errorf("Pending after the grant: %v, %v, want none", items, err)
-	}
-	if err := src.Decide(ctx, approvepage.Decision{Envelope: it.EnvelopeDigest, Deny: true}); err == nil || !strings.Contains(err.Error(), "is granted: a request is decided once") {
-		t.Errorf("a second decision: %v, want refused", err)
-	}
-
-	// The gate's retry is allowed once, on alice's signature; the next
-	// one asks anew.
-	reason, _, stderr := f.gate(t)
-	if reason != "allow" || !strings.Contains(stderr, "allow (authority): principal "+f.aliceID+` ("alice")`) {
-		t.Fatalf("the retry: %s, %s; want allow (authority) by alice", reason, stderr)
-	}
-	reason, d2, _ := f.gate(t)
-	if reason != "approval_pending" || d2 == d {
-		t.Fatalf("the second retry: %s %s, want approval_pending with a new envelope", reason, d2)
-	}
-
-	// The deny: the retry is denied, approval_denied.
-	if err := src.Decide(ctx, approvepage.Decision{Envelope: mustDigest(t, d2), Deny: true}); err != nil {
-		t.Fatalf("Decide (deny): %v", err)
-	}
-	if r := f.request(t, d2); r.State != ledger.RequestDenied || len(r.Decision) == 0 {
-		t.Errorf("after the deny the request is %v, want denied with a signed document", r.State)
-	}
-	if len(log) != 2 || !strings.HasPrefix(log[1], "denied "+d2+", tool \"pay\", as key "+f.aliceID) {
-		t.Errorf("the source logged %q", log)
-	}
-	if reason, _, _ := f.gate(t); reason != "approval_denied" {
-		t.Errorf("the retry after the deny: %s, want approval_denied", reason)
-	}
-	if code, stdout, stderr := runCLI("receipts", "verify", "--key", f.gateKey+".pub", f.receipts); code != exitOK || !strings.HasPrefix(stdout, "verified 4 records") {
-		t.Errorf("receipts verify: exit %d\n%s%s", code, stdout, stderr)
-	}
-}
-
-// TestLedgerSourceUnchanged: the listing of an unchanged ledger does not
-// open it (so a gate holding it does not make it wait), and a commit by
-// another process, a gate asking, is listed at once.
-func TestLedgerSourceUnchanged(t *testing.T) {
-	f := newApprovalFixture(t)
-	src := newLedgerSource(f.ledger, 50*time.Millisecond, f.alice, nil)
-	ctx := context.Background()
-	_, d, _ := f.gate(t)
-	items, err := src.Pending(ctx)
-	if err != nil || len(items) != 1 || items[0].EnvelopeDigest.String() != d {
-		t.Fatalf("Pending: %v, %v; want %s", items, err, d)
-	}
-	l, err := bolt.Open(f.ledger, nil) // as a gate deciding a call holds it
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := src.Pending(ctx)
-	if err != nil || len(again) != 1 || again[0].EnvelopeDigest != items[0].EnvelopeDigest {
-		t.Errorf("Pending of the unchanged ledger while another holds it: %v, %v; want the last listing", again, err)
-	}
-	// Another act asked, in the same second: listed at the next call.
-	r, _, err := l.Request(items[0].EnvelopeDigest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.EnvelopeDigest = hashing.Sum([]byte("another envelope"))
-	r.ActDigest = hashing.Sum([]byte("another act"))
-	if _, _, err := l.Ask(&r); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if items, err := src.Pending(ctx); err != nil || len(items) != 2 || items[1].EnvelopeDigest != r.EnvelopeDigest {
-		t.Errorf("Pending after a commit: %v, %v; want the new request listed", items, err)
-	}
-}
-
-// TestLedgerSourceLocked: a source whose ledger another process (here,
-// another open file) holds waits its --wait bound and fails with a
-// message the page shows, naming the lock; it opens nothing when its
-// context is done before its turn.
-func TestLedgerSourceLocked(t *testing.T) {
-	f := newApprovalFixture(t)
-	src := newLedgerSource(f.ledger, 50*time.Millisecond, f.alice, nil)
-	l, err := bolt.Open(f.ledger, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = src.Pending(context.Background())
-	l.Close()
-	if !errors.Is(err, ledger.ErrLocked) || strings.HasPrefix(err.Error(), "ledger: ") || !strings.Contains(err.Error(), "locked") {
-		t.Errorf("Pending on a held ledger: %v, want ErrLocked, said without the package's name", err)
-	}
-	src.turn <- struct{}{} // a call of the source has the ledger
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := src.Pending(ctx); !errors.Is(err, context.Canceled) {
-		t.Errorf("Pending with a done context while another call has the ledger: %v, want context.Canceled", err)
-	}
-	<-src.turn
-	if _, err := src.Pending(context.Background()); err != nil {
-		t.Errorf("Pending once the ledger is free: %v", err)
-	}
 }
 
 // childBBDigest returns a command that runs the test binary as bbdigest
@@ -548,8 +352,8 @@ func TestApproveServeProcess(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("POST /api/decide: %s %s", resp.Status, body)
 	}
-	if line := p.decision(t); !strings.HasPrefix(line, "granted "+pending+", tool \"pay\", as key "+f.aliceID) {
-		t.Errorf("approve serve printed %q for the grant", line)
+	if line, want := p.decision(t), "granted "+pending+", tool \"pay\", as key "+f.aliceID+": the agent's retry of the identical call finds it"; line != want {
+		t.Errorf("approve serve printed %q for the grant, want %q", line, want)
 	}
 	reason, _, stderr := f.gate(t)
 	if reason != "allow" || !strings.Contains(stderr, "principal "+f.aliceID) {
@@ -573,69 +377,5 @@ func TestApproveServeProcess(t *testing.T) {
 	// which stdout's URL may overtake.
 	if e := p.stderr.String(); strings.Contains(e, "error") || !strings.HasPrefix(e, "bbdigest: hint: the URL carries a secret token: whoever has it can grant or deny as key "+f.aliceID) {
 		t.Errorf("stderr: %q, want the hint that the URL is a secret and no error", e)
-	}
-}
-
-// BenchmarkLedgerSourcePending measures one listing of the approval page,
-// which it asks for every second while it is open. changed=true is a
-// listing after the ledger changed: open the ledger (with every check of
-// bolt.Open), read its requests, close it, while the gate's processes
-// cannot open it; changed=false the listing of an unchanged ledger, which
-// does not open it. The ledger holds N closed
-// requests (every call the gate asked about stays in it, closed) and one
-// pending, each with the envelope the gate builds for a FINANCIAL call.
-func BenchmarkLedgerSourcePending(b *testing.B) {
-	for _, n := range []int{10, 1000} {
-		b.Run(fmt.Sprintf("closed=%d", n), func(b *testing.B) {
-			f := newApprovalFixture(b)
-			if code, stdout, stderr := runCLI(f.gateArgs(bolt.LockTimeout)...); code != exitOK || !pendingRE.MatchString(stdout) {
-				b.Fatalf("gate --ask: exit %d: %s%s", code, stdout, stderr)
-			}
-			l, err := bolt.Open(f.ledger, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rs, err := l.Requests()
-			if err != nil || len(rs) != 1 {
-				b.Fatal(rs, err)
-			}
-			for i := range n {
-				r := rs[0].Clone()
-				r.EnvelopeDigest = hashing.Sum(fmt.Appendf(nil, "envelope %d", i))
-				r.ActDigest = hashing.Sum(fmt.Appendf(nil, "act %d", i))
-				if _, _, err := l.Ask(&r); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := l.Finish(r.EnvelopeDigest, "expired"); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := l.Close(); err != nil {
-				b.Fatal(err)
-			}
-			st, err := os.Stat(f.ledger)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Logf("the ledger file: %d bytes", st.Size())
-			for _, changed := range []bool{true, false} {
-				b.Run(fmt.Sprintf("changed=%t", changed), func(b *testing.B) {
-					src := newLedgerSource(f.ledger, time.Second, f.alice, nil)
-					ctx := context.Background()
-					if _, err := src.Pending(ctx); err != nil { // the listing of changed=false
-						b.Fatal(err)
-					}
-					for b.Loop() {
-						if changed {
-							src.listed.valid = false // as after a commit
-						}
-						items, err := src.Pending(ctx)
-						if err != nil || len(items) != 1 {
-							b.Fatal(items, err)
-						}
-					}
-				})
-			}
-		})
 	}
 }

@@ -11,7 +11,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"strconv"
@@ -20,6 +19,8 @@ import (
 
 	"github.com/bbdigest/bbdigest/archive"
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/diag"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/progress"
 )
 
@@ -91,8 +92,7 @@ func (c *cli) archiveRun(sub string, args []string) int {
 	// A flag given with an empty value (--out=, --summary "") is refused,
 	// not taken as absent: the run would otherwise answer on stdout, or
 	// write no summary, where one was asked for.
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := gnuflag.Given(fs)
 	for _, name := range []string{"out", "summary"} {
 		if v := fs.Lookup(name).Value.String(); given[name] && (v == "" || name == "out" && v == "-") {
 			return c.usageError(fs.Name(), "--"+name+" needs a file name; without --"+name+" "+map[string]string{
@@ -202,7 +202,7 @@ func (c *cli) archiveFailure(cmd, out string, err error) int {
 		return exitUsage
 	}
 	if e, ok := errors.AsType[*archive.WriteError](err); ok {
-		c.errorf("%s", writeMessage(e.Err))
+		c.errorf("%s", diag.WriteMessage(e.Err))
 		return exitUsage
 	}
 	if e, ok := errors.AsType[*archive.FileError](err); ok {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/bbdigest/bbdigest/internal/archivegen"
+	"github.com/bbdigest/bbdigest/internal/diag"
 )
 
 // archiveGen is "bbdigest archive gen --records N [--kind K] [--seed S]
@@ -33,7 +34,7 @@ func (c *cli) archiveGen(args []string) int {
 	}
 	err = archivegen.Write(stdoutWriter{c.stdout}, archivegen.Options{Kind: k, Records: *records, Seed: *seed, Wrong: *wrong, Canonical: *canonical})
 	if err != nil {
-		c.errorf("%s", writeMessage(err))
+		c.errorf("%s", diag.WriteMessage(err))
 		return exitUsage
 	}
 	return exitOK

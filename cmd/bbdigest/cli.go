@@ -4,14 +4,20 @@ package main
 // invocation runs on, the dispatch to the commands of the table in
 // commands.go (a file each: canon.go, digest.go with check.go and
 // lines.go, demo.go, cpu.go, envelope.go with envelope emit,
-// resolution.go, act.go, gate.go, keygen.go, receipts.go, archive*.go,
-// version.go, completion.go, man.go, help.go; the help texts in help/),
-// flag parsing (internal/gnuflag), and reading inputs and writing stdout.
-// The diagnostics are in diag.go. What is not a command is in internal/
-// (ARCHITECTURE.md lists each package): digest --check's checking
-// (sumcheck), --lines (perline), the progress display (progress), the cpu
-// report (cpureport), key files (keyfile), EP vectors (epvector), the
-// build's version and date (buildinfo).
+// resolution.go, act.go, gate.go, approve*.go, keygen.go, receipts.go,
+// archive*.go, version.go, completion.go, man.go, help.go; the help texts
+// in help/), flag parsing (internal/gnuflag), and reading inputs and
+// writing stdout. The diagnostics are in diag.go. What is not a command is
+// in internal/ (ARCHITECTURE.md lists each package): the table's machinery
+// and the overview, man page and completion tree made from it (cmdtable),
+// digest --check's checking (sumcheck), --lines (perline), the progress
+// display (progress), the cpu report (cpureport), the JSON answers of
+// envelope validate, resolution verify and approve list (verdict), key
+// files (keyfile), EP vectors (epvector), the build's version and date
+// (buildinfo), approve serve's page over the ledger (approvepage,
+// approvepage/ledgersource); and in the library: the principal's decision
+// (gate.Decide), the authority of an MCP call's _meta
+// (gate.MetaAuthority), approve notify's polling (notify.Watch).
 
 import (
 	"errors"
@@ -24,6 +30,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/boundedread"
+	"github.com/bbdigest/bbdigest/internal/cmdtable"
 	"github.com/bbdigest/bbdigest/internal/gnuflag"
 )
 
@@ -94,7 +101,7 @@ func (c *cli) main(args []string) int {
 	}
 	cmd, rest := args[0], args[1:]
 	if command := findCommand(cmd); command != nil { // the table, commands.go
-		return command.call(c, command.name, rest)
+		return call(c, command, command.Name, rest)
 	}
 	if strings.HasPrefix(cmd, "-") {
 		c.errorf("unknown flag %s before the command", cmd)
@@ -133,7 +140,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, maxOperands int) (operands 
 	}
 	operands, err := gnuflag.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		text, _ := commandHelp(fs.Name())
+		text, _ := cmdtable.Help(commands, fs.Name())
 		io.WriteString(c.stdout, text)
 		return nil, exitOK
 	}

@@ -3,7 +3,8 @@ package main
 // The command table: the one list of bbdigest's commands. main dispatches
 // from it, help finds the help texts in it, and the overview's command
 // list, the list in 'bbdigest help help', shell completion
-// (completion.go) and the man page (man.go) are made from it.
+// (completion.go) and the man page (man.go) are made from it
+// (internal/cmdtable).
 //
 // Adding a command is adding one entry to commands, in the order the
 // overview lists it: its name, its one-line summary, its usage lines for
@@ -16,54 +17,15 @@ package main
 import (
 	"flag"
 	"io"
-	"slices"
 	"strings"
 
-	"github.com/bbdigest/bbdigest/internal/gnuflag"
+	"github.com/bbdigest/bbdigest/internal/cmdtable"
 	"github.com/bbdigest/bbdigest/internal/roff"
 )
 
 // command is one entry of the command table: a command, or a subcommand
-// of one.
-type command struct {
-	// name is the word that selects the command.
-	name string
-	// aliases are other words main dispatches on as name (--version for
-	// version); help and completion know the command by name alone.
-	aliases []string
-	// summary says in one line what the command does; the overview wraps
-	// it.
-	summary string
-	// synopsis are the command's lines in the overview's Usage, after
-	// "bbdigest NAME".
-	synopsis []string
-	// help is the text "bbdigest help NAME" and "bbdigest NAME --help"
-	// print; a subcommand's is its command's.
-	help string
-	// run runs the command with the arguments after its name. A command
-	// with subs has no run: the first argument names the subcommand.
-	run func(c *cli, args []string) int
-	// subs are the subcommands.
-	subs []command
-	// values lists the values of flags whose value is one of a few
-	// words (--profile strict|rfc8785), for completion; a flag listed
-	// with no words takes a value that completes to nothing (--server
-	// ID). The value of any other flag that takes a string completes to
-	// a file name, and the value of a number or duration to nothing.
-	values map[string][]string
-	// operands says what the arguments after the flags are.
-	operands operandKind
-}
-
-// operandKind is what the operands of a command are, for completion.
-type operandKind uint8
-
-const (
-	operandFiles    operandKind = iota // file names (the default)
-	operandNone                        // none: the command takes no operand
-	operandCommands                    // a command name (help)
-	operandShells                      // a shell name (completion)
-)
+// of one (cmdtable.Command says what each field is).
+type command = cmdtable.Command[*cli]
 
 // Enumerated flag values, each accepted by the parser of its flag (see
 // TestFlagValuesAccepted).
@@ -90,241 +52,131 @@ var usage string
 
 func init() {
 	commands = []command{
-		{name: "canon", summary: "write the canonical form of one JSON text to stdout",
-			synopsis: []string{"[--profile NAME] [--lines [--workers N]] [FILE|-]"},
-			help:     canonHelp,
-			run:      (*cli).canon, values: map[string][]string{"profile": profileValues}},
-		{name: "digest", summary: "print the digest of each input, or check a list of digests",
-			synopsis: []string{
+		{Name: "canon", Summary: "write the canonical form of one JSON text to stdout",
+			Synopsis: []string{"[--profile NAME] [--lines [--workers N]] [FILE|-]"},
+			Help:     canonHelp,
+			Run:      (*cli).canon, Values: map[string][]string{"profile": profileValues}},
+		{Name: "digest", Summary: "print the digest of each input, or check a list of digests",
+			Synopsis: []string{
 				"[--profile NAME] [--names] [FILE|-]...",
 				"[--profile NAME] --lines [--workers N] [FILE|-]",
 				"[--profile NAME] -c|--check [CHECK FLAGS] [FILE|-]...",
 			},
-			help: digestHelp,
-			run:  (*cli).digest, values: map[string][]string{"profile": profileValues}},
-		{name: "demo", summary: "canonicalize and digest a built-in set of sample envelopes and tool calls, then measure throughput",
-			synopsis: []string{"[--duration D]"}, help: demoHelp, run: (*cli).demo, operands: operandNone},
-		{name: "cpu", summary: "print the CPU features found and the kernels chosen",
-			synopsis: []string{"[--json]"}, help: cpuHelp, run: (*cli).cpu, operands: operandNone},
-		{name: "envelope", summary: "check, digest and render binding-moment envelopes (draft-morrison-binding-moment-envelope-04), record them in a ledger",
-			synopsis: []string{"validate|digest|render|emit ..."}, help: envelopeUsage,
-			subs: []command{
-				{name: "validate", summary: "check an envelope against §4 and §5 and the canon gate", run: (*cli).envelopeValidate},
-				{name: "digest", summary: "print the envelope digest of §6.2", run: (*cli).envelopeDigest},
-				{name: "render", summary: "print the plain-text rendering of the decision (§9)", run: (*cli).envelopeRender},
-				{name: "emit", summary: "record the envelope in a ledger as emitted and print its digest", run: (*cli).envelopeEmit},
+			Help: digestHelp,
+			Run:  (*cli).digest, Values: map[string][]string{"profile": profileValues}},
+		{Name: "demo", Summary: "canonicalize and digest a built-in set of sample envelopes and tool calls, then measure throughput",
+			Synopsis: []string{"[--duration D]"}, Help: demoHelp, Run: (*cli).demo, Operands: cmdtable.NoOperands},
+		{Name: "cpu", Summary: "print the CPU features found and the kernels chosen",
+			Synopsis: []string{"[--json]"}, Help: cpuHelp, Run: (*cli).cpu, Operands: cmdtable.NoOperands},
+		{Name: "envelope", Summary: "check, digest and render binding-moment envelopes (draft-morrison-binding-moment-envelope-04), record them in a ledger",
+			Synopsis: []string{"validate|digest|render|emit ..."}, Help: envelopeUsage,
+			Subs: []command{
+				{Name: "validate", Summary: "check an envelope against §4 and §5 and the canon gate", Run: (*cli).envelopeValidate},
+				{Name: "digest", Summary: "print the envelope digest of §6.2", Run: (*cli).envelopeDigest},
+				{Name: "render", Summary: "print the plain-text rendering of the decision (§9)", Run: (*cli).envelopeRender},
+				{Name: "emit", Summary: "record the envelope in a ledger as emitted and print its digest", Run: (*cli).envelopeEmit},
 			}},
-		{name: "resolution", summary: "verify a resolution against its envelope and the action about to be performed (only the outcome \"authority\" authorizes), or sign a principal's selection",
-			synopsis: []string{"verify|sign ..."}, help: resolutionUsage,
-			subs: []command{
-				{name: "verify", summary: "check a resolution against its envelope and the action", run: (*cli).resolutionVerify, operands: operandNone},
-				{name: "sign", summary: "sign a principal's selection with the principal's key, for a gate whose policy names its principals", run: (*cli).resolutionSign, operands: operandNone},
+		{Name: "resolution", Summary: "verify a resolution against its envelope and the action about to be performed (only the outcome \"authority\" authorizes), or sign a principal's selection",
+			Synopsis: []string{"verify|sign ..."}, Help: resolutionUsage,
+			Subs: []command{
+				{Name: "verify", Summary: "check a resolution against its envelope and the action", Run: (*cli).resolutionVerify, Operands: cmdtable.NoOperands},
+				{Name: "sign", Summary: "sign a principal's selection with the principal's key, for a gate whose policy names its principals", Run: (*cli).resolutionSign, Operands: cmdtable.NoOperands},
 			}},
-		{name: "archive", summary: "re-hash or verify JSON Lines archives on every core, one JSON result line per input line",
-			synopsis: []string{
+		{Name: "archive", Summary: "re-hash or verify JSON Lines archives on every core, one JSON result line per input line",
+			Synopsis: []string{
 				"rehash|verify [--profile NAME] [--workers N] [FILE...|-]",
 				"gen --records N [--kind K] [--seed S]",
 				"join SUMMARY...",
 			},
-			help: archiveHelp,
-			subs: []command{
-				{name: "rehash", summary: "digest each line of JSON Lines archives",
-					run: func(c *cli, args []string) int { return c.archiveRun("rehash", args) }, values: archiveValues},
-				{name: "verify", summary: "check the digest each record of JSON Lines archives claims",
-					run: func(c *cli, args []string) int { return c.archiveRun("verify", args) }, values: archiveValues},
-				{name: "gen", summary: "write a generated archive to stdout",
-					run: (*cli).archiveGen, values: map[string][]string{"kind": kindValues}, operands: operandNone},
-				{name: "join", summary: "check that the summaries of the shards of one run cover its input, and combine them",
-					run: (*cli).archiveJoin},
+			Help: archiveHelp,
+			Subs: []command{
+				{Name: "rehash", Summary: "digest each line of JSON Lines archives",
+					Run: func(c *cli, args []string) int { return c.archiveRun("rehash", args) }, Values: archiveValues},
+				{Name: "verify", Summary: "check the digest each record of JSON Lines archives claims",
+					Run: func(c *cli, args []string) int { return c.archiveRun("verify", args) }, Values: archiveValues},
+				{Name: "gen", Summary: "write a generated archive to stdout",
+					Run: (*cli).archiveGen, Values: map[string][]string{"kind": kindValues}, Operands: cmdtable.NoOperands},
+				{Name: "join", Summary: "check that the summaries of the shards of one run cover its input, and combine them",
+					Run: (*cli).archiveJoin},
 			}},
-		{name: "act", summary: "print the act digest of a tool call (Anthropic, OpenAI or MCP shape), or of each call of an assistant message: the action digest an envelope option binds",
-			synopsis: []string{"[--shape S] [--server ID] [--profile P] [--canonical] [FILE|-]"},
-			help:     actHelp, run: (*cli).act, values: map[string][]string{"shape": shapeValues, "server": freeText, "profile": profileValues}},
-		{name: "gate", summary: "decide one tool call before it runs (allow, or an MCP tool error), with a signed receipt: docker/mcp-gateway's interceptor",
-			synopsis: []string{"--policy F --receipts F --key F [--ledger PATH] [FILE|-]"},
-			help:     gateHelp, run: (*cli).gate, values: map[string][]string{"shape": shapeValues}},
-		{name: "approve", summary: "list the approval requests the gate (--ask) stored in its ledger, show one, and grant or deny it with a principal's signature",
-			synopsis: []string{"list|show|grant|deny|serve|notify --ledger PATH ..."}, help: approveHelp,
-			subs: []command{
-				{name: "list", summary: "list the open approval requests (--all: every one), as a table or JSON lines", run: (*cli).approveList, operands: operandNone},
-				{name: "show", summary: "print a request's envelope as §9 renders it, with its tool, server and act digest", run: (*cli).approveShow},
-				{name: "grant", summary: "sign the principal's grant of a pending request and record it", run: (*cli).approveGrant},
-				{name: "deny", summary: "sign the principal's denial of a pending request and record it", run: (*cli).approveDeny},
-				{name: "serve", summary: "serve a local web page (URL with a secret token) on which the principal sees the pending requests and grants or denies them", run: (*cli).approveServe, values: map[string][]string{"listen": freeText}, operands: operandNone},
-				{name: "notify", summary: "watch the ledger and POST each new pending request, signed with the gate's key, to webhooks", run: (*cli).approveNotify, operands: operandNone, values: map[string][]string{"notify": freeText, "approve-url": freeText}},
+		{Name: "act", Summary: "print the act digest of a tool call (Anthropic, OpenAI or MCP shape), or of each call of an assistant message: the action digest an envelope option binds",
+			Synopsis: []string{"[--shape S] [--server ID] [--profile P] [--canonical] [FILE|-]"},
+			Help:     actHelp, Run: (*cli).act, Values: map[string][]string{"shape": shapeValues, "server": freeText, "profile": profileValues}},
+		{Name: "gate", Summary: "decide one tool call before it runs (allow, or an MCP tool error), with a signed receipt: docker/mcp-gateway's interceptor",
+			Synopsis: []string{"--policy F --receipts F --key F [--ledger PATH] [FILE|-]"},
+			Help:     gateHelp, Run: (*cli).gate, Values: map[string][]string{"shape": shapeValues}},
+		{Name: "approve", Summary: "list the approval requests the gate (--ask) stored in its ledger, show one, and grant or deny it with a principal's signature",
+			Synopsis: []string{"list|show|grant|deny|serve|notify --ledger PATH ..."}, Help: approveHelp,
+			Subs: []command{
+				{Name: "list", Summary: "list the open approval requests (--all: every one), as a table or JSON lines", Run: (*cli).approveList, Operands: cmdtable.NoOperands},
+				{Name: "show", Summary: "print a request's envelope as §9 renders it, with its tool, server and act digest", Run: (*cli).approveShow},
+				{Name: "grant", Summary: "sign the principal's grant of a pending request and record it", Run: (*cli).approveGrant},
+				{Name: "deny", Summary: "sign the principal's denial of a pending request and record it", Run: (*cli).approveDeny},
+				{Name: "serve", Summary: "serve a local web page (URL with a secret token) on which the principal sees the pending requests and grants or denies them", Run: (*cli).approveServe, Values: map[string][]string{"listen": freeText}, Operands: cmdtable.NoOperands},
+				{Name: "notify", Summary: "watch the ledger and POST each new pending request, signed with the gate's key, to webhooks", Run: (*cli).approveNotify, Operands: cmdtable.NoOperands, Values: map[string][]string{"notify": freeText, "approve-url": freeText}},
 			}},
-		{name: "ledger", summary: "create the empty single-use ledger that gate and resolution verify consume authority in",
-			synopsis: []string{"init PATH"}, help: ledgerHelp,
-			subs: []command{
-				{name: "init", summary: "create an empty ledger at PATH", run: (*cli).ledgerInit},
+		{Name: "ledger", Summary: "create the empty single-use ledger that gate and resolution verify consume authority in",
+			Synopsis: []string{"init PATH"}, Help: ledgerHelp,
+			Subs: []command{
+				{Name: "init", Summary: "create an empty ledger at PATH", Run: (*cli).ledgerInit},
 			}},
-		{name: "keygen", summary: "make an Ed25519 key pair for signing receipts or resolutions, or print the public key of a private key file",
-			synopsis: []string{"[--out KEYFILE]", "-y KEYFILE"}, help: keygenHelp, run: (*cli).keygen},
-		{name: "receipts", summary: "verify a file of signed, hash-chained receipts (LAVR), or run EP-RECEIPT-v1 conformance vectors",
-			synopsis: []string{"verify|verify-ep ..."}, help: receiptsHelp,
-			subs: []command{
-				{name: "verify", summary: "check every record of a receipts file against the public key", run: (*cli).receiptsVerify},
-				{name: "verify-ep", summary: "run EP-RECEIPT-v1 conformance vectors", run: (*cli).receiptsVerifyEP},
+		{Name: "keygen", Summary: "make an Ed25519 key pair for signing receipts or resolutions, or print the public key of a private key file",
+			Synopsis: []string{"[--out KEYFILE]", "-y KEYFILE"}, Help: keygenHelp, Run: (*cli).keygen},
+		{Name: "receipts", Summary: "verify a file of signed, hash-chained receipts (LAVR), or run EP-RECEIPT-v1 conformance vectors",
+			Synopsis: []string{"verify|verify-ep ..."}, Help: receiptsHelp,
+			Subs: []command{
+				{Name: "verify", Summary: "check every record of a receipts file against the public key", Run: (*cli).receiptsVerify},
+				{Name: "verify-ep", Summary: "run EP-RECEIPT-v1 conformance vectors", Run: (*cli).receiptsVerifyEP},
 			}},
-		{name: "completion", summary: "print a shell completion script for bash, zsh or fish",
-			synopsis: []string{"bash|zsh|fish"}, help: completionHelp, run: (*cli).completion, operands: operandShells},
-		{name: "man", summary: "print the manual page, bbdigest(1), in roff",
-			help: manHelp, run: (*cli).man, operands: operandNone},
-		{name: "version", aliases: []string{"--version", "-version", "-v"}, summary: "print the version",
-			synopsis: []string{"(also bbdigest --version, bbdigest -v)"}, help: versionHelp, run: (*cli).version, operands: operandNone},
-		{name: "help", aliases: []string{"-h", "-help", "--help"}, summary: "print the overview, or a command's own help",
-			synopsis: []string{"[COMMAND]"}, run: (*cli).help, operands: operandCommands},
+		{Name: "completion", Summary: "print a shell completion script for bash, zsh or fish",
+			Synopsis: []string{"bash|zsh|fish"}, Help: completionHelp, Run: (*cli).completion, Operands: cmdtable.ShellNames},
+		{Name: "man", Summary: "print the manual page, bbdigest(1), in roff",
+			Help: manHelp, Run: (*cli).man, Operands: cmdtable.NoOperands},
+		{Name: "version", Aliases: []string{"--version", "-version", "-v"}, Summary: "print the version",
+			Synopsis: []string{"(also bbdigest --version, bbdigest -v)"}, Help: versionHelp, Run: (*cli).version, Operands: cmdtable.NoOperands},
+		{Name: "help", Aliases: []string{"-h", "-help", "--help"}, Summary: "print the overview, or a command's own help",
+			Synopsis: []string{"[COMMAND]"}, Run: (*cli).help, Operands: cmdtable.CommandNames},
 	}
 	// help's own help and the overview list the commands: made from the
 	// table once it is there.
-	findCommand("help").help = fill(helpHelp, roff.Wrap("help prints the overview of bbdigest, or the help of COMMAND: "+orList(commandNames())+".", 0, 72))
+	findCommand("help").Help = fill(helpHelp, roff.Wrap("help prints the overview of bbdigest, or the help of COMMAND: "+cmdtable.OrList(cmdtable.Names(commands))+".", 0, 72))
 	usage = overview()
 }
 
 // findCommand returns the command of the table called name (or one of its
 // aliases), or nil.
-func findCommand(name string) *command { return lookup(commands, name) }
-
-// lookup returns the command of cmds called name or one of its aliases, or
-// nil.
-func lookup(cmds []command, name string) *command {
-	for i := range cmds {
-		if cmds[i].name == name || slices.Contains(cmds[i].aliases, name) {
-			return &cmds[i]
-		}
-	}
-	return nil
-}
-
-// findPath returns the command at path, its words ("envelope validate"),
-// and the top-level command it is in; nil for a path that names none.
-// Aliases do not count.
-func findPath(path string) (cmd, top *command) {
-	words := strings.Split(path, " ")
-	cmds := commands
-	for i, w := range words {
-		j := slices.IndexFunc(cmds, func(c command) bool { return c.name == w })
-		if j < 0 {
-			return nil, nil
-		}
-		cmd = &cmds[j]
-		if i == 0 {
-			top = cmd
-		}
-		cmds = cmd.subs
-	}
-	return cmd, top
-}
-
-// commandNames returns the names of the commands, in table order.
-func commandNames() []string {
-	names := make([]string, len(commands))
-	for i, c := range commands {
-		names[i] = c.name
-	}
-	return names
-}
-
-// subNames returns the names of cmd's subcommands, in table order.
-func (cmd *command) subNames() []string {
-	names := make([]string, len(cmd.subs))
-	for i, s := range cmd.subs {
-		names[i] = s.name
-	}
-	return names
-}
+func findCommand(name string) *command { return cmdtable.Lookup(commands, name) }
 
 // call runs cmd, or the subcommand that args[0] names, with the rest of
 // args. path is the words that led to cmd ("archive").
-func (cmd *command) call(c *cli, path string, args []string) int {
-	if cmd.run != nil {
-		return cmd.run(c, args)
+func call(c *cli, cmd *command, path string, args []string) int {
+	if cmd.Run != nil {
+		return cmd.Run(c, args)
 	}
 	if len(args) == 0 {
-		return c.usageError(path, "missing subcommand ("+orList(cmd.subNames())+")")
+		return c.usageError(path, "missing subcommand ("+cmdtable.OrList(cmdtable.Names(cmd.Subs))+")")
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		io.WriteString(c.stdout, cmd.help)
+		io.WriteString(c.stdout, cmd.Help)
 		return exitOK
 	}
-	sub := lookup(cmd.subs, args[0])
+	sub := cmdtable.Lookup(cmd.Subs, args[0])
 	if sub == nil {
 		return c.usageError(path, "unknown subcommand "+quote(args[0]))
 	}
-	return sub.call(c, path+" "+sub.name, args[1:])
-}
-
-// leaves calls f with the path of each command that runs (each command
-// without subcommands, and each subcommand), in table order.
-func leaves(f func(path string, cmd *command)) {
-	var walk func(prefix string, cmds []command)
-	walk = func(prefix string, cmds []command) {
-		for i := range cmds {
-			path := prefix + cmds[i].name
-			if cmds[i].subs == nil {
-				f(path, &cmds[i])
-			} else {
-				walk(path+" ", cmds[i].subs)
-			}
-		}
-	}
-	walk("", commands)
+	return call(c, sub, path+" "+sub.Name, args[1:])
 }
 
 // flagsOf returns the flag set of the command at path ("envelope
-// validate"), which must run (see leaves): it runs the command with
-// --help on a cli that reads nothing and writes nowhere. Every command
-// makes its flag set and parses its arguments before it does anything
-// else, so the run ends in parse, at the help (TestFlagsOf holds every
-// command to it). It returns nil for a command that makes no flag set.
+// validate"), which must run (see cmdtable.Leaves): it runs the command
+// with --help on a cli that reads nothing and writes nowhere. Every
+// command makes its flag set and parses its arguments before it does
+// anything else, so the run ends in parse, at the help (TestFlagsOf holds
+// every command to it). It returns nil for a command that makes no flag
+// set.
 func flagsOf(path string) *flag.FlagSet {
 	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
 	c.main(append(strings.Split(path, " "), "--help"))
 	return c.lastFlagSet
-}
-
-// cmdFlag is one flag of a command, as completion offers it.
-type cmdFlag struct {
-	name  string
-	value bool     // takes a value
-	files bool     // the value is a file name
-	words []string // the value is one of these
-}
-
-// flags returns the flags of the command cmd at path, sorted by name.
-// One-letter flags (digest's -c and -w) are left out: each is a short
-// spelling of a long flag that is listed.
-func (cmd *command) flags(path string) []cmdFlag {
-	fs := flagsOf(path)
-	if fs == nil {
-		return nil
-	}
-	var out []cmdFlag
-	fs.VisitAll(func(f *flag.Flag) {
-		if len(f.Name) == 1 {
-			return
-		}
-		cf := cmdFlag{name: f.Name, value: true}
-		if gnuflag.IsBool(f) {
-			cf.value = false
-		} else if words, ok := cmd.values[f.Name]; ok {
-			cf.words = words
-		} else if g, ok := f.Value.(flag.Getter); ok {
-			_, cf.files = g.Get().(string)
-		}
-		out = append(out, cf)
-	})
-	return out
-}
-
-// orList returns words as "a, b or c".
-func orList(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/bbdigest/bbdigest/act"
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/archivegen"
+	"github.com/bbdigest/bbdigest/internal/cmdtable"
 )
 
 // runArgs runs bbdigest with args and empty stdin, and returns the exit
@@ -37,13 +38,13 @@ func usageBlock(text string) []string {
 // lines.
 func TestHelpUsageLinesOwnCommand(t *testing.T) {
 	for _, cmd := range commands {
-		lines := usageBlock(cmd.help)
+		lines := usageBlock(cmd.Help)
 		if len(lines) == 0 {
-			t.Errorf("help %s: no Usage section", cmd.name)
+			t.Errorf("help %s: no Usage section", cmd.Name)
 			continue
 		}
-		own := []string{"bbdigest " + cmd.name, "bbdigest help " + cmd.name}
-		for _, a := range cmd.aliases {
+		own := []string{"bbdigest " + cmd.Name, "bbdigest help " + cmd.Name}
+		for _, a := range cmd.Aliases {
 			own = append(own, "bbdigest "+a)
 		}
 		for _, line := range lines {
@@ -52,7 +53,7 @@ func TestHelpUsageLinesOwnCommand(t *testing.T) {
 				continue // a continuation line
 			}
 			if !slices.ContainsFunc(own, func(p string) bool { return line == p || strings.HasPrefix(line, p+" ") }) {
-				t.Errorf("help %s: usage line of another command: %q", cmd.name, line)
+				t.Errorf("help %s: usage line of another command: %q", cmd.Name, line)
 			}
 		}
 	}
@@ -67,7 +68,7 @@ func TestHelpHelpListsEveryCommand(t *testing.T) {
 	}
 	_, list, _ := strings.Cut(out, "the help of COMMAND:")
 	words := strings.FieldsFunc(list, func(r rune) bool { return r == ' ' || r == ',' || r == '.' || r == '\n' })
-	for _, name := range commandNames() {
+	for _, name := range cmdtable.Names(commands) {
 		if !slices.Contains(words, name) {
 			t.Errorf("help help does not list %s:\n%s", name, out)
 		}
@@ -88,8 +89,8 @@ func TestOverviewListsEveryCommand(t *testing.T) {
 			listed = append(listed, f[0])
 		}
 	}
-	if !slices.Equal(listed, commandNames()) {
-		t.Errorf("overview lists commands %q, want %q", listed, commandNames())
+	if !slices.Equal(listed, cmdtable.Names(commands)) {
+		t.Errorf("overview lists commands %q, want %q", listed, cmdtable.Names(commands))
 	}
 	var used []string
 	for _, line := range usageBlock(out) {
@@ -97,8 +98,8 @@ func TestOverviewListsEveryCommand(t *testing.T) {
 			used = append(used, f[1])
 		}
 	}
-	if !slices.Equal(used, commandNames()) {
-		t.Errorf("overview has usage lines of %q, want %q", used, commandNames())
+	if !slices.Equal(used, cmdtable.Names(commands)) {
+		t.Errorf("overview has usage lines of %q, want %q", used, cmdtable.Names(commands))
 	}
 }
 
@@ -106,9 +107,9 @@ func TestOverviewListsEveryCommand(t *testing.T) {
 // command's help for --help and -h, the help that 'bbdigest help NAME'
 // prints: archive gen and archive join printed nothing.
 func TestEveryCommandHelp(t *testing.T) {
-	leaves(func(path string, _ *command) {
+	cmdtable.Leaves(commands, func(path string, _ *command) {
 		top, _, _ := strings.Cut(path, " ")
-		want := findCommand(top).help
+		want := findCommand(top).Help
 		if want == "" {
 			t.Errorf("%s: empty help", top)
 		}
@@ -120,12 +121,12 @@ func TestEveryCommandHelp(t *testing.T) {
 		}
 	})
 	for _, cmd := range commands {
-		if cmd.subs == nil {
+		if cmd.Subs == nil {
 			continue
 		}
 		for _, h := range []string{"help", "-h", "-help", "--help"} {
-			if code, out, _ := runArgs(cmd.name, h); code != exitOK || out != cmd.help {
-				t.Errorf("bbdigest %s %s: exit code %d, help printed: %v", cmd.name, h, code, out == cmd.help)
+			if code, out, _ := runArgs(cmd.Name, h); code != exitOK || out != cmd.Help {
+				t.Errorf("bbdigest %s %s: exit code %d, help printed: %v", cmd.Name, h, code, out == cmd.Help)
 			}
 		}
 	}
@@ -136,15 +137,15 @@ func TestEveryCommandHelp(t *testing.T) {
 func TestSubcommandErrors(t *testing.T) {
 	var cases []runCase
 	for _, cmd := range commands {
-		if cmd.subs == nil {
+		if cmd.Subs == nil {
 			continue
 		}
-		hint := `bbdigest: hint: run 'bbdigest help ` + cmd.name + `' for usage\n$`
+		hint := `bbdigest: hint: run 'bbdigest help ` + cmd.Name + `' for usage\n$`
 		cases = append(cases,
-			runCase{name: cmd.name, args: []string{cmd.name}, code: exitUsage,
-				errRE: `^bbdigest: error: ` + cmd.name + `: missing subcommand \(` + regexp.QuoteMeta(orList(cmd.subNames())) + `\)\n` + hint},
-			runCase{name: cmd.name + " x", args: []string{cmd.name, "x"}, code: exitUsage,
-				errRE: `^bbdigest: error: ` + cmd.name + `: unknown subcommand "x"\n` + hint})
+			runCase{name: cmd.Name, args: []string{cmd.Name}, code: exitUsage,
+				errRE: `^bbdigest: error: ` + cmd.Name + `: missing subcommand \(` + regexp.QuoteMeta(cmdtable.OrList(cmdtable.Names(cmd.Subs))) + `\)\n` + hint},
+			runCase{name: cmd.Name + " x", args: []string{cmd.Name, "x"}, code: exitUsage,
+				errRE: `^bbdigest: error: ` + cmd.Name + `: unknown subcommand "x"\n` + hint})
 	}
 	runCases(t, cases)
 }
@@ -152,10 +153,10 @@ func TestSubcommandErrors(t *testing.T) {
 // TestAliases checks that every alias runs its command.
 func TestAliases(t *testing.T) {
 	for _, cmd := range commands {
-		for _, a := range cmd.aliases {
-			_, want, _ := runArgs(cmd.name)
+		for _, a := range cmd.Aliases {
+			_, want, _ := runArgs(cmd.Name)
 			if code, out, _ := runArgs(a); code != exitOK || out != want {
-				t.Errorf("bbdigest %s: exit code %d, stdout %q, want that of bbdigest %s, %q", a, code, out, cmd.name, want)
+				t.Errorf("bbdigest %s: exit code %d, stdout %q, want that of bbdigest %s, %q", a, code, out, cmd.Name, want)
 			}
 		}
 	}
@@ -168,29 +169,29 @@ func TestAliases(t *testing.T) {
 func TestTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, cmd := range commands {
-		for _, n := range append([]string{cmd.name}, cmd.aliases...) {
+		for _, n := range append([]string{cmd.Name}, cmd.Aliases...) {
 			if seen[n] {
 				t.Errorf("%s: name used twice", n)
 			}
 			seen[n] = true
 		}
-		if cmd.help == "" || cmd.summary == "" {
-			t.Errorf("%s: no help or no summary", cmd.name)
+		if cmd.Help == "" || cmd.Summary == "" {
+			t.Errorf("%s: no help or no summary", cmd.Name)
 		}
-		if (cmd.run == nil) == (cmd.subs == nil) {
-			t.Errorf("%s: want run or subs, not both or neither", cmd.name)
+		if (cmd.Run == nil) == (cmd.Subs == nil) {
+			t.Errorf("%s: want run or subs, not both or neither", cmd.Name)
 		}
 		subSeen := map[string]bool{}
-		for _, s := range cmd.subs {
-			if s.run == nil || s.subs != nil || s.summary == "" || s.help != "" || subSeen[s.name] {
-				t.Errorf("%s %s: a subcommand runs, has a summary, and has no subcommands and no help of its own", cmd.name, s.name)
+		for _, s := range cmd.Subs {
+			if s.Run == nil || s.Subs != nil || s.Summary == "" || s.Help != "" || subSeen[s.Name] {
+				t.Errorf("%s %s: a subcommand runs, has a summary, and has no subcommands and no help of its own", cmd.Name, s.Name)
 			}
-			subSeen[s.name] = true
+			subSeen[s.Name] = true
 		}
 	}
-	leaves(func(path string, cmd *command) {
+	cmdtable.Leaves(commands, func(path string, cmd *command) {
 		fs := flagsOf(path)
-		for name := range cmd.values {
+		for name := range cmd.Values {
 			if fs == nil || fs.Lookup(name) == nil {
 				t.Errorf("%s: values of --%s, which is not a flag of it", path, name)
 			}
@@ -202,10 +203,10 @@ func TestTable(t *testing.T) {
 // without running it: the probe stops at parse's help, writing only the
 // help.
 func TestFlagsOf(t *testing.T) {
-	leaves(func(path string, _ *command) {
+	cmdtable.Leaves(commands, func(path string, _ *command) {
 		c := &cli{stdin: strings.NewReader(""), stdout: new(bytes.Buffer), stderr: new(bytes.Buffer)}
 		code := c.main(append(strings.Split(path, " "), "--help"))
-		want, _ := commandHelp(path)
+		want, _ := cmdtable.Help(commands, path)
 		if code != exitOK || c.stdout.(*bytes.Buffer).String() != want || c.stderr.(*bytes.Buffer).Len() != 0 {
 			t.Errorf("%s --help: exit code %d, stderr %q: not the help alone", path, code, c.stderr)
 		}
@@ -223,23 +224,23 @@ func TestFlagsOf(t *testing.T) {
 // command.
 func TestFlagsDocumented(t *testing.T) {
 	flags := map[string][]string{} // top-level command: its flags
-	leaves(func(path string, cmd *command) {
+	cmdtable.Leaves(commands, func(path string, cmd *command) {
 		top, _, _ := strings.Cut(path, " ")
-		help, _ := commandHelp(path)
-		for _, f := range cmd.flags(path) {
-			if !regexp.MustCompile(`--` + regexp.QuoteMeta(f.name) + `\b`).MatchString(help) {
-				t.Errorf("%s: --%s is not in the help of %s", path, f.name, top)
+		help, _ := cmdtable.Help(commands, path)
+		for _, f := range cmd.Flags(flagsOf(path)) {
+			if !regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + `\b`).MatchString(help) {
+				t.Errorf("%s: --%s is not in the help of %s", path, f.Name, top)
 			}
-			flags[top] = append(flags[top], f.name)
+			flags[top] = append(flags[top], f.Name)
 		}
 	})
 	flagRE := regexp.MustCompile(`--([a-z][a-z-]*)`)
 	for _, cmd := range commands {
-		for _, s := range cmd.synopsis {
+		for _, s := range cmd.Synopsis {
 			s, _, _ = strings.Cut(s, "(") // "(also bbdigest --version ...)"
 			for _, m := range flagRE.FindAllStringSubmatch(s, -1) {
-				if !slices.Contains(flags[cmd.name], m[1]) {
-					t.Errorf("overview: bbdigest %s %s: --%s is not a flag of %s", cmd.name, s, m[1], cmd.name)
+				if !slices.Contains(flags[cmd.Name], m[1]) {
+					t.Errorf("overview: bbdigest %s %s: --%s is not a flag of %s", cmd.Name, s, m[1], cmd.Name)
 				}
 			}
 		}
@@ -297,15 +298,6 @@ func TestHelpHint(t *testing.T) {
 	} {
 		if got := helpHint(cmd); got != want {
 			t.Errorf("helpHint(%q) = %q, want %q", cmd, got, want)
-		}
-	}
-}
-
-// TestOrList checks orList.
-func TestOrList(t *testing.T) {
-	for words, want := range map[string]string{"": "", "a": "a", "a b": "a or b", "a b c": "a, b or c"} {
-		if got := orList(strings.Fields(words)); got != want {
-			t.Errorf("orList(%q) = %q, want %q", words, got, want)
 		}
 	}
 }

@@ -5,8 +5,7 @@ package main
 // command with the flags its flag set defines.
 
 import (
-	"strings"
-
+	"github.com/bbdigest/bbdigest/internal/cmdtable"
 	"github.com/bbdigest/bbdigest/internal/shell"
 )
 
@@ -39,52 +38,15 @@ func (c *cli) completion(args []string) int {
 		return code
 	}
 	if len(operands) == 0 {
-		return c.usageError(cmd, "missing shell ("+orList(shells)+")")
+		return c.usageError(cmd, "missing shell ("+cmdtable.OrList(shells)+")")
 	}
 	script := shellScript(operands[0])
 	if script == nil {
-		return c.usageError(cmd, "unknown shell "+quote(operands[0])+" (want "+orList(shells)+")")
+		return c.usageError(cmd, "unknown shell "+quote(operands[0])+" (want "+cmdtable.OrList(shells)+")")
 	}
 	return c.write([]byte(script(completionTree())))
 }
 
 // completionTree returns the commands of the table for completion, with
-// the flags of each command that runs, and the aliases of the commands
-// that are long flags (--help, --version), which completion offers in
-// place of a command.
-func completionTree() shell.Tree {
-	var tree func(prefix string, cmds []command) []shell.Command
-	tree = func(prefix string, cmds []command) []shell.Command {
-		var nodes []shell.Command
-		for i := range cmds {
-			cmd := &cmds[i]
-			n := shell.Command{Name: cmd.name, Summary: cmd.summary, Path: prefix + cmd.name}
-			switch cmd.operands {
-			case operandFiles:
-				n.Operands.Files = true
-			case operandCommands:
-				n.Operands.Commands = true
-			case operandShells:
-				n.Operands.Words = shells
-			}
-			if cmd.subs != nil {
-				n.Subs = tree(n.Path+" ", cmd.subs)
-			} else {
-				for _, f := range cmd.flags(n.Path) {
-					n.Flags = append(n.Flags, shell.Flag{Name: f.name, Value: f.value, Files: f.files, Words: f.words})
-				}
-			}
-			nodes = append(nodes, n)
-		}
-		return nodes
-	}
-	t := shell.Tree{Commands: tree("", commands)}
-	for _, cmd := range commands {
-		for _, a := range cmd.aliases {
-			if strings.HasPrefix(a, "--") {
-				t.Flags = append(t.Flags, a)
-			}
-		}
-	}
-	return t
-}
+// the flags of each command that runs (flagsOf).
+func completionTree() shell.Tree { return cmdtable.CompletionTree(commands, flagsOf, shells) }

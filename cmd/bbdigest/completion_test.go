@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest/internal/cmdtable"
 	"github.com/bbdigest/bbdigest/internal/shell"
 )
 
@@ -31,7 +32,7 @@ var compFiles = []string{"a.json", "b.jsonl", "dir"}
 // the table and its commands' flag sets, and a few written out.
 func compCases() []compCase {
 	cases := []compCase{
-		{words: []string{"bbdigest", ""}, want: commandNames()},
+		{words: []string{"bbdigest", ""}, want: cmdtable.Names(commands)},
 		{words: []string{"bbdigest", "ca"}, want: []string{"canon"}},
 		{words: []string{"bbdigest", "-"}, want: []string{"--help", "--version"}, bashOnly: true},
 		{words: []string{"bbdigest", "canon", "--profile", ""}, want: []string{"rfc8785", "strict"}},
@@ -51,34 +52,34 @@ func compCases() []compCase {
 		{words: []string{"bbdigest", "completion", ""}, want: []string{"bash", "fish", "zsh"}},
 	}
 	for _, cmd := range commands {
-		if cmd.subs != nil {
-			cases = append(cases, compCase{words: []string{"bbdigest", cmd.name, ""}, want: cmd.subNames()})
+		if cmd.Subs != nil {
+			cases = append(cases, compCase{words: []string{"bbdigest", cmd.Name, ""}, want: cmdtable.Names(cmd.Subs)})
 		}
 	}
-	leaves(func(path string, cmd *command) {
+	cmdtable.Leaves(commands, func(path string, cmd *command) {
 		words := append([]string{"bbdigest"}, strings.Split(path, " ")...)
 		with := func(w ...string) []string { return append(slices.Clone(words), w...) }
 		var flags []string
-		for _, f := range cmd.flags(path) {
-			flags = append(flags, "--"+f.name)
+		for _, f := range cmd.Flags(flagsOf(path)) {
+			flags = append(flags, "--"+f.Name)
 			switch {
-			case !f.value:
-			case len(f.words) > 0:
-				cases = append(cases, compCase{words: with("--"+f.name, ""), want: f.words})
-			case f.files:
-				cases = append(cases, compCase{words: with("--"+f.name, ""), want: compFiles})
+			case !f.Value:
+			case len(f.Words) > 0:
+				cases = append(cases, compCase{words: with("--"+f.Name, ""), want: f.Words})
+			case f.Files:
+				cases = append(cases, compCase{words: with("--"+f.Name, ""), want: compFiles})
 			default:
-				cases = append(cases, compCase{words: with("--"+f.name, ""), want: nil})
+				cases = append(cases, compCase{words: with("--"+f.Name, ""), want: nil})
 			}
 		}
 		cases = append(cases, compCase{words: with("--"), want: flags})
 		var operands []string
-		switch cmd.operands {
-		case operandFiles:
+		switch cmd.Operands {
+		case cmdtable.Files:
 			operands = compFiles
-		case operandCommands:
-			operands = commandNames()
-		case operandShells:
+		case cmdtable.CommandNames:
+			operands = cmdtable.Names(commands)
+		case cmdtable.ShellNames:
 			operands = shells
 		}
 		cases = append(cases, compCase{words: with(""), want: operands})
@@ -173,15 +174,15 @@ func TestCompletionBash(t *testing.T) {
 	dir, script := compDir(t, "bash")
 	cases := compCases()
 	// --flag=VALUE, as bash splits it, for every enumeration.
-	leaves(func(path string, cmd *command) {
-		for _, f := range cmd.flags(path) {
-			if len(f.words) > 0 {
-				words := append(append([]string{"bbdigest"}, strings.Split(path, " ")...), "--"+f.name, "=")
+	cmdtable.Leaves(commands, func(path string, cmd *command) {
+		for _, f := range cmd.Flags(flagsOf(path)) {
+			if len(f.Words) > 0 {
+				words := append(append([]string{"bbdigest"}, strings.Split(path, " ")...), "--"+f.Name, "=")
 				cases = append(cases,
-					compCase{words: append(slices.Clone(words), ""), want: f.words},
-					compCase{words: append(slices.Clone(words), f.words[0]), want: []string{f.words[0]}})
+					compCase{words: append(slices.Clone(words), ""), want: f.Words},
+					compCase{words: append(slices.Clone(words), f.Words[0]), want: []string{f.Words[0]}})
 				// "--flag=" with the cursor after "=": bash gives "=" as the word.
-				cases = append(cases, compCase{words: append(slices.Clone(words[:len(words)-1]), "="), want: f.words})
+				cases = append(cases, compCase{words: append(slices.Clone(words[:len(words)-1]), "="), want: f.Words})
 			}
 		}
 	})
@@ -237,11 +238,11 @@ func TestCompletionFish(t *testing.T) {
 		}
 	}
 	// --flag=VALUE is one word for fish.
-	leaves(func(path string, cmd *command) {
-		for _, f := range cmd.flags(path) {
-			if len(f.words) > 0 {
-				words := append(append([]string{"bbdigest"}, strings.Split(path, " ")...), "--"+f.name+"=")
-				cases = append(cases, compCase{words: words, want: f.words})
+	cmdtable.Leaves(commands, func(path string, cmd *command) {
+		for _, f := range cmd.Flags(flagsOf(path)) {
+			if len(f.Words) > 0 {
+				words := append(append([]string{"bbdigest"}, strings.Split(path, " ")...), "--"+f.Name+"=")
+				cases = append(cases, compCase{words: words, want: f.Words})
 			}
 		}
 	})

@@ -9,13 +9,12 @@ package main
 
 import (
 	"errors"
-	"io/fs"
 	"strconv"
-	"strings"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/internal/diag"
+	"github.com/bbdigest/bbdigest/internal/verdict"
 )
 
 func quote(s string) string        { return diag.Quote(s) }
@@ -28,19 +27,8 @@ func plural[N ~int | ~int64 | ~uint64](n N, one, many string) string {
 	return diag.Plural(n, one, many)
 }
 
-// canonReason is the REASON of a canon-gate rejection: "CLASS: MESSAGE at
-// offset N". The pointer is left out: it is the diagnostic's POINTER.
-func canonReason(e *canon.Error) string {
-	var b strings.Builder
-	b.WriteString(e.Class.String())
-	if e.Msg != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Msg)
-	}
-	b.WriteString(" at offset ")
-	b.WriteString(strconv.FormatInt(e.Offset, 10))
-	return b.String()
-}
+// canonReason is the REASON of a canon-gate rejection (verdict.CanonReason).
+func canonReason(e *canon.Error) string { return verdict.CanonReason(e) }
 
 // rejection writes one rejection diagnostic,
 //
@@ -67,22 +55,9 @@ func (c *cli) reject(name string, err error) {
 	for _, p := range envelope.Problems(err) {
 		c.rejection(name, p.Pointer, p.Reason)
 	}
-	if n := omittedProblems(err); n > 0 {
+	if n := verdict.Omitted(err); n > 0 {
 		c.rejection(name, "", "and "+plural(n, "more problem", "more problems")+", not listed")
 	}
-}
-
-// omittedProblems returns how many problems of a malformed envelope or
-// resolution the library counted without listing them (it lists
-// envelope.MaxProblems at most).
-func omittedProblems(err error) int {
-	if me, ok := errors.AsType[*envelope.MalformedError](err); ok {
-		return me.Omitted
-	}
-	if me, ok := errors.AsType[*envelope.MalformedResolutionError](err); ok {
-		return me.Omitted
-	}
-	return 0
 }
 
 // ioFailure reports that the input called name could not be opened or
@@ -100,14 +75,4 @@ func tooLarge(limit int) *canon.Error {
 		Offset: int64(limit),
 		Msg:    "input longer than the " + strconv.Itoa(limit) + "-byte bound",
 	}
-}
-
-// writeMessage returns the message of a failure to write the output: err's
-// own when it names the operation and the file, as an *fs.PathError does
-// ("write /dev/stdout: no space left on device"), else "write: " and err.
-func writeMessage(err error) string {
-	if _, ok := errors.AsType[*fs.PathError](err); ok {
-		return err.Error()
-	}
-	return "write: " + err.Error()
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
+	"github.com/bbdigest/bbdigest/internal/verdict"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
@@ -17,9 +19,7 @@ import (
 var envelopeUsage = helpFile("envelope")
 
 // envelopeInput parses args into fs, whose flags are defined, and reads
-// the one input. A code of -1 means go on; rejected is then non-nil when
-// the input was rejected unread, past the size bound (a *canon.Error, to
-// be reported as Parse's errors are).
+// the one input (readInput).
 func (c *cli) envelopeInput(fs *flag.FlagSet, args []string) (name string, src []byte, rejected error, code int) {
 	operands, code := c.parse(fs, args, 1)
 	if code >= 0 {
@@ -29,15 +29,25 @@ func (c *cli) envelopeInput(fs *flag.FlagSet, args []string) (name string, src [
 	if len(operands) == 1 {
 		name = operands[0]
 	}
+	src, rejected, code = c.readInput(name)
+	return name, src, rejected, code
+}
+
+// readInput reads the whole input called name ("-": stdin) under the
+// bound of the inputs read whole (envelopes, resolutions, actions). A code
+// of -1 means go on; rejected is then non-nil when the input was rejected
+// unread, past the size bound (a *canon.Error, to be reported as Parse's
+// errors are). A failure to read is reported, exitUsage.
+func (c *cli) readInput(name string) (src []byte, rejected error, code int) {
 	src, err := c.readFile(nil, name, c.limit())
-	if err != nil {
-		if _, ok := errors.AsType[*canon.Error](err); ok {
-			return name, nil, err, -1
-		}
-		c.ioFailure(name, err)
-		return "", nil, nil, exitUsage
+	if _, ok := errors.AsType[*canon.Error](err); ok {
+		return nil, err, -1
 	}
-	return name, src, nil, -1
+	if err != nil {
+		c.ioFailure(name, err)
+		return nil, nil, exitUsage
+	}
+	return src, nil, -1
 }
 
 // parseEnvelope parses src, unless the input was already rejected.
@@ -46,27 +56,6 @@ func parseEnvelope(src []byte, rejected error) (*envelope.Envelope, error) {
 		return nil, rejected
 	}
 	return envelope.Parse(src)
-}
-
-// jsonProblem is one problem in the output of "envelope validate --json":
-// a canon-gate rejection carries its class and byte offset too.
-type jsonProblem struct {
-	Pointer string `json:"pointer"`
-	Reason  string `json:"reason"`
-	Class   string `json:"class,omitempty"`
-	Offset  *int64 `json:"offset,omitempty"`
-}
-
-// jsonProblems returns the problems of an error from Parse, for JSON.
-func jsonProblems(err error) []jsonProblem {
-	if ce, ok := errors.AsType[*canon.Error](err); ok {
-		return []jsonProblem{{Pointer: ce.Pointer, Reason: canonReason(ce), Class: ce.Class.String(), Offset: &ce.Offset}}
-	}
-	ps := []jsonProblem{}
-	for _, p := range envelope.Problems(err) {
-		ps = append(ps, jsonProblem{Pointer: p.Pointer, Reason: p.Reason})
-	}
-	return ps
 }
 
 // writeJSON writes v as one line of JSON, escaped by safeJSON.
@@ -87,21 +76,7 @@ func (c *cli) envelopeValidate(args []string) int {
 	}
 	e, err := parseEnvelope(src, rejected)
 	if *asJSON {
-		type result struct {
-			Valid    bool          `json:"valid"`
-			Digest   *string       `json:"digest"`
-			Problems []jsonProblem `json:"problems"`
-			Omitted  int           `json:"omitted,omitempty"` // problems past the first envelope.MaxProblems
-		}
-		r := result{Valid: err == nil, Problems: []jsonProblem{}}
-		if err == nil {
-			d := e.Digest().String()
-			r.Digest = &d
-		} else {
-			r.Problems = jsonProblems(err)
-			r.Omitted = omittedProblems(err)
-		}
-		if code := c.writeJSON(r); code != exitOK {
+		if code := c.writeJSON(verdict.Validate(e, err)); code != exitOK {
 			return code
 		}
 	} else if err != nil {
@@ -170,10 +145,8 @@ func (c *cli) envelopeEmit(args []string) int {
 	if code >= 0 {
 		return code
 	}
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ledger" })
 	switch {
-	case !given:
+	case !gnuflag.Given(fs)["ledger"]:
 		return c.usageError(cmd, "missing --ledger PATH")
 	case *ledgerPath == "":
 		return c.usageError(cmd, "empty --ledger PATH")
@@ -186,12 +159,11 @@ func (c *cli) envelopeEmit(args []string) int {
 	if len(operands) == 1 {
 		name = operands[0]
 	}
-	src, err := c.readFile(nil, name, c.limit())
-	if _, ok := errors.AsType[*canon.Error](err); !ok && err != nil {
-		c.ioFailure(name, err)
-		return exitUsage
+	src, rejected, code := c.readInput(name)
+	if code >= 0 {
+		return code
 	}
-	env, err := parseEnvelope(src, err)
+	env, err := parseEnvelope(src, rejected)
 	if err != nil {
 		c.reject(name, err)
 		return exitRejected

@@ -9,11 +9,10 @@ package main
 
 import (
 	"embed"
-	"fmt"
 	"io"
 	"strings"
 
-	"github.com/bbdigest/bbdigest/internal/roff"
+	"github.com/bbdigest/bbdigest/internal/cmdtable"
 )
 
 // help prints the overview, or with one argument that command's help.
@@ -27,7 +26,7 @@ func (c *cli) help(args []string) int {
 		io.WriteString(c.stdout, usage)
 		return exitOK
 	}
-	text, ok := commandHelp(operands[0])
+	text, ok := cmdtable.Help(commands, operands[0])
 	if !ok || strings.Contains(operands[0], " ") {
 		c.errorf("help: unknown command %s", quote(operands[0]))
 		c.hintf("run 'bbdigest help' for usage")
@@ -49,38 +48,11 @@ var (
 
 // overview returns the overview, usage: the intro, the usage lines and
 // the list of the commands of the table, then what all commands share.
-func overview() string {
-	var b strings.Builder
-	b.WriteString(overviewIntro + "\nUsage:\n")
-	for _, line := range synopsisLines() {
-		b.WriteString("  " + line + "\n")
-	}
-	b.WriteString("\nCommands:\n")
-	for _, cmd := range commands {
-		fmt.Fprintf(&b, "  %-11s %s\n", cmd.name, roff.Wrap(cmd.summary, 14, 76))
-	}
-	b.WriteString("\n" + overviewNotes +
-		"\nDiagnostics:\n" + overviewDiagnostics +
-		"\nExit status:\n" + overviewExit +
-		"\nExamples:\n" + overviewExamples)
-	return b.String()
-}
+func overview() string { return cmdtable.Overview(commands, doc) }
 
-// synopsisLines returns the usage lines of the overview, one or more per
-// command: "bbdigest NAME SYNOPSIS", NAME padded to line up the short
-// ones.
-func synopsisLines() []string {
-	var lines []string
-	for _, cmd := range commands {
-		if cmd.synopsis == nil {
-			lines = append(lines, "bbdigest "+cmd.name)
-		}
-		for _, s := range cmd.synopsis {
-			lines = append(lines, fmt.Sprintf("bbdigest %-6s %s", cmd.name, s))
-		}
-	}
-	return lines
-}
+// doc is what the overview and the man page say besides the table.
+var doc = cmdtable.Doc{Program: "bbdigest", Intro: overviewIntro, Notes: overviewNotes,
+	Diagnostics: overviewDiagnostics, Exit: overviewExit, Examples: overviewExamples}
 
 // profileOption and linesOption document the options canon and digest
 // share; linesOption's %s is what a line is answered with.
@@ -92,18 +64,6 @@ var (
 // helpHelp is the help of help; the %s is a paragraph that lists the
 // commands of the table (init fills it).
 var helpHelp = helpFile("help")
-
-// commandHelp returns the help text of the command called name, as
-// "bbdigest help NAME" and "bbdigest NAME --help" print it; name is also
-// the name of a command's flag set ("envelope validate"), whose help is
-// its command's.
-func commandHelp(name string) (string, bool) {
-	cmd, top := findPath(name)
-	if cmd == nil {
-		return "", false
-	}
-	return top.help, true
-}
 
 // fill replaces the one "%s" of a help text with s.
 func fill(text, s string) string { return strings.Replace(text, "%s", s, 1) }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/bbdigest/bbdigest/internal/cmdtable"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,7 +23,7 @@ func TestHelp(t *testing.T) {
 
 // helpText returns the help of the command cmd.
 func helpText(cmd string) string {
-	text, ok := commandHelp(cmd)
+	text, ok := cmdtable.Help(commands, cmd)
 	if !ok {
 		panic("no help for " + cmd)
 	}

@@ -4,11 +4,10 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
-	"flag"
-	"fmt"
-	"io/fs"
 	"os"
 
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
+	"github.com/bbdigest/bbdigest/internal/keyfile"
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
@@ -25,8 +24,7 @@ func (c *cli) keygen(args []string) int {
 	if code >= 0 {
 		return code
 	}
-	outSet := false
-	set.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
+	outSet := gnuflag.Given(set)["out"]
 	switch {
 	case *insecureKey && !*public:
 		return c.usageError("keygen", "--insecure-key-permissions goes with -y, which reads a key file")
@@ -63,25 +61,12 @@ func (c *cli) keygen(args []string) int {
 		text := "# key id: " + id + "\n# public key: " + pubText + "\n" + string(pemText)
 		return c.write([]byte(text))
 	}
-	pubPath := *out + ".pub"
-	for _, p := range []string{*out, pubPath} {
-		_, err := os.Lstat(p)
-		if err == nil {
-			c.errorf("keygen: %s exists: not overwriting a key", fileField(p))
-			return exitUsage
+	if err := keyfile.WritePair(*out, pemText, []byte(pubText+"\n")); err != nil {
+		if e, ok := errors.AsType[*keyfile.ExistsError](err); ok {
+			c.errorf("keygen: %s exists: not overwriting a key", fileField(e.Path))
+		} else if e, ok := errors.AsType[*keyfile.PathError](err); ok {
+			c.ioFailure(e.Path, e.Err)
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			c.ioFailure(p, err)
-			return exitUsage
-		}
-	}
-	if err := writeNew(*out, pemText, 0o600); err != nil {
-		c.ioFailure(*out, err)
-		return exitUsage
-	}
-	if err := writeNew(pubPath, []byte(pubText+"\n"), 0o644); err != nil {
-		c.ioFailure(pubPath, err)
-		os.Remove(*out) // no private key without its public half
 		return exitUsage
 	}
 	return c.write([]byte(id + "\n"))
@@ -97,25 +82,4 @@ func (c *cli) keygenPublic(name string, insecure bool) int {
 		return exitUsage
 	}
 	return c.write([]byte(receipt.MarshalPublicKey(receipt.NewSigner(priv).Public()) + "\n"))
-}
-
-// writeNew creates the file name, which must not exist, with perm, writes
-// b to it and syncs it. On failure it removes what it created.
-func writeNew(name string, b []byte, perm os.FileMode) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-		return fmt.Errorf("write: %w", err)
-	}
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/bbdigest/bbdigest/canon"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/internal/perline"
 )
 
@@ -50,8 +51,7 @@ func (c *cli) workersWithoutLines(fs *flag.FlagSet, lines bool) bool {
 	if lines {
 		return false
 	}
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "workers" })
+	set := gnuflag.Given(fs)["workers"]
 	if set {
 		c.usageError(fs.Name(), "--workers goes with --lines")
 	}

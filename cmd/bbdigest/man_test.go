@@ -40,18 +40,18 @@ func TestManPage(t *testing.T) {
 		t.Errorf("sections %q, want %q", sections, manSections)
 	}
 	for _, cmd := range commands {
-		if !strings.Contains(page, "\n.SS \"bbdigest "+roff.Escape(cmd.name)+"\"\n") {
-			t.Errorf("COMMANDS has no .SS for %s", cmd.name)
+		if !strings.Contains(page, "\n.SS \"bbdigest "+roff.Escape(cmd.Name)+"\"\n") {
+			t.Errorf("COMMANDS has no .SS for %s", cmd.Name)
 		}
-		if !strings.Contains(page, "\n.TP 12n\n.B "+roff.Escape(cmd.name)+"\n") {
-			t.Errorf("DESCRIPTION does not list %s", cmd.name)
+		if !strings.Contains(page, "\n.TP 12n\n.B "+roff.Escape(cmd.Name)+"\n") {
+			t.Errorf("DESCRIPTION does not list %s", cmd.Name)
 		}
 	}
 	_, env, _ := strings.Cut(page, "\n.SH ENVIRONMENT\n")
 	env, _, _ = strings.Cut(env, "\n.SH ")
 	for _, e := range environment {
-		if !strings.Contains(env, "\n.B "+roff.Escape(e.name)+"\n") && !strings.HasPrefix(env, ".TP\n.B "+roff.Escape(e.name)+"\n") {
-			t.Errorf("ENVIRONMENT has no %s", e.name)
+		if !strings.Contains(env, "\n.B "+roff.Escape(e.Name)+"\n") && !strings.HasPrefix(env, ".TP\n.B "+roff.Escape(e.Name)+"\n") {
+			t.Errorf("ENVIRONMENT has no %s", e.Name)
 		}
 	}
 	if code, _, errOut := runArgs("man", "extra"); code != exitUsage || !strings.HasPrefix(errOut, `bbdigest: error: man: unexpected argument "extra"`) {
@@ -106,7 +106,7 @@ func TestManRender(t *testing.T) {
 	}
 	texts := []string{overviewDiagnostics, overviewExit, overviewExamples}
 	for _, cmd := range commands {
-		texts = append(texts, cmd.help)
+		texts = append(texts, cmd.Help)
 	}
 	for _, text := range texts {
 		for line := range strings.Lines(text) {
@@ -140,9 +140,9 @@ func TestManEnvironment(t *testing.T) {
 	}
 	var documented []string
 	for _, e := range environment {
-		documented = append(documented, e.name)
-		if read[e.name] == "" {
-			t.Errorf("ENVIRONMENT documents %s, which bbdigest does not read", e.name)
+		documented = append(documented, e.Name)
+		if read[e.Name] == "" {
+			t.Errorf("ENVIRONMENT documents %s, which bbdigest does not read", e.Name)
 		}
 	}
 	for name, where := range read {

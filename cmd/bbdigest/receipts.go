@@ -5,11 +5,11 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 
 	"github.com/bbdigest/bbdigest/internal/epvector"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 	"github.com/bbdigest/bbdigest/receipt"
 )
 
@@ -29,8 +29,7 @@ func (c *cli) receiptsVerify(args []string) int {
 	if code >= 0 {
 		return code
 	}
-	hwmGiven := false
-	set.Visit(func(f *flag.Flag) { hwmGiven = hwmGiven || f.Name == "hwm" })
+	hwmGiven := gnuflag.Given(set)["hwm"]
 	switch {
 	case *key == "":
 		return c.usageError(cmd, "--key KEY is required")

@@ -3,14 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"io/fs"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
+	"github.com/bbdigest/bbdigest/internal/verdict"
 	"github.com/bbdigest/bbdigest/ledger"
 	"github.com/bbdigest/bbdigest/ledger/bolt"
 )
@@ -56,66 +56,11 @@ func ledgerOptions(wait time.Duration, mustExist bool) *bolt.Options {
 	return &bolt.Options{Wait: wait, MustExist: mustExist}
 }
 
-// verifyOutput is the one JSON object resolution verify prints: a checked
-// outcome (Outcome, Reason, SingleUse) or, with Outcome "error", why
-// nothing was checked.
-type verifyOutput struct {
-	Outcome   string        `json:"outcome"`
-	Error     string        `json:"error,omitempty"`
-	Input     string        `json:"input,omitempty"`
-	File      *string       `json:"file,omitempty"`
-	Reason    string        `json:"reason"`
-	Class     string        `json:"class,omitempty"`
-	Pointer   *string       `json:"pointer,omitempty"`
-	Offset    *int64        `json:"offset,omitempty"`
-	Problems  []jsonProblem `json:"problems,omitempty"`
-	Omitted   int           `json:"omitted,omitempty"` // problems past the first envelope.MaxProblems
-	SingleUse *bool         `json:"single_use,omitempty"`
-}
-
-// The kinds of error outcome of resolution verify.
-const (
-	errUsage      = "usage"
-	errUnreadable = "unreadable"
-	errCanon      = "canon"
-	errPlacement  = "placement"
-	errMalformed  = "malformed"
-	errLedger     = "ledger"
-)
-
-// verifyError returns the error outcome of kind for the input called
-// input, read from file.
-func verifyError(kind, input, file, reason string) verifyOutput {
-	v := verifyOutput{Outcome: "error", Error: kind, Input: input, Reason: reason}
-	if input != "" {
-		v.File = &file
-	}
-	return v
-}
-
 // rejectedInput returns the error outcome for an input that was rejected
 // (by the canon gate, or as an envelope), and reports it on stderr.
-func (c *cli) rejectedInput(input, file string, err error) verifyOutput {
+func (c *cli) rejectedInput(input, file string, err error) verdict.Verify {
 	c.reject(file, err)
-	if ce, ok := errors.AsType[*canon.Error](err); ok {
-		v := verifyError(errCanon, input, file, canonReason(ce))
-		v.Class, v.Pointer, v.Offset = ce.Class.String(), &ce.Pointer, &ce.Offset
-		return v
-	}
-	if pe, ok := errors.AsType[*envelope.PlacementError](err); ok {
-		v := verifyError(errPlacement, input, file, pe.Reason())
-		v.Pointer = &pe.Pointer
-		return v
-	}
-	ps := jsonProblems(err)
-	n := len(ps) + omittedProblems(err)
-	reason := "malformed envelope: " + strconv.Itoa(n) + " problem"
-	if n != 1 {
-		reason += "s"
-	}
-	v := verifyError(errMalformed, input, file, reason)
-	v.Problems, v.Omitted = ps, omittedProblems(err)
-	return v
+	return verdict.Rejected(input, file, err)
 }
 
 func (c *cli) resolutionVerify(args []string) int {
@@ -133,7 +78,7 @@ func (c *cli) resolutionVerify(args []string) int {
 // verify runs resolution verify and returns its JSON answer and exit code;
 // it reports errors on stderr. A zero answer and exitOK mean that the help
 // was printed.
-func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
+func (c *cli) verify(cmd string, args []string) (verdict.Verify, int) {
 	c.lastUsage = ""
 	fs := c.flagSet(cmd)
 	envFile := fs.String("envelope", "", "")
@@ -143,15 +88,14 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 	wait := fs.Duration("wait", bolt.LockTimeout, "")
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		if code == exitOK {
-			return verifyOutput{}, exitOK
+			return verdict.Verify{}, exitOK
 		}
-		return verifyError(errUsage, "", "", c.lastUsage), code
+		return verdict.Error(verdict.ErrUsage, "", "", c.lastUsage), code
 	}
 
 	// Usage: tell a flag left out from one given an empty value, which an
 	// unset shell variable gives and which must never weaken the check.
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := gnuflag.Given(fs)
 	var usage []string
 	for _, f := range []struct {
 		name     string
@@ -190,7 +134,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 			c.errorf("%s: %s", cmd, u)
 		}
 		c.hintf("%s", helpHint(cmd))
-		return verifyError(errUsage, "", "", strings.Join(usage, "; ")), exitUsage
+		return verdict.Error(verdict.ErrUsage, "", "", strings.Join(usage, "; ")), exitUsage
 	}
 	withLedger := given["ledger"]
 
@@ -212,7 +156,7 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 		}
 		if err != nil {
 			c.ioFailure(in.file, err)
-			return verifyError(errUnreadable, in.name, in.file, ioMessage(err)), exitUsage
+			return verdict.Error(verdict.ErrUnreadable, in.name, in.file, ioMessage(err)), exitUsage
 		}
 		in.src = src
 	}
@@ -254,19 +198,19 @@ func (c *cli) verify(cmd string, args []string) (verifyOutput, int) {
 		// emitted envelope, and a typo in PATH must not look like one.
 		l, err := bolt.Open(*ledgerPath, ledgerOptions(*wait, true))
 		if err != nil {
-			return verifyError(errLedger, "ledger", *ledgerPath, ledgerMessage(err)), c.ledgerFailure(cmd, err)
+			return verdict.Error(verdict.ErrLedger, "ledger", *ledgerPath, ledgerMessage(err)), c.ledgerFailure(cmd, err)
 		}
 		result, err = envelope.NewResolver(l).Resolve(context.Background(), env, resIn.src, action)
 		if cerr := l.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
 		if err != nil {
-			return verifyError(errLedger, "ledger", *ledgerPath, ledgerMessage(err)), c.ledgerFailure(cmd, err)
+			return verdict.Error(verdict.ErrLedger, "ledger", *ledgerPath, ledgerMessage(err)), c.ledgerFailure(cmd, err)
 		}
 	}
 	code := exitRejected
 	if result.Authorizes() {
 		code = exitOK
 	}
-	return verifyOutput{Outcome: result.Outcome.String(), Reason: result.Reason, SingleUse: &withLedger}, code
+	return verdict.Verify{Outcome: result.Outcome.String(), Reason: result.Reason, SingleUse: &withLedger}, code
 }

@@ -2,13 +2,12 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"time"
 
 	"github.com/bbdigest/bbdigest"
-	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/envelope"
 	"github.com/bbdigest/bbdigest/gate"
+	"github.com/bbdigest/bbdigest/internal/gnuflag"
 )
 
 // resolutionSign is "bbdigest resolution sign --key KEYFILE --envelope FILE
@@ -26,8 +25,7 @@ func (c *cli) resolutionSign(args []string) int {
 	if _, code := c.parse(fs, args, 0); code >= 0 {
 		return code
 	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := gnuflag.Given(fs)
 	stdin := 0
 	for _, f := range []struct{ name, value string }{{"key", *keyFile}, {"envelope", *envFile}, {"resolution", *resFile}, {"action", *actionFile}} {
 		switch {
@@ -54,29 +52,18 @@ func (c *cli) resolutionSign(args []string) int {
 
 	// The envelope, the resolution and the action, each refused as the
 	// other commands refuse it.
-	read := func(name string) (src []byte, ok bool, rejected error) {
-		src, err := c.readFile(nil, name, c.limit())
-		if _, isCanon := errors.AsType[*canon.Error](err); isCanon {
-			return nil, true, err // past the size bound: a rejection
-		}
-		if err != nil {
-			c.ioFailure(name, err)
-			return nil, false, nil
-		}
-		return src, true, nil
-	}
-	envSrc, ok, rejected := read(*envFile)
-	if !ok {
-		return exitUsage
+	envSrc, rejected, code := c.readInput(*envFile)
+	if code >= 0 {
+		return code
 	}
 	env, err := parseEnvelope(envSrc, rejected)
 	if err != nil {
 		c.reject(*envFile, err)
 		return exitRejected
 	}
-	resSrc, ok, rejected := read(*resFile)
-	if !ok {
-		return exitUsage
+	resSrc, rejected, code := c.readInput(*resFile)
+	if code >= 0 {
+		return code
 	}
 	if rejected != nil {
 		c.reject(*resFile, rejected)
@@ -96,9 +83,9 @@ func (c *cli) resolutionSign(args []string) int {
 		}
 		return exitRejected
 	}
-	actionSrc, ok, rejected := read(*actionFile)
-	if !ok {
-		return exitUsage
+	actionSrc, rejected, code := c.readInput(*actionFile)
+	if code >= 0 {
+		return code
 	}
 	if rejected != nil {
 		c.reject(*actionFile, rejected)

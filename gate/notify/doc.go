@@ -21,8 +21,12 @@
 // request its store created (after the store committed it), and nothing
 // else. A process that cannot wait for webhooks (bbdigest gate, one short
 // process per call) leaves notifying to a long-running watcher over the
-// same store: bbdigest approve notify polls the ledger's pending requests
-// and Sends each new one.
+// same store, Watch: it polls the store's pending requests and Sends each
+// new one (bbdigest approve notify watches the ledger with it).
+//
+//	err := notify.Watch(ctx, n, func() ([]ledger.Request, error) { return store.Requests() },
+//		notify.WatchOptions{Every: 2 * time.Second})
+//	n.Close(drainCtx) // delivers what is queued
 //
 // # The delivery
 //
@@ -92,5 +96,8 @@
 // no token), TestRetry500, TestRetry429Backoff, TestNoRetry400,
 // TestHangingReceiver (the attempt timeout; Send never blocked),
 // TestQueueFull, TestCloseDrains, TestCloseDeadline, TestVerifyRefuses,
-// and TestWrap (only created requests, after the store).
+// TestWrap (only created requests, after the store), and watch_test.go
+// Watch's: TestWatch (each pending request sent once, forgotten once no
+// longer pending, a skipped failure), TestWatchQueueFull (a request
+// dropped goes again at the next poll), TestWatchEnds.
 package notify

@@ -41,9 +41,12 @@ var out bytes.Buffer
 
 func p(format string, args ...any) { fmt.Fprintf(&out, format+"\n", args...) }
 
-// Layout of laneState in multi.go: h [8][16]uint32 (word-major: word w of
-// lane j at 64*w + 4*j), ptr [16]*byte, next [16]*byte, cnt [16]int, and
-// ni [2][8]uint32 (the two SHA-NI lanes in ABEF, CDGH order).
+// Layout of laneState in multi.go: hbuf [8*16+16]uint32, in which h, the
+// chaining values of the wide kernels, starts at the first 64-byte
+// boundary (word-major: word w of lane j at 64*w + 4*j from there; the
+// kernels find it as (st+63) &^ 63, as laneState.rows does), ptr
+// [16]*byte, next [16]*byte, cnt [16]int, and ni [2][8]uint32 (the two
+// SHA-NI lanes in ABEF, CDGH order).
 //
 // Lane j reads cnt[j] blocks from ptr[j] on, then goes on from next[j]:
 // this lets a lane run from the whole blocks of its message into its
@@ -51,11 +54,21 @@ func p(format string, args ...any) { fmt.Fprintf(&out, format+"\n", args...) }
 const (
 	laneStride = 4
 	wordStride = 64
-	ptrOff     = 8 * wordStride
+	hBufSize   = 8*wordStride + 64
+	ptrOff     = hBufSize
 	nextOff    = ptrOff + 16*8
 	cntOff     = nextOff + 16*8
 	niOff      = cntOff + 16*8
 )
+
+// alignH emits the computation of h's address (see the layout above)
+// into DX, from st in DI.
+func alignH() {
+	p("	// h: the first 64-byte boundary in st.hbuf (laneState.rows), so")
+	p("	// that no row load or store straddles two cache lines")
+	p("	LEAQ 63(DI), DX")
+	p("	ANDQ $-64, DX")
+}
 
 func main() {
 	outPath := flag.String("out", "../block_amd64.s", "amd64 output file")
@@ -342,6 +355,7 @@ func avx2x8() {
 	p("// consumed); each lane works like blockGeneric.")
 	p("TEXT ·blockAVX2x8(SB), 0, $512-16")
 	p("\tMOVQ st+0(FP), DI")
+	alignH()
 	p("\tMOVQ n+8(FP), CX")
 	p("\tTESTQ CX, CX")
 	p("\tJZ avx2_done")
@@ -387,7 +401,7 @@ func avx2x8() {
 	p("")
 	p("\t// a..h of the 8 lanes")
 	for w := 0; w < 8; w++ {
-		p("\tVMOVDQU %d(DI), Y%d", wordStride*w, w)
+		p("\tVMOVDQA %d(DX), Y%d", wordStride*w, w)
 	}
 	// b^c for round 0's Maj.
 	ab := [2]string{"Y14", "Y15"}
@@ -468,8 +482,8 @@ func avx2x8() {
 	}
 	p("\t// add the chaining value and store")
 	for w := 0; w < 8; w++ {
-		p("\tVPADDD %d(DI), Y%d, Y%d", wordStride*w, w, w)
-		p("\tVMOVDQU Y%d, %d(DI)", w, wordStride*w)
+		p("\tVPADDD %d(DX), Y%d, Y%d", wordStride*w, w, w)
+		p("\tVMOVDQA Y%d, %d(DX)", w, wordStride*w)
 	}
 	p("\tDECQ CX")
 	p("\tJNZ avx2_loop")
@@ -480,8 +494,9 @@ func avx2x8() {
 }
 
 // avx512x16 emits the 16-lane AVX-512 kernel. Lane j of a ZMM register
-// holds message j; word w of the 16 chaining values is one row of
-// laneState.h, so it loads and stores as one register. The working
+// holds message j; word w of the 16 chaining values is one row of h
+// (laneState.rows, 64-byte aligned), so it loads and stores as one
+// aligned register. The working
 // variables a..h live in Z0..Z7, their names rotating by one register each
 // round as in avx2x8. With 32 registers the whole 16-word schedule window
 // stays in Z16..Z31 (W[t] in Z(16+t%16)), and Z8..Z15 are temporaries.
@@ -499,6 +514,7 @@ func avx512x16() {
 	p("// consumed); each lane works like blockGeneric.")
 	p("TEXT ·blockAVX512x16(SB), NOSPLIT, $0-16")
 	p("\tMOVQ st+0(FP), DI")
+	alignH()
 	p("\tMOVQ n+8(FP), CX")
 	p("\tTESTQ CX, CX")
 	p("\tJZ avx512_done")
@@ -551,7 +567,7 @@ func avx512x16() {
 	p("")
 	p("\t// a..h of the 16 lanes")
 	for w := 0; w < 8; w++ {
-		p("\tVMOVDQU32 %d(DI), Z%d", wordStride*w, w)
+		p("\tVMOVDQA32 %d(DX), Z%d", wordStride*w, w)
 	}
 	for t := 0; t < 64; t++ {
 		reg := func(i int) string { return z(((i-t)%8 + 8) % 8) }
@@ -598,8 +614,8 @@ func avx512x16() {
 	}
 	p("\t// add the chaining value and store")
 	for w := 0; w < 8; w++ {
-		p("\tVPADDD %d(DI), Z%d, Z%d", wordStride*w, w, w)
-		p("\tVMOVDQU32 Z%d, %d(DI)", w, wordStride*w)
+		p("\tVPADDD %d(DX), Z%d, Z%d", wordStride*w, w, w)
+		p("\tVMOVDQA32 Z%d, %d(DX)", w, wordStride*w)
 	}
 	p("\tDECQ CX")
 	p("\tJNZ avx512_loop")

@@ -217,3 +217,13 @@ func IOMessage(err error) string {
 	}
 	return err.Error()
 }
+
+// WriteMessage returns the message of a failure to write the output: err's
+// own when it names the operation and the file, as an *fs.PathError does
+// ("write /dev/stdout: no space left on device"), else "write: " and err.
+func WriteMessage(err error) string {
+	if _, ok := errors.AsType[*fs.PathError](err); ok {
+		return err.Error()
+	}
+	return "write: " + err.Error()
+}

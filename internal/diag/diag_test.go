@@ -3,8 +3,12 @@ package diag
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 )
@@ -170,5 +174,20 @@ func TestPlural(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
+	}
+}
+
+// TestWriteMessage: a write failure that names its operation and file is
+// said as it is, any other after "write: ".
+func TestWriteMessage(t *testing.T) {
+	pe := &fs.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+	if got, want := WriteMessage(pe), "write /dev/stdout: no space left on device"; got != want {
+		t.Errorf("WriteMessage(PathError) = %q, want %q", got, want)
+	}
+	if got, want := WriteMessage(fmt.Errorf("wrapped: %w", pe)), "wrapped: write /dev/stdout: no space left on device"; got != want {
+		t.Errorf("WriteMessage(wrapped PathError) = %q, want %q", got, want)
+	}
+	if got, want := WriteMessage(io.ErrClosedPipe), "write: io: read/write on closed pipe"; got != want {
+		t.Errorf("WriteMessage(ErrClosedPipe) = %q, want %q", got, want)
 	}
 }

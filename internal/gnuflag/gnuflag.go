@@ -122,3 +122,25 @@ func Without(fs *flag.FlagSet, args []string, name string) []string {
 	}
 	return out
 }
+
+// Given returns the names of the flags of fs that the command line set
+// (fs.Visit), so that a command can tell a flag left out from one given an
+// empty value, which an unset shell variable gives.
+func Given(fs *flag.FlagSet) map[string]bool {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
+}
+
+// Strings is a flag that may be given many times (--notify URL), each
+// value appended in order.
+type Strings []string
+
+// String returns the values joined by spaces.
+func (s *Strings) String() string { return strings.Join(*s, " ") }
+
+// Set appends v.
+func (s *Strings) Set(v string) error {
+	*s = append(*s, v)
+	return nil
+}

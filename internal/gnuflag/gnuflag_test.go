@@ -74,3 +74,31 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// TestGiven: the flags the command line set, given empty too, and none
+// of those left at their default.
+func TestGiven(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.String("ledger", "", "")
+	fs.String("key", "k", "")
+	fs.Bool("json", false, "")
+	if _, err := Parse(fs, []string{"--ledger=", "a", "--json"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := Given(fs); len(got) != 2 || !got["ledger"] || !got["json"] || got["key"] {
+		t.Errorf("Given = %v, want ledger and json", got)
+	}
+}
+
+// TestStrings: each value of a repeated flag, in order.
+func TestStrings(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	var urls Strings
+	fs.Var(&urls, "notify", "")
+	if _, err := Parse(fs, []string{"--notify", "a b", "--notify=c", "d"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(urls) != 2 || urls[0] != "a b" || urls[1] != "c" || urls.String() != "a b c" {
+		t.Errorf("Strings = %q (%q), want [\"a b\" \"c\"]", []string(urls), urls.String())
+	}
+}

@@ -3,8 +3,10 @@
 // kind, a regular file of a few KiB read under a bound (Kind, read with
 // package boundedread), and the permissions a private key file must have,
 // none for its group or others, as ssh requires of its keys
-// (CheckPermissions). What a key file holds, and how it is parsed, is
-// package receipt's.
+// (CheckPermissions); and the writing of a new pair, which never replaces
+// a key and never leaves a private key without its public half
+// (WritePair, keygen --out). What a key file holds, and how it is parsed,
+// is package receipt's.
 package keyfile
 
 import (

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,62 @@ func TestCheckPermissions(t *testing.T) {
 		case !ok || ue.Perm != perm:
 			t.Errorf("%04o: %v, want an *UnprotectedError of %04o", perm, err, perm)
 		}
+	}
+}
+
+// TestWritePair: the pair written with its permissions; a name whose file
+// or public file exists (a dangling symbolic link too) is an
+// *ExistsError and nothing is written; a name that cannot be checked is a
+// *PathError naming it, and nothing is left behind.
+func TestWritePair(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "k")
+	if err := WritePair(name, []byte("private"), []byte("public\n")); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{name: "private", name + ".pub": "public\n"} {
+		b, err := os.ReadFile(p)
+		if err != nil || string(b) != want {
+			t.Errorf("%s holds %q, %v; want %q", p, b, err, want)
+		}
+	}
+	if runtime.GOOS != "windows" {
+		for p, want := range map[string]fs.FileMode{name: PrivatePerm, name + ".pub": PublicPerm} {
+			if fi, err := os.Stat(p); err != nil || fi.Mode().Perm()&^want != 0 { // the umask may take more
+				t.Errorf("%s: mode %v, %v; want at most %v", p, fi.Mode(), err, want)
+			}
+		}
+	}
+
+	for _, tc := range []struct{ name, exists string }{{"k", "k"}, {"only-pub", "only-pub.pub"}, {"link", "link"}} {
+		n := filepath.Join(dir, tc.name)
+		if tc.name == "only-pub" {
+			os.WriteFile(n+".pub", nil, 0o644)
+		}
+		if tc.name == "link" {
+			if err := os.Symlink(filepath.Join(dir, "nowhere"), n); err != nil {
+				t.Skip(err)
+			}
+		}
+		err := WritePair(n, []byte("x"), []byte("y"))
+		e, ok := errors.AsType[*ExistsError](err)
+		if !ok || e.Path != filepath.Join(dir, tc.exists) || e.Error() != e.Path+" exists: not overwriting a key" {
+			t.Errorf("%s: WritePair = %v, want an *ExistsError for %s", tc.name, err, tc.exists)
+		}
+	}
+	if b, _ := os.ReadFile(name); string(b) != "private" {
+		t.Errorf("a refused WritePair changed %s: %q", name, b)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "only-pub")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused WritePair created the private key file: %v", err)
+	}
+
+	long := filepath.Join(dir, strings.Repeat("l", 253)) // the name fits, the .pub one does not
+	err := WritePair(long, []byte("x"), []byte("y"))
+	if e, ok := errors.AsType[*PathError](err); !ok || e.Path != long+".pub" || e.Err == nil {
+		t.Errorf("WritePair with a .pub name too long = %v, want a *PathError naming it", err)
+	}
+	if _, err := os.Lstat(long); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed WritePair left the private key file: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 // Package syncdir makes a file's directory entry durable: the one fsync of a
 // directory that the crash-safe files (ledger/bolt's high-water file,
-// receipt's log, its high-water file and its .torn companion) share.
+// receipt's log, its high-water file and its .torn companion) share; and
+// their writes (Data: fdatasync where there is one).
 package syncdir
 
 import (

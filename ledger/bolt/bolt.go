@@ -62,15 +62,33 @@ type Options struct {
 //
 // # Durability and single use
 //
-// Every Emit and Resolve that changes the ledger is one bbolt read-write
-// transaction, synced to disk (fsync) before it returns, followed by an
-// update of the high-water file, synced too. An envelope reported resolved
+// Every Emit and Resolve that changes the ledger is in a bbolt read-write
+// transaction (shared by the concurrent ones: Group commit), synced to
+// disk (fdatasync) before it returns, followed by an update of the
+// high-water file, synced too. An envelope reported resolved
 // stays resolved after a crash, and the test-and-set of Resolve is atomic
 // across goroutines (one write at a time) and across processes (one
 // process at a time has the file open; others wait up to Options.Wait,
 // then fail with ledger.ErrLocked). A call that changes
 // nothing (emitting an emitted envelope, resolving one that is not
 // emitted) commits nothing.
+//
+// # Group commit
+//
+// Concurrent Emits and Resolves share transactions: while one group is
+// committed and synced, the calls that arrive wait, and then commit
+// together, up to 256 in one transaction, with one commit (bbolt's two
+// fdatasyncs) and one high-water update for all of them. Within a group
+// the calls run one after the other in the order they arrived, each
+// seeing the changes of those before it: of two Resolves of one envelope,
+// in one group or in two, exactly one reports true. Each call returns
+// only once its group's commit and high-water update are synced, so a
+// Resolve that reported true survives a crash (TestBoltLedgerBatchKill);
+// if the commit or the update fails, every call of the group returns the
+// error, and none reports true (TestBoltLedgerBatchSyncFails). A group
+// whose commit failed may still have reached the disk, or be what the
+// next transaction reads: its envelopes are then consumed with no one
+// told, the at-most-once window below.
 //
 // Resolve is at most once, not exactly once (see package ledger, and the
 // Resolver of package envelope). An envelope is
@@ -133,9 +151,17 @@ type Ledger struct {
 	mu     sync.RWMutex // held exclusively by Close, shared by every other call
 	closed bool         // guarded by mu
 	wmu    sync.Mutex   // one write (commit and high-water update) at a time
-	txid   atomic.Uint64
-	failed atomic.Pointer[ledger.Error] // the first corruption found
-	stuck  atomic.Bool                  // a panic may have left bbolt's locks held: Close must not wait for them
+
+	// Group commit of Emit and Resolve (batch): the calls that arrive
+	// while a group commits wait in queue, and the first of them commits
+	// the next group.
+	bmu     sync.Mutex
+	queue   []*op // guarded by bmu
+	leading bool  // guarded by bmu: a call is committing a group
+	txid    atomic.Uint64
+	commits atomic.Uint64                // commits recorded in the high-water file (Stats)
+	failed  atomic.Pointer[ledger.Error] // the first corruption found
+	stuck   atomic.Bool                  // a panic may have left bbolt's locks held: Close must not wait for them
 }
 
 // Open opens the ledger file at path, creating it (mode 0600) unless
@@ -393,9 +419,10 @@ func (l *Ledger) Close() error {
 	return nil
 }
 
-// Emit implements ledger.Ledger.
+// Emit implements ledger.Ledger. Concurrent Emits and Resolves share
+// commits (see Ledger, Group commit).
 func (l *Ledger) Emit(d hashing.Digest) error {
-	return l.update(func(tx *bbolt.Tx) error {
+	return l.batch(func(tx *bbolt.Tx) error {
 		b, e, err := l.get(tx, d)
 		if err != nil {
 			return err
@@ -404,20 +431,23 @@ func (l *Ledger) Emit(d hashing.Digest) error {
 		case ledger.StateEmitted:
 			return errNoChange
 		case ledger.StateResolved:
-			return fmt.Errorf("%w: %s", ledger.ErrAlreadyResolved, d)
+			return errRefusal{fmt.Errorf("%w: %s", ledger.ErrAlreadyResolved, d)}
 		}
 		e = ledger.Entry{State: ledger.StateEmitted, EmittedAt: time.Now().Round(0)}
 		return b.Put(d[:], appendEntry(nil, d, e))
 	})
 }
 
-// Resolve implements ledger.Ledger. The test and the set are one transaction.
+// Resolve implements ledger.Ledger. The test and the set are in one
+// transaction, which concurrent Emits and Resolves share (see Ledger,
+// Group commit): it reports true only once that transaction and the
+// high-water file are synced.
 func (l *Ledger) Resolve(d hashing.Digest, o ledger.Outcome) (bool, error) {
 	if !o.Valid() {
 		return false, &ledger.Error{Path: l.path, Err: fmt.Errorf("outcome %v does not resolve an envelope", o)}
 	}
 	ok := false
-	err := l.update(func(tx *bbolt.Tx) error {
+	err := l.batch(func(tx *bbolt.Tx) error {
 		b, e, err := l.get(tx, d)
 		if err != nil {
 			return err
@@ -485,7 +515,118 @@ func (l *Ledger) update(fn func(tx *bbolt.Tx) error) error {
 	return l.write(fn)
 }
 
-// write is update without the checks of mu: for init and update.
+// op is one Emit or Resolve in a group commit.
+type op struct {
+	// fn makes the call's change in the group's transaction, as update's
+	// fn does (errNoChange: nothing to do). It fails only before it writes
+	// anything: with a refusal of this call alone (errRefusal), or with an
+	// error that fails the whole group.
+	fn   func(tx *bbolt.Tx) error
+	err  error
+	lead bool          // set with the send on done: commit the next group
+	done chan struct{} // buffered: one send, of the answer or of the lead
+}
+
+// maxBatch is the most calls one group commits.
+const maxBatch = 256
+
+// batch runs fn in a read-write transaction shared with the Emits and
+// Resolves that wait with it (group commit), and returns once that
+// transaction is committed and recorded in the high-water file, both
+// synced, or failed. The calls of a group run one after the other, in the
+// order they arrived, each seeing the changes of those before it, so a
+// Resolve's test and set stay atomic. If the commit or the high-water
+// update fails, every call of the group gets that error: none of them
+// reports a change that may not be durable.
+//
+// There is no goroutine of the Ledger's: the first call to arrive while
+// no group commits is the leader, and commits the calls waiting then
+// (itself among them); when it is done it makes the first call that
+// arrived meanwhile the next leader, and answers its group.
+func (l *Ledger) batch(fn func(tx *bbolt.Tx) error) error {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if err := l.usable(); err != nil {
+		return err
+	}
+	o := &op{fn: fn, done: make(chan struct{}, 1)}
+	l.bmu.Lock()
+	l.queue = append(l.queue, o)
+	if l.leading {
+		l.bmu.Unlock()
+		<-o.done
+		if !o.lead {
+			return o.err
+		}
+		l.bmu.Lock()
+	}
+	l.leading = true
+	n := min(len(l.queue), maxBatch)
+	g := make([]*op, n)
+	copy(g, l.queue)
+	l.queue = append(l.queue[:0], l.queue[n:]...)
+	l.bmu.Unlock()
+
+	l.commitGroup(g)
+
+	l.bmu.Lock()
+	if len(l.queue) > 0 {
+		next := l.queue[0]
+		next.lead = true
+		next.done <- struct{}{}
+	} else {
+		l.leading = false
+	}
+	l.bmu.Unlock()
+	for _, x := range g {
+		if x != o {
+			x.done <- struct{}{}
+		}
+	}
+	return o.err
+}
+
+// errRefusal marks an op's error that refuses that call alone (emitting a
+// resolved envelope): its fn wrote nothing, and the group goes on.
+type errRefusal struct{ err error }
+
+func (e errRefusal) Error() string { return e.err.Error() }
+func (e errRefusal) Unwrap() error { return e.err }
+
+// commitGroup runs the fns of g in one transaction, commits it, records
+// it in the high-water file, and sets each op's err.
+func (l *Ledger) commitGroup(g []*op) {
+	err := l.write(func(tx *bbolt.Tx) error {
+		changed := false
+		for _, o := range g {
+			switch err := o.fn(tx); {
+			case err == nil:
+				changed = true
+			case errors.Is(err, errNoChange):
+			default:
+				if r, ok := err.(errRefusal); ok {
+					o.err = r.err
+					continue
+				}
+				return err
+			}
+		}
+		if !changed {
+			return errNoChange
+		}
+		return nil
+	})
+	for _, o := range g {
+		switch {
+		case err != nil:
+			o.err = err
+		case o.err != nil:
+			o.err = l.wrap(o.err)
+		}
+	}
+}
+
+// write is update without the checks of mu: for init, update and batch.
 func (l *Ledger) write(fn func(tx *bbolt.Tx) error) error {
 	l.wmu.Lock()
 	defer l.wmu.Unlock()
@@ -504,8 +645,21 @@ func (l *Ledger) write(fn func(tx *bbolt.Tx) error) error {
 	if err := l.hwm.write(txid); err != nil {
 		return &ledger.Error{Path: l.path, Err: fmt.Errorf("transaction %d committed, but the high-water file %s was not updated: %w", txid, l.hwm.path, err)}
 	}
+	l.commits.Add(1)
 	return nil
 }
+
+// Stats counts what a Ledger did since Open.
+type Stats struct {
+	// Commits is the read-write transactions committed and recorded in
+	// the high-water file: each is three syncs (bbolt's two fdatasyncs,
+	// of its pages and of its meta page, and the high-water file's), and
+	// holds one group of Emits and Resolves, or one other change.
+	Commits uint64
+}
+
+// Stats returns what the ledger has done since Open.
+func (l *Ledger) Stats() Stats { return Stats{Commits: l.commits.Load()} }
 
 // txn runs fn in a bbolt transaction, through bboltCall, and commits it if
 // writable and fn succeeds; it returns the id of the transaction committed.

@@ -13,7 +13,8 @@
 //     write at a time) and across processes (one process at a time has the
 //     file open).
 //   - Crash safety: every commit is synced to disk (fsync) before Emit or
-//     Resolve returns, so an envelope reported resolved stays resolved
+//     Resolve returns (concurrent calls share commits: see Ledger, Group
+//     commit), so an envelope reported resolved stays resolved
 //     after a crash or a SIGKILL. A process killed between a commit and its
 //     report has consumed the decision unseen: single use is at most once,
 //     and Lookup names the outcome that consumed it.
