@@ -94,19 +94,20 @@ func (c *cursor) digest() (hashing.Digest, bool) {
 	return d, true
 }
 
-// index reads recommended_idx, a canonical non-negative integer below
-// n: "0", or digits without a leading zero (the gate has bounded it).
+// index reads recommended_idx when it is one digit below n (n is at most
+// maxOptions, so every index in range is one digit). A longer number is
+// left for decode: the caller's next literal does not match its second
+// digit. (Digits summed into an int wrapped where int has 32 bits: 2^53-1
+// read as -1 and 2^32+1 as 1.)
 func (c *cursor) index(n int) (int, bool) {
-	i := c.pos
-	v := 0
-	for i < len(c.b) && c.b[i] >= '0' && c.b[i] <= '9' && i-c.pos < 16 {
-		v = v*10 + int(c.b[i]-'0')
-		i++
-	}
-	if i == c.pos || c.b[c.pos] == '0' && i-c.pos > 1 || v >= n {
+	if c.pos >= len(c.b) {
 		return 0, false
 	}
-	c.pos = i
+	v := int(c.b[c.pos]) - '0'
+	if v < 0 || v >= n {
+		return 0, false
+	}
+	c.pos++
 	return v, true
 }
 
@@ -114,6 +115,9 @@ func (c *cursor) index(n int) (int, bool) {
 // the layout of a well-formed envelope, and reports whether it had; when
 // it had not, e holds what was read so far, and decode must read b.
 func (p *Parser) decodeFast(e *Envelope, b []byte, s string) bool {
+	if p.slowOnly {
+		return false
+	}
 	c := cursor{b: b, s: s}
 	var ok bool
 	if !c.lit(`{"findings":[`) {

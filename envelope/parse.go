@@ -209,6 +209,10 @@ type Parser struct {
 	// of text, the string its strings are substrings of, rather than a
 	// copy (Envelope.shared).
 	own bool
+
+	// slowOnly: decode reads every envelope, never decodeFast (the tests
+	// that hold the fast path to decode: FuzzFastSlow, TestFastSlowMutations).
+	slowOnly bool
 }
 
 // Placement returns where the last successful Parse or ParseInto found
