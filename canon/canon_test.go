@@ -89,6 +89,15 @@ var acceptCases = []acceptCase{
 	{where: casename.Here(), in: `1E30`, strict: "!unsafe-integer", rfc: `1e+30`},
 	{where: casename.Here(), in: `[1e1000000000000000000000000000]`, strict: "!unsafe-integer", rfc: "!number-range"},
 	{where: casename.Here(), in: `[1e-1000000000000000000000000000]`, strict: "!non-integer", rfc: `[0]`},
+	// JSON text held in a string (an OpenAI arguments string): runs of
+	// \" and \\ taken in line (scanEscaped), before and after an escape
+	// that is rewritten, with runs of high bytes and runs longer than a
+	// word between them, in values and in names.
+	{where: casename.Here(), in: `"{\"a\":\"b\\\\c\",\"d\":[1,2]}"`, strict: `"{\"a\":\"b\\\\c\",\"d\":[1,2]}"`},
+	{where: casename.Here(), in: `"\u00e9\"x\\\"yy\"\/\"z"`, strict: `"é\"x\\\"yy\"/\"z"`},
+	{where: casename.Here(), in: `"\"Zürich\"\"a long run of plain ASCII\"\"\u00fc\""`, strict: `"\"Zürich\"\"a long run of plain ASCII\"\"ü\""`},
+	{where: casename.Here(), in: `{"\"b\\":1,"\"a\\\u00e9":2}`, strict: `{"\"a\\é":2,"\"b\\":1}`},
+	{where: casename.Here(), in: "\"\\\"\\t\\\"\u00e9\\\"\"", strict: "\"\\\"\\t\\\"\u00e9\\\"\""},
 }
 
 func TestAcceptCases(t *testing.T) {
@@ -194,6 +203,11 @@ var rejectCases = []rejectCase{
 	{casename.Here(), `"`, "\x80\"", ClassInvalidUTF8, ""},
 	{casename.Here(), `{"`, "\xff\":1}", ClassInvalidUTF8, ""},
 	{casename.Here(), `"\n`, "\xfe\"", ClassInvalidUTF8, ""},
+	{casename.Here(), `"\"a\"`, "\xc0\xaf\\\"\"", ClassInvalidUTF8, ""}, // after escapes taken in line
+	{casename.Here(), `"\"abc\\`, "\x01\\\"xxxxxxxx\"", ClassSyntax, ""},
+	{casename.Here(), `"\"abcdefghijkl\\`, "\x1f\"", ClassSyntax, ""},
+	{casename.Here(), `["\"\\`, `\x"]`, ClassSyntax, "/0"},
+	{casename.Here(), `["\"\\\`, ``, ClassSyntax, "/0"},
 	// duplicate names after escape decoding, at any level
 	{casename.Here(), `{"a":1,`, `"a":2}`, ClassDuplicateName, "/a"},
 	{casename.Here(), `{"a":1,`, `"\u0061":2}`, ClassDuplicateName, "/a"},

@@ -47,29 +47,36 @@ func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	c.dst = c.out[:0]
 	c.win.reset()
 	c.names = c.names[:0]
+	c.quickMode = true
+	ok, st := c.quickRun(src, c.quick[:0])
+	c.quick, c.quickMode = st[:0], false
+	// A helper that began rewriting (and so made the fast path give up)
+	// wrote into c.dst: keep that memory for next time.
+	if cap(c.dst) > cap(c.out) {
+		c.out = c.dst[:0]
+	}
+	return ok
+}
+
+// quickRun is quickCanonical's pass over src, with st (empty) for its
+// open containers; it returns st's memory for the next call with its
+// answer (a deferred clean-up in quickCanonical cost a defer record per
+// call: Go does not open-code the defer of a function with this many
+// returns).
+func (c *Canonicalizer) quickRun(src []byte, st []quickFrame) (bool, []quickFrame) {
 	maxDepth := c.profile.MaxDepth()
 	strict := !c.profile.rfc8785
-	st := c.quick[:0]
-	c.quickMode = true
-	defer func() {
-		c.quick, c.quickMode = st[:0], false
-		// A helper that began rewriting (and so made the fast path give up)
-		// wrote into c.dst: keep that memory for next time.
-		if cap(c.dst) > cap(c.out) {
-			c.out = c.dst[:0]
-		}
-	}()
 	n := len(src)
 	pos := 0
 
 value:
 	if pos >= n {
-		return false
+		return false, st
 	}
 	switch src[pos] {
 	case '{':
 		if len(st) >= maxDepth {
-			return false
+			return false, st
 		}
 		pos++
 		if pos < n && src[pos] == '}' {
@@ -80,7 +87,7 @@ value:
 		goto name
 	case '[':
 		if len(st) >= maxDepth {
-			return false
+			return false, st
 		}
 		pos++
 		if pos < n && src[pos] == ']' {
@@ -93,42 +100,42 @@ value:
 		j, esc := c.scanPlain(pos)
 		if esc {
 			if j = c.quickEscaped(j); j < 0 {
-				return false
+				return false, st
 			}
 		}
 		pos = j
 	case 't':
 		if n-pos < 4 || string(src[pos:pos+4]) != "true" {
-			return false
+			return false, st
 		}
 		pos += 4
 	case 'f':
 		if n-pos < 5 || string(src[pos:pos+5]) != "false" {
-			return false
+			return false, st
 		}
 		pos += 5
 	case 'n':
 		if n-pos < 4 || string(src[pos:pos+4]) != "null" {
-			return false
+			return false, st
 		}
 		pos += 4
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		c.pend = pos
 		end, err := c.number(pos, strict)
 		if err != nil || c.pend != pos {
-			return false
+			return false, st
 		}
 		pos = end
 	default:
-		return false
+		return false, st
 	}
 
 next:
 	if len(st) == 0 {
-		return pos == n
+		return pos == n, st
 	}
 	if pos >= n {
-		return false
+		return false, st
 	}
 	switch src[pos] {
 	case ',':
@@ -139,15 +146,15 @@ next:
 		goto value
 	case '}':
 		if !st[len(st)-1].object {
-			return false
+			return false, st
 		}
 		c.names = c.names[:st[len(st)-1].namesStart]
 	case ']':
 		if st[len(st)-1].object {
-			return false
+			return false, st
 		}
 	default:
-		return false
+		return false, st
 	}
 	st = st[:len(st)-1]
 	pos++
@@ -155,7 +162,7 @@ next:
 
 name:
 	if pos >= n || src[pos] != '"' {
-		return false
+		return false, st
 	}
 	{
 		j, esc := c.scanPlain(pos)
@@ -165,19 +172,19 @@ name:
 			key = nameKeyAt(src, ns, ne)
 		} else {
 			if j, ns, ne, key = c.quickEscapedName(pos, j); j < 0 {
-				return false
+				return false, st
 			}
 			nameEsc = true
 		}
 		f := &st[len(st)-1]
 		if f.prev >= 0 && (key < f.prevKey || key == f.prevKey && c.quickCompare(f, nameEsc, ns, ne) >= 0) {
-			return false
+			return false, st
 		}
 		f.prevEsc, f.prevKey, f.prev, f.prev2 = nameEsc, key, ns, ne
 		pos = j
 	}
 	if pos >= n || src[pos] != ':' {
-		return false
+		return false, st
 	}
 	pos++
 	goto value

@@ -893,6 +893,21 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 		case b < 0x20:
 			return 0, c.errorf(ClassSyntax, int64(i), "unescaped control character %s in a string", quoteByte(src, i))
 		default: // backslash
+			// \" and \\, the escapes of JSON text held in a string (an
+			// OpenAI arguments string is full of them), are canonical:
+			// taken in line, as decodeEscape would take them.
+			if i+1 < len(src) {
+				if e := src[i+1]; e == '"' || e == '\\' {
+					if rewriting {
+						c.dst = append(c.dst, '\\', e)
+					}
+					if name {
+						c.names = append(c.names, e)
+					}
+					i += 2
+					continue
+				}
+			}
 			// \uXXXX of a character written raw (not a control, '"', '\\'
 			// or a surrogate) is never canonical: decoded in line.
 			if i+1 < len(src) && src[i+1] == 'u' {

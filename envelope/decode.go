@@ -8,7 +8,7 @@ package envelope
 // Pointers are built only when a problem is recorded.
 
 import (
-	"bytes"
+	"encoding/binary"
 	"math"
 	"strconv"
 
@@ -56,13 +56,11 @@ func (p *Parser) decode(e *Envelope, b []byte, s string) {
 			it.SetValueEnd(p.question(e, b, s, it.ValueStart()))
 		case "meta":
 			it.SetValueEnd(p.meta(&e.meta, b, s, it.ValueStart()))
-		case "binding_moment", "structuredContent", "result", "jsonrpc":
-			if p.probing { // a wrapper, not a bare envelope: see ParseInto
+		default:
+			if p.probing { // a wrapper, or not an envelope: see ParseInto
 				p.wrapped = true
 				return
 			}
-			p.unknown("", it.QuotedName())
-		default:
 			p.unknown("", it.QuotedName())
 		}
 	}
@@ -167,7 +165,10 @@ func (p *Parser) options(e *Envelope, b []byte, s string, vs int) (n, end int) {
 		return -1, -1
 	}
 	it := jsonread.Array(b, vs)
-	var spare Option // options past maxOptions are checked but not kept
+	var spare Option         // options past maxOptions are checked but not kept
+	if cap(e.options) == 0 { // a new Envelope: room for every option kept
+		e.options = make([]Option, 0, maxOptions)
+	}
 	for it.Elem() {
 		i := it.Index()
 		o := &spare
@@ -231,7 +232,7 @@ func optPtr(i int, suffix string) string {
 // unescaping to hashing.ParseDigest for the reason.
 func (p *Parser) digest(v []byte, i int) hashing.Digest {
 	var d hashing.Digest
-	if len(v) == hashing.DigestTextLen+2 && v[0] == '"' && v[len(v)-1] == '"' && d.UnmarshalText(v[1:len(v)-1]) == nil {
+	if len(v) == hashing.DigestTextLen+2 && v[0] == '"' && v[len(v)-1] == '"' && digestText(&d, v[1:len(v)-1]) {
 		return d
 	}
 	ptr := optPtr(i, "/action_digest")
@@ -247,6 +248,51 @@ func (p *Parser) digest(v []byte, i int) hashing.Digest {
 		}
 	}
 	return d
+}
+
+// digestText decodes t into d when t is a digest as §6.2 writes it,
+// "sha256:" and 64 lowercase hex digits, and reports whether it was;
+// hashing.ParseDigest decodes the same texts (TestDigestTextAgrees), and
+// explains the others. The digits are checked and decoded eight at a
+// time, into four bytes of d.
+func digestText(d *hashing.Digest, t []byte) bool {
+	const prefix = "sha256:"
+	if len(t) != hashing.DigestTextLen || string(t[:len(prefix)]) != prefix {
+		return false
+	}
+	h := t[len(prefix):]
+	for k := 0; k < hashing.Size/4; k++ {
+		x := binary.LittleEndian.Uint64(h[8*k:])
+		if !lowerHex8(x) {
+			return false
+		}
+		binary.LittleEndian.PutUint32(d[4*k:], hex8(x))
+	}
+	return true
+}
+
+// hex8 decodes eight lowercase hex digits x (little-endian: the first
+// digit in the lowest byte) into the four bytes they write, the first in
+// the lowest byte. A digit's value is its low nibble, plus 9 for a letter
+// (bit 6 set); each pair of digits is joined in its even lane, and the
+// even lanes are gathered.
+func hex8(x uint64) uint32 {
+	const ones = 0x0101010101010101
+	n := x&(ones*0x0f) + (x>>6&ones)*9
+	p := (n<<4 | n>>8) & 0x00ff00ff00ff00ff
+	p = (p | p>>8) & 0x0000ffff0000ffff
+	return uint32(p | p>>16)
+}
+
+// lowerHex8 reports whether each of the eight bytes of x is a lowercase
+// hex digit, '0'-'9' or 'a'-'f'. For a byte v below 0x80, v+(0x80-lo) has
+// bit 7 set exactly when v >= lo, and v+(0x7f-hi) exactly when v > hi;
+// neither sum carries into the next byte.
+func lowerHex8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	digit := (x + ones*(0x80-'0')) &^ (x + ones*(0x7f-'9'))
+	letter := (x + ones*(0x80-'a')) &^ (x + ones*(0x7f-'f'))
+	return x&highs == 0 && (digit|letter)&highs == highs
 }
 
 const (
@@ -320,19 +366,19 @@ func (p *Parser) meta(m *meta, b []byte, s string, vs int) int {
 // A string without escapes is a substring of s, which holds the same bytes
 // as the document it walks.
 func (p *Parser) str(s string, it *jsonread.Iter, ptr string, i int, suffix string) string {
-	v := it.Scalar()
-	if v[0] != '"' {
+	body, plain, ok := it.StringBody()
+	if !ok {
 		if i >= 0 {
 			ptr += "/" + strconv.Itoa(i) + suffix
 		}
-		p.typeProblem(ptr, "string", v)
+		p.typeProblem(ptr, "string", it.Scalar())
 		return ""
 	}
-	if bytes.IndexByte(v[1:len(v)-1], '\\') >= 0 {
-		return unquote(v)
-	}
 	vs := it.ValueStart()
-	return s[vs+1 : vs+len(v)-1]
+	if !plain {
+		return unquote(it.Value())
+	}
+	return s[vs+1 : vs+1+len(body)]
 }
 
 // strs decodes the current value of it, a walk of b, an array of strings,
@@ -343,6 +389,9 @@ func (p *Parser) strs(dst []string, b []byte, s string, it *jsonread.Iter, ptr s
 		return dst
 	}
 	a := jsonread.Array(b, it.ValueStart())
+	if cap(dst) == 0 { // a new Envelope: room for most, in one allocation
+		dst = make([]string, 0, 4)
+	}
 	for a.Elem() {
 		dst = append(dst, p.str(s, &a, ptr, a.Index(), ""))
 	}

@@ -211,6 +211,11 @@ func TestPlacementErrors(t *testing.T) {
 		{"jsonrpc-error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"x"}}`, "/result", ErrNoEnvelope, none},
 		{"ambiguous", `{"binding_moment":` + env + `,"structuredContent":{"binding_moment":` + other + `}}`,
 			"/structuredContent/binding_moment", ErrAmbiguous, differ},
+		{"ambiguous-result", `{"jsonrpc":"2.0","id":1,"result":{"binding_moment":` + other + `,"structuredContent":{"binding_moment":` + env + `}}}`,
+			"/result/binding_moment", ErrAmbiguous, differ},
+		{"ambiguous-top-and-result", `{"binding_moment":` + env + `,"result":{"structuredContent":{"x":1,"binding_moment":` + other + `}}}`,
+			"/result/structuredContent/binding_moment", ErrAmbiguous, differ},
+		{"jsonrpc-structured-not-object", `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":[{"binding_moment":1}]}}`, "/result", ErrNoEnvelope, none},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.src))

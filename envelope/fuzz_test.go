@@ -16,8 +16,9 @@ import (
 // acceptance, digest, placement and problems are stable under
 // canonicalization of the whole input (rfc8785, which is what the wrapper
 // of an envelope is read under, and strict when the input is in the strict
-// profile); and that an accepted envelope's canonical bytes parse to the
-// same digest.
+// profile); that an accepted envelope's canonical bytes parse to the
+// same digest; and that the decoder's fast path agrees with decode on the
+// input's strict canonical form (checkFastAgrees).
 func FuzzParse(f *testing.F) {
 	draft, meta := demo.DraftEnvelope(), demo.MetaEnvelope()
 	f.Add(draft)
@@ -38,6 +39,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(mutate(f, base, tc.f))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		checkFastAgrees(t, src)
 		var p Parser
 		e, err := p.Parse(src)
 		rc, rerr := canon.Canonicalize(src, canon.RFC8785)

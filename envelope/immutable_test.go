@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -347,5 +348,75 @@ func TestProblemsCapped(t *testing.T) {
 	_, err = Parse([]byte(src))
 	if !errors.As(err, &me) || len(me.Problems) != 1 || me.Problems[0].Reason != "want 2 to 4 options, got 1002" {
 		t.Errorf("err %v", err)
+	}
+}
+
+// An Envelope from Parse shares its canonical bytes with its strings
+// (Envelope.shared): ParseInto into it later leaves the strings and bytes
+// handed out before as they were, and Canonical is the new envelope's.
+func TestParseIntoAfterParseKeepsStrings(t *testing.T) {
+	var p Parser
+	e, err := p.Parse(demo.DraftEnvelope())
+	if err != nil {
+		t.Fatal(err)
+	}
+	syn, findings, canonical := e.Synopsis(), e.Findings(), e.Canonical()
+	label := e.Options()[0].Label
+	if !e.shared {
+		t.Fatal("Parse did not share the canonical bytes with the strings")
+	}
+	if err := p.ParseInto(e, demo.MetaEnvelope()); err != nil {
+		t.Fatal(err)
+	}
+	if e.shared {
+		t.Error("ParseInto left the Envelope shared")
+	}
+	again, err := Parse(demo.DraftEnvelope())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if syn != again.Synopsis() || !slices.Equal(findings, again.Findings()) || label != again.Options()[0].Label ||
+		!bytes.Equal(canonical, again.Canonical()) {
+		t.Errorf("strings handed out before ParseInto changed: %q %q %q", syn, findings, label)
+	}
+	meta, err := Parse(demo.MetaEnvelope())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(e.Canonical(), meta.Canonical()) || e.Digest() != meta.Digest() || e.Synopsis() != meta.Synopsis() {
+		t.Errorf("ParseInto after Parse: %s, want %s", e.Canonical(), meta.Canonical())
+	}
+}
+
+// A bare envelope with a member that is not an envelope's, first or later,
+// is read as decode reads any envelope (the probe stops at the member and
+// locate finds the envelope bare): the same problems whatever the member's
+// place, and a wrapper whose first member is an envelope's is still found.
+func TestProbeStopsAtUnknownMember(t *testing.T) {
+	env := string(demo.DraftEnvelope())
+	for _, src := range []string{
+		strings.Replace(env, `"synopsis":`, `"aaa":1,"synopsis":`, 1),
+		strings.Replace(env, `"synopsis":`, `"zzz":1,"synopsis":`, 1),
+	} {
+		_, err := Parse([]byte(src))
+		var me *MalformedError
+		if !errors.As(err, &me) || len(me.Problems) != 1 || me.Problems[0].Reason != "member not defined by the envelope grammar" {
+			t.Errorf("%.40s: err %v", src, err)
+		}
+	}
+	// findings sorts before binding_moment's neighbours: a tool result
+	// {"binding_moment":..., "findings":...} is a wrapper either way.
+	src := `{"findings":[],"binding_moment":` + env + `}`
+	e, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Parser
+	var into Envelope
+	if err := p.ParseInto(&into, []byte(src)); err != nil || into.Digest() != e.Digest() || p.Placement() != PlacementToolResult {
+		t.Errorf("ParseInto of a tool result: %v, %v, %v", into.Digest(), err, p.Placement())
+	}
+	if d, _ := Parse(demo.DraftEnvelope()); d.Digest() != e.Digest() {
+		t.Errorf("digest of the envelope in a tool result %v, bare %v", e.Digest(), d.Digest())
 	}
 }

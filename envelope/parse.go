@@ -29,6 +29,7 @@ import (
 	"bytes"
 	"errors"
 	"sync"
+	"unsafe"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/hashing"
@@ -98,16 +99,30 @@ func locate(doc []byte, loc *location) error {
 		loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
 		return nil
 	}
-	// One pass over the top level; only the wrappers found are entered.
-	var bm, sc, result span // zero when absent
+	// One pass over the document: the wrappers found (structuredContent,
+	// result and its structuredContent) are walked as they come, so that
+	// no value is read twice to find where it ends.
+	var bm, sc, scBM, result, resultSC, resultSCBM, resultBM span // zero when absent
 	jsonrpc := false
 	for it := jsonread.Object(doc, 0); it.Next(); {
 		switch string(it.Name()) {
 		case "binding_moment":
 			bm = spanOf(&it)
 		case "structuredContent":
-			sc = spanOf(&it)
+			sc, scBM = bindingMomentIn(doc, &it)
 		case "result":
+			if vs := it.ValueStart(); doc[vs] == '{' {
+				in := jsonread.Object(doc, vs)
+				for in.Next() {
+					switch string(in.Name()) {
+					case "structuredContent":
+						resultSC, resultSCBM = bindingMomentIn(doc, &in)
+					case "binding_moment":
+						resultBM = spanOf(&in)
+					}
+				}
+				it.SetValueEnd(in.Close())
+			}
 			result = spanOf(&it)
 		case "jsonrpc":
 			jsonrpc = true
@@ -126,29 +141,16 @@ func locate(doc []byte, loc *location) error {
 		loc.members = append(loc.members, m)
 		return nil
 	}
-	// within looks name up in the object value of the member v, and returns
-	// its span in doc.
-	within := func(v span, name string) span {
-		if !v.found() {
-			return span{}
-		}
-		m := lookup(doc[v.start:v.end], name)
-		if !m.found() {
-			return span{}
-		}
-		return span{member: v.start + m.member, start: v.start + m.start, end: v.start + m.end}
-	}
 	if err := found(bm, PlacementToolResult, "/binding_moment"); err != nil {
 		return err
 	}
-	if err := found(within(sc, "binding_moment"), PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
+	if err := found(scBM, PlacementStructuredContent, "/structuredContent/binding_moment"); err != nil {
 		return err
 	}
-	resultSC := within(result, "structuredContent")
-	if err := found(within(resultSC, "binding_moment"), PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
+	if err := found(resultSCBM, PlacementJSONRPC, "/result/structuredContent/binding_moment"); err != nil {
 		return err
 	}
-	if err := found(within(result, "binding_moment"), PlacementJSONRPC, "/result/binding_moment"); err != nil {
+	if err := found(resultBM, PlacementJSONRPC, "/result/binding_moment"); err != nil {
 		return err
 	}
 	switch {
@@ -163,6 +165,23 @@ func locate(doc []byte, loc *location) error {
 	}
 	loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
 	return nil
+}
+
+// bindingMomentIn returns the span of the current member of it, a walk of
+// an object in doc, and, when its value is an object, the span of the
+// binding_moment member in it. The end of the value is the one that walk
+// finds, so that the value is read once.
+func bindingMomentIn(doc []byte, it *jsonread.Iter) (m, bm span) {
+	if vs := it.ValueStart(); doc[vs] == '{' {
+		in := jsonread.Object(doc, vs)
+		for in.Next() {
+			if string(in.Name()) == "binding_moment" {
+				bm = spanOf(&in)
+			}
+		}
+		it.SetValueEnd(in.Close())
+	}
+	return spanOf(it), bm
 }
 
 // Parser parses envelopes with reusable scratch memory: its own strict
@@ -181,8 +200,19 @@ type Parser struct {
 	placement Placement
 
 	// probing: decode is reading the whole document as a bare envelope and
-	// stops (setting wrapped) at a top-level member that only a wrapper has.
+	// stops (setting wrapped) at a top-level member that is not one of an
+	// envelope's: a wrapper's, or one that makes the envelope malformed,
+	// which locate and a second decode (not probing) then settle.
 	probing, wrapped bool
+
+	// own: the Envelope is new (Parse), and its canonical bytes are those
+	// of text, the string its strings are substrings of, rather than a
+	// copy (Envelope.shared).
+	own bool
+
+	// slowOnly: decode reads every envelope, never decodeFast (the tests
+	// that hold the fast path to decode: FuzzFastSlow, TestFastSlowMutations).
+	slowOnly bool
 }
 
 // Placement returns where the last successful Parse or ParseInto found
@@ -193,7 +223,10 @@ func (p *Parser) Placement() Placement { return p.placement }
 // [Parser.ParseInto]) into a new Envelope.
 func (p *Parser) Parse(src []byte) (*Envelope, error) {
 	e := new(Envelope)
-	if err := p.ParseInto(e, src); err != nil {
+	p.own = true
+	err := p.ParseInto(e, src)
+	p.own = false
+	if err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -220,6 +253,9 @@ func (p *Parser) Parse(src []byte) (*Envelope, error) {
 // problems when the envelope breaks the grammar of §4 and §5. On error the
 // contents of e are unspecified, and e must not be used as an envelope.
 func (p *Parser) ParseInto(e *Envelope, src []byte) error {
+	if e.shared { // its memory is that of strings handed out: never written
+		e.canonical, e.shared = nil, false
+	}
 	e.canonical = e.canonical[:0] // on error, e is not an envelope
 	e.digest = hashing.Digest{}
 	doc, err := p.c.View(src)
@@ -229,15 +265,20 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 		}
 		return p.parseWrapped(e, src, err)
 	}
-	// Most inputs are either a bare envelope or a wrapper whose wrapper
-	// member sorts early; try the bare reading first, which makes locate's
-	// extra pass unnecessary unless a wrapper member turns up (locate would
-	// then choose a wrapper placement, or report that there is no envelope).
-	if len(doc) > 0 && doc[0] == '{' {
+	// Most inputs are either a bare envelope or a wrapper whose first
+	// member is none of an envelope's (binding_moment, content, id); try
+	// the bare reading first when the first member is an envelope's, which
+	// makes locate's extra pass unnecessary unless another member turns up
+	// (locate then chooses a wrapper placement, reports that there is no
+	// envelope, or finds it bare, and decodeSpan decodes it again).
+	if len(doc) > 0 && doc[0] == '{' && envelopeFirst(doc) {
 		if p.text != string(doc) { // compared without allocating
 			p.text = string(doc)
 		}
 		p.resetProblems()
+		if p.decodeFast(e, doc, p.text) {
+			return p.finish(e, doc, PlacementBare)
+		}
 		p.probing, p.wrapped = true, false
 		p.decode(e, doc, p.text)
 		p.probing = false
@@ -251,6 +292,20 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 	return p.decodeSpan(e, doc[p.loc.start:p.loc.end], p.loc.placement)
 }
 
+// envelopeFirst reports whether the first member of the canonical object
+// doc is one an envelope has: there is then a bare envelope to try.
+func envelopeFirst(doc []byte) bool {
+	it := jsonread.Object(doc, 0)
+	if !it.Next() {
+		return true // {}: decode reports the missing members
+	}
+	switch string(it.Name()) {
+	case "findings", "meta", "offer", "question", "recommendations", "synopsis":
+		return true
+	}
+	return false
+}
+
 // decodeSpan decodes span, the canonical binding_moment value found at
 // placement pl, into e.
 func (p *Parser) decodeSpan(e *Envelope, span []byte, pl Placement) error {
@@ -258,7 +313,9 @@ func (p *Parser) decodeSpan(e *Envelope, span []byte, pl Placement) error {
 		p.text = string(span)
 	}
 	p.resetProblems()
-	p.decode(e, span, p.text)
+	if !p.decodeFast(e, span, p.text) {
+		p.decode(e, span, p.text)
+	}
 	return p.finish(e, span, pl)
 }
 
@@ -351,7 +408,13 @@ func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
 	if len(p.problems) > 0 {
 		return &MalformedError{Problems: append([]Problem(nil), p.problems...), Omitted: p.omitted}
 	}
-	e.canonical = append(e.canonical[:0], span...)
+	if p.own && p.text == string(span) {
+		// A new Envelope: its canonical bytes are its text's (the bytes of
+		// span), which nothing writes (shared).
+		e.canonical, e.shared = unsafe.Slice(unsafe.StringData(p.text), len(p.text)), true
+	} else {
+		e.canonical = append(e.canonical[:0], span...)
+	}
 	e.digest = hashing.Sum(span)
 	p.placement = pl
 	return nil
@@ -403,6 +466,7 @@ func Validate(src []byte) []Problem {
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var p Parser
 	var v Envelope
+	p.own = true
 	if err := p.ParseInto(&v, data); err != nil {
 		return err
 	}

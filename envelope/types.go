@@ -34,6 +34,11 @@ type Envelope struct {
 
 	canonical []byte         // JCS (strict profile) of the binding_moment value
 	digest    hashing.Digest // SHA-256 of canonical
+
+	// shared: canonical is the memory of the string the slots' strings are
+	// substrings of (Parser.Parse), so it is never written: ParseInto
+	// drops it rather than reuse it.
+	shared bool
 }
 
 // meta is the meta slot as held by an Envelope.

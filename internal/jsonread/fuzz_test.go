@@ -3,6 +3,7 @@ package jsonread_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -96,6 +97,10 @@ func checkBounded(t *testing.T, b []byte) {
 		if s != -1 && (s <= i+1 || s > len(b)) {
 			t.Fatalf("SkipString(%q, %d) = %d", b, i, s)
 		}
+		if e, plain := jsonread.StringEnd(b, i); e != s || plain && bytes.IndexByte(b[i+1:e-1], '\\') >= 0 ||
+			!plain && e >= 0 && bytes.IndexByte(b[i+1:e-1], '\\') < 0 {
+			t.Fatalf("StringEnd(%q, %d) = %d, %v; SkipString %d", b, i, e, plain, s)
+		}
 		if v := jsonread.SkipValue(b, i); v != -1 && (v < i || v > len(b)) {
 			t.Fatalf("SkipValue(%q, %d) = %d", b, i, v)
 		}
@@ -143,6 +148,14 @@ func walk(b []byte, it jsonread.Iter, object bool) int {
 		}
 		if object {
 			_, _, _ = it.Name(), it.QuotedName(), it.MemberStart()
+		}
+		c := it
+		if body, plain, ok := c.StringBody(); ok {
+			end := c.ValueEnd()
+			if vs := it.ValueStart(); end != jsonread.SkipString(b, vs) || !bytes.Equal(body, b[vs+1:end-1]) ||
+				plain != (bytes.IndexByte(body, '\\') < 0) {
+				panic(fmt.Sprintf("StringBody at %d of %q = %q, %v; ends at %d", vs, b, body, plain, end))
+			}
 		}
 		_, _ = it.Scalar(), it.Value()
 	}
@@ -210,6 +223,13 @@ func canonicalValue(t *testing.T, c []byte, i int) int {
 		end := canonicalValue(t, c, vs)
 		if want := jsonread.SkipValue(c, vs); end != want {
 			t.Fatalf("%q: the value at %d ends at %d, SkipValue says %d", c, vs, end, want)
+		}
+		if c[vs] == '"' {
+			sb := it
+			body, plain, ok := sb.StringBody()
+			if !ok || sb.ValueEnd() != end || !bytes.Equal(body, c[vs+1:end-1]) || plain != (bytes.IndexByte(body, '\\') < 0) {
+				t.Fatalf("%q: StringBody at %d = %q, %v, %v; ends at %d, want %d", c, vs, body, plain, ok, sb.ValueEnd(), end)
+			}
 		}
 		if sc := it.Scalar(); c[vs] != '{' && c[vs] != '[' && !bytes.Equal(sc, c[vs:end]) || len(sc) == 0 {
 			t.Fatalf("%q: Scalar at %d = %q", c, vs, sc)

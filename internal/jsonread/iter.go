@@ -163,6 +163,25 @@ func (it *Iter) Scalar() []byte {
 	return it.Value()
 }
 
+// StringBody returns the current value's body, between its quotes and as
+// the text writes it (escaped), when the value is a string, and records
+// its end; plain reports that the body holds no escape, so that it is the
+// string's text. ok is false when the value is not a string or b ends
+// inside it. It reads the string once, where Value and a search for a
+// backslash would read it twice.
+func (it *Iter) StringBody() (body []byte, plain, ok bool) {
+	vs := it.vs
+	if uint(vs) >= uint(len(it.b)) || it.b[vs] != '"' {
+		return nil, false, false
+	}
+	end, plain := StringEnd(it.b, vs)
+	if end < 0 {
+		return nil, false, false
+	}
+	it.ve = end
+	return it.b[vs+1 : end-1], plain, true
+}
+
 // Index returns the index of the current member or element, from 0; once
 // Next or Elem has returned false, how many there were.
 func (it *Iter) Index() int { return it.n }

@@ -270,6 +270,43 @@ func TestEqualFoldASCII(t *testing.T) {
 	}
 }
 
+// TestStringBody: Iter.StringBody returns each string value's body as
+// written and whether it holds a backslash, and ends the value where
+// SkipString does: short strings, strings ending in each of the first
+// four words and past them, with a backslash before and after the
+// 32-byte mark, and unterminated ones; a value that is not a string is
+// not ok.
+func TestStringBody(t *testing.T) {
+	long := strings.Repeat("x", 40)
+	bodies := []string{"", "a", "abcdefg", "abcdefgh", strings.Repeat("y", 31), strings.Repeat("y", 32), long,
+		`a\"b`, long + `\\`, `\\` + long, strings.Repeat("z", 30) + `\"` + long, long + `\u00e9` + long}
+	for _, body := range bodies {
+		doc := []byte(`["` + body + `",1]`)
+		it := jsonread.Array(doc, 0)
+		if !it.Elem() {
+			t.Fatalf("%s: no element", doc)
+		}
+		got, plain, ok := it.StringBody()
+		end := jsonread.SkipString(doc, 1)
+		if !ok || string(got) != body || plain != !strings.Contains(body, `\`) || it.ValueEnd() != end {
+			t.Errorf("%s: StringBody = %q, %v, %v, end %d; want %q, %v, end %d", doc, got, plain, ok, it.ValueEnd(), body, !strings.Contains(body, `\`), end)
+		}
+		if !it.Elem() || it.Index() != 1 {
+			t.Errorf("%s: the walk does not go on past the string", doc)
+		}
+		if _, _, ok := it.StringBody(); ok {
+			t.Errorf("%s: StringBody of a number is ok", doc)
+		}
+		cut := doc[:len(doc)-4] // inside the string, before its closing quote
+		it = jsonread.Array(cut, 0)
+		if it.Elem() {
+			if got, _, ok := it.StringBody(); ok {
+				t.Errorf("%s: StringBody of an unterminated string = %q", cut, got)
+			}
+		}
+	}
+}
+
 // TestIterUnterminatedName: a walk of an object whose member name the
 // text ends inside stops, Close -1, without reading outside the text
 // (the fuzzer's {" panicked: skipString's -1 was taken for an index).

@@ -63,6 +63,35 @@ func skipString(b []byte, i int) int {
 	}
 }
 
+// StringEnd is SkipString that also reports whether the string's body is
+// plain: without a backslash, so that the body is the string's text. It
+// returns -1 and false where SkipString returns -1. It reads the first
+// 16 bytes a word at a time (short strings end there), and the rest of a
+// longer string with bytes.IndexByte.
+func StringEnd(b []byte, i int) (end int, plain bool) {
+	if uint(i) >= uint(len(b)) || b[i] != '"' {
+		return -1, false
+	}
+	j := i + 1
+	for w := 0; w < 2 && j+8 <= len(b); w++ {
+		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			if k := j + bits.TrailingZeros64(m)>>3; b[k] == '"' {
+				return k + 1, true
+			}
+			return skipString(b, i), false
+		}
+		j += 8
+	}
+	k := bytes.IndexByte(b[j:], '"')
+	if k < 0 {
+		return -1, false
+	}
+	if bytes.IndexByte(b[j:j+k], '\\') >= 0 {
+		return skipString(b, i), false
+	}
+	return j + k + 1, true
+}
+
 // quoteOrBackslash returns a word whose lowest set bit is the high bit of
 // the first byte of x (in memory order) that is '"' or '\\', or 0 when
 // there is none. (The classic has-zero-byte test: a byte above a match may

@@ -42,6 +42,13 @@ func AppendUnquote(dst, b []byte, i int) ([]byte, int) {
 			if m := quoteOrBackslash(x); m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
 				j, n = j+k, n+k
+				// \" and \\ (JSON text held in a string is full of
+				// them) are decoded here, and the run goes on.
+				if b[j] == '\\' && j+1 < len(b) && (b[j+1] == '"' || b[j+1] == '\\') {
+					buf[n] = b[j+1]
+					j, n = j+2, n+1
+					continue
+				}
 				break
 			}
 			j, n = j+8, n+8

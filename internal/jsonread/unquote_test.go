@@ -15,7 +15,7 @@ import (
 // and the unpaired surrogates the canon gate rejects before a reader could
 // see them).
 var unquotePieces = []string{
-	"a", "Z", " ", "é", "€", "😀", `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
+	"a", "Z", " ", "é", "€", "😀", "a run longer than a word", `\"`, `\"\\\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
 	`\u0000`, `\u001f`, `\u0041`, `\u00e9`, `\u00E9`, `\u20ac`, `\uFFFF`,
 	`\ud83d\ude00`, `\uD83D\uDE00`, `\ud800`, `\udc00`, `\ud800\u0041`, `\ud800\ud800`, `\udc00\ud800`,
 }
