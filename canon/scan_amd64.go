@@ -20,6 +20,10 @@ var (
 	haveClassifyAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 	// haveUTF8Lookup reports that utf8Blocks can run: SSSE3 (PSHUFB).
 	haveUTF8Lookup = cpu.X86.HasSSSE3
+	// haveUTF8AVX512 reports that utf8BlocksAVX512 can run: AVX-512 F
+	// (VALIGNQ, VPTERNLOGD, VBROADCASTI32X4) and BW (VPSHUFB, VPALIGNR,
+	// VPTESTMB on bytes), with an OS that saves the AVX-512 state.
+	haveUTF8AVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 )
 
 // indexStop returns the offset of the first byte of s that is '"', '\\' or
@@ -92,6 +96,21 @@ func classify(p *byte, n int, stop, high *uint64) {
 //
 //go:noescape
 func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
+
+// utf8BlocksAVX512 is utf8Blocks with AVX-512 BW, one 64-byte block per
+// iteration (scan_amd64.s); it writes the same bitmaps.
+//
+//go:noescape
+func utf8BlocksAVX512(p *byte, n int, prev *byte, high, bad *uint64)
+
+// utf8Check is utf8Blocks or utf8BlocksAVX512, as selected.
+func utf8Check(p *byte, n int, prev *byte, high, bad *uint64) {
+	if useUTF8AVX512 {
+		utf8BlocksAVX512(p, n, prev, high, bad)
+		return
+	}
+	utf8Blocks(p, n, prev, high, bad)
+}
 
 // winWords is the number of 64-byte blocks a classWindow covers (4 KiB).
 const winWords = 64
@@ -208,11 +227,11 @@ func (w *classWindow) fillBad(src []byte) {
 		full-- // the last block is the padded copy
 	}
 	if full > 0 {
-		utf8Blocks(&src[w.lo], full, before(src, w.lo), &w.high[0], &w.bad[0])
+		utf8Check(&src[w.lo], full, before(src, w.lo), &w.high[0], &w.bad[0])
 	}
 	if full < w.words {
 		t := w.lo + 64*full
-		utf8Blocks(&w.pad[0], 1, before(src, t), &w.high[full], &w.bad[full])
+		utf8Check(&w.pad[0], 1, before(src, t), &w.high[full], &w.bad[full])
 	}
 	w.badReady = true
 }
