@@ -36,9 +36,10 @@ var (
 	// useUTF8Lookup selects the window's error bitmap (utf8Blocks) for the
 	// UTF-8 check of strings inside it, else one call to utf8.Valid per
 	// string.
-	useUTF8Lookup = haveUTF8Lookup || haveUTF8AVX512
+	useUTF8Lookup = haveUTF8Lookup
 	// useUTF8AVX512 selects utf8BlocksAVX512 for the error bitmap (when
-	// useUTF8Lookup), else utf8Blocks (SSSE3).
+	// useUTF8Lookup), else utf8BlocksSSSE3; utf8Blocks (scan_amd64.s)
+	// reads it.
 	useUTF8AVX512 = haveUTF8AVX512
 	// minifyImpl selects the whitespace compression: minifyOff, minifyGo
 	// or minifyAVX512.

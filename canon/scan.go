@@ -17,7 +17,7 @@ package canon
 //     a high bit lies inside it, and then a third bitmap answers: the
 //     bytes that show a UTF-8 error, computed for windows that hold a
 //     high byte by the lookup method of utf8_lookup.go (utf8BlocksAVX512
-//     with AVX-512 BW, else utf8Blocks with SSSE3); without SSSE3,
+//     with AVX-512 BW, else utf8BlocksSSSE3 with SSSE3); without SSSE3,
 //     utf8.Valid checks the string.
 //   - A string that leaves the window goes to scanPlainString, which calls
 //     the SSE2 indexStop directly on the rest of the input.

@@ -22,8 +22,9 @@ var (
 	haveUTF8Lookup = cpu.X86.HasSSSE3
 	// haveUTF8AVX512 reports that utf8BlocksAVX512 can run: AVX-512 F
 	// (VALIGNQ, VPTERNLOGD, VBROADCASTI32X4) and BW (VPSHUFB, VPALIGNR,
-	// VPTESTMB on bytes), with an OS that saves the AVX-512 state.
-	haveUTF8AVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+	// VPTESTMB on bytes), with an OS that saves the AVX-512 state: what
+	// classifyBlocksAVX512 needs.
+	haveUTF8AVX512 = haveClassifyAVX512
 )
 
 // indexStop returns the offset of the first byte of s that is '"', '\\' or
@@ -91,26 +92,25 @@ func classify(p *byte, n int, stop, high *uint64) {
 // utf8Blocks writes, for each of the n 64-byte blocks at p, the bitmap of
 // the bytes that show a UTF-8 error by the lookup method (utf8_lookup.go)
 // to bad[i], given the 16 bytes before p at prev. Blocks with no high byte
-// (high[i] == 0) after three ASCII bytes are not examined. Implemented in
-// scan_amd64.s; it needs SSSE3.
+// (high[i] == 0) after three ASCII bytes are not examined. It jumps to
+// utf8BlocksAVX512 if useUTF8AVX512 is set, else to utf8BlocksSSSE3
+// (scan_amd64.s): the choice is made in the assembly, so that fillBad, its
+// caller, stays as small as a single call.
 //
 //go:noescape
 func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
 
+// utf8BlocksSSSE3 is utf8Blocks with SSSE3, four 16-byte chunks per 64-byte
+// block (scan_amd64.s).
+//
+//go:noescape
+func utf8BlocksSSSE3(p *byte, n int, prev *byte, high, bad *uint64)
+
 // utf8BlocksAVX512 is utf8Blocks with AVX-512 BW, one 64-byte block per
-// iteration (scan_amd64.s); it writes the same bitmaps.
+// iteration (scan_amd64.s); it writes the same bitmaps as utf8BlocksSSSE3.
 //
 //go:noescape
 func utf8BlocksAVX512(p *byte, n int, prev *byte, high, bad *uint64)
-
-// utf8Check is utf8Blocks or utf8BlocksAVX512, as selected.
-func utf8Check(p *byte, n int, prev *byte, high, bad *uint64) {
-	if useUTF8AVX512 {
-		utf8BlocksAVX512(p, n, prev, high, bad)
-		return
-	}
-	utf8Blocks(p, n, prev, high, bad)
-}
 
 // winWords is the number of 64-byte blocks a classWindow covers (4 KiB).
 const winWords = 64
@@ -227,11 +227,11 @@ func (w *classWindow) fillBad(src []byte) {
 		full-- // the last block is the padded copy
 	}
 	if full > 0 {
-		utf8Check(&src[w.lo], full, before(src, w.lo), &w.high[0], &w.bad[0])
+		utf8Blocks(&src[w.lo], full, before(src, w.lo), &w.high[0], &w.bad[0])
 	}
 	if full < w.words {
 		t := w.lo + 64*full
-		utf8Check(&w.pad[0], 1, before(src, t), &w.high[full], &w.bad[full])
+		utf8Blocks(&w.pad[0], 1, before(src, t), &w.high[full], &w.bad[full])
 	}
 	w.badReady = true
 }

@@ -172,14 +172,14 @@ done:
 	ORQ   AX, R9 \
 	MOVO  X0, X1
 
-// func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
+// func utf8BlocksSSSE3(p *byte, n int, prev *byte, high, bad *uint64)
 //
 // For each of the n 64-byte blocks at p, writes bad[i]: bit k set where
 // byte k shows a UTF-8 error by the lookup method (utf8_lookup.go), given
 // the 16 bytes before p at prev. A block whose high[i] is zero, after a
 // block whose last three bytes are ASCII, cannot show an error and is
 // skipped. Needs SSSE3 (PSHUFB, PALIGNR).
-TEXT ·utf8Blocks(SB), NOSPLIT, $0-40
+TEXT ·utf8BlocksSSSE3(SB), NOSPLIT, $0-40
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ prev+16(FP), DI
@@ -270,13 +270,13 @@ avxdone:
 
 // func utf8BlocksAVX512(p *byte, n int, prev *byte, high, bad *uint64)
 //
-// utf8Blocks with AVX-512 BW, one 64-byte block per iteration: the tables
+// utf8BlocksSSSE3 with AVX-512 BW, one 64-byte block per iteration: the tables
 // and constants are broadcast to the four 128-bit lanes of Z8-Z14. The
 // bytes one, two and three back come from T = [the 16 bytes before the
 // block, its bytes 0-47] (VALIGNQ of the block with those 16 bytes
 // broadcast), and VPALIGNR of the block with T in each lane. The error of
 // a byte is special ^ (must23 & 0x80) (VPTERNLOGD), non-zero bytes into the
-// bitmap by VPTESTMB. Blocks are skipped as by utf8Blocks; R12 points to
+// bitmap by VPTESTMB. Blocks are skipped as by utf8BlocksSSSE3; R12 points to
 // the 16 bytes before the current block (prev for the first).
 TEXT ·utf8BlocksAVX512(SB), NOSPLIT, $0-40
 	MOVQ p+0(FP), SI
@@ -347,3 +347,15 @@ avx512next:
 avx512done:
 	VZEROUPPER
 	RET
+
+// func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
+//
+// Jumps to the kernel in force: utf8BlocksAVX512 if useUTF8AVX512 (impl.go)
+// is set, else utf8BlocksSSSE3. Both take the same arguments.
+TEXT ·utf8Blocks(SB), NOSPLIT, $0-40
+	CMPB ·useUTF8AVX512(SB), $0
+	JEQ  ssse3
+	JMP  ·utf8BlocksAVX512(SB)
+
+ssse3:
+	JMP ·utf8BlocksSSSE3(SB)

@@ -24,7 +24,7 @@ var utf8BlockKernels = []struct {
 	name string
 	f    func(p *byte, n int, prev *byte, high, bad *uint64)
 }{
-	{"ssse3", utf8Blocks},
+	{"ssse3", utf8BlocksSSSE3},
 	{"avx512", utf8BlocksAVX512},
 }
 
@@ -173,6 +173,22 @@ func TestUTF8BlocksBoundaries(t *testing.T) {
 						checkUTF8Blocks(t, kf.name, kf.f, buf, fmt.Sprintf("% x at offset %d of %s", seq, at-16, bg.name))
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestUTF8BlocksDispatch checks utf8Blocks, the entry fillBad calls,
+// under each block kernel put in force through the registry: it must jump
+// to a kernel that writes the model's bitmaps (with the arguments intact).
+func TestUTF8BlocksDispatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	for _, kf := range utf8BlockKernels {
+		t.Run("impl="+kf.name, func(t *testing.T) {
+			defer impltest.Select(t, utf8Kernel, kf.name)()
+			for iter := range 200 {
+				buf := randomUTF8ish(r, 16+64*(1+r.IntN(6)))
+				checkUTF8Blocks(t, "utf8Blocks under "+kf.name, utf8Blocks, buf, fmt.Sprintf("iteration %d", iter))
 			}
 		})
 	}
