@@ -16,6 +16,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/internal/demo"
 	"github.com/bbdigest/bbdigest/internal/es6/es6seq"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // sharedDir returns the directory of the shared conformance material, which
@@ -30,6 +31,16 @@ func sharedDir(t testing.TB, sub string) string {
 		t.Skipf("conformance data missing: %v", err)
 	}
 	return dir
+}
+
+// TestConformanceUTF8Paths runs the conformance vectors under each
+// implementation of the utf8 kernel.
+func TestConformanceUTF8Paths(t *testing.T) {
+	impltest.ForEach(t, utf8Kernel, func(t *testing.T) {
+		TestRFC8785Vectors(t)
+		TestEPCanonicalizationVectors(t)
+		TestEnvelopeExample64(t)
+	})
 }
 
 // TestRFC8785Vectors checks every input of the RFC 8785 reference

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -29,61 +30,90 @@ func FuzzCanonicalize(f *testing.F) {
 	var strict, rfc Canonicalizer
 	rfc.Reset(RFC8785)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		// The fast path accepts only what the engine returns unchanged.
-		checkQuick(t, &strict, in)
-		checkQuick(t, &rfc, in)
-		outS, errS := strict.Append(nil, in)
-		outR, errR := rfc.Append(nil, in)
-		if errR != nil {
-			if _, ok := errors.AsType[*Error](errR); !ok {
-				t.Fatalf("rfc8785 error is not *Error: %v", errR)
-			}
-		}
-		if errS == nil {
-			if errR != nil || !bytes.Equal(outS, outR) {
-				t.Fatalf("strict accepts %q as %q; rfc8785 gives %q, %v", in, outS, outR, errR)
-			}
-		} else {
-			e, ok := errors.AsType[*Error](errS)
-			if !ok {
-				t.Fatalf("strict error is not *Error: %v", errS)
-			}
-			switch e.Class {
-			case ClassNonInteger, ClassUnsafeInteger, ClassDepth:
-			default:
-				eR, _ := errors.AsType[*Error](errR)
-				if eR == nil || eR.Class != e.Class || eR.Offset != e.Offset {
-					t.Fatalf("%q: strict %v, rfc8785 %v", in, errS, errR)
-				}
-			}
-		}
-		// In place: the input's own buffer as the output buffer.
-		buf := append(make([]byte, 0, len(in)+64), in...)
-		inPlace, errP := rfc.Append(buf[:0], buf)
-		if fmt.Sprint(errP) != fmt.Sprint(errR) || errR == nil && !bytes.Equal(inPlace, outR) {
-			t.Fatalf("%q: in place gives %q, %v; want %q, %v", in, inPlace, errP, outR, errR)
-		}
-		if errR != nil {
-			return
-		}
-		if !json.Valid(outR) || !utf8.Valid(outR) {
-			t.Fatalf("%q: output %q is not valid JSON", in, outR)
-		}
-		// The same output when every reordering is deferred.
-		testDeferAllSorts = true
-		deferred, errD := rfc.Append(nil, in)
-		testDeferAllSorts = false
-		if errD != nil || !bytes.Equal(deferred, outR) {
-			t.Fatalf("%q: deferred ordering gives %q, %v; want %q", in, deferred, errD, outR)
-		}
-		if !checkQuick(t, &rfc, outR) {
-			t.Fatalf("%q: the fast path gives up on the canonical %q", in, outR)
-		}
-		again, err := rfc.View(outR)
-		if err != nil || !bytes.Equal(again, outR) || (len(outR) > 0 && &again[0] != &outR[0]) {
-			t.Fatalf("%q: output %q is not a fixed point: %q, %v", in, outR, again, err)
-		}
+		underEachUTF8(t, func() { checkCanonicalize(t, &strict, &rfc, in) })
 	})
+}
+
+// checkCanonicalize is the body of FuzzCanonicalize: the invariants that
+// hold for in, with two Canonicalizers of the strict and rfc8785 profiles.
+func checkCanonicalize(t *testing.T, strict, rfc *Canonicalizer, in []byte) {
+	t.Helper()
+	// The fast path accepts only what the engine returns unchanged.
+	checkQuick(t, strict, in)
+	checkQuick(t, rfc, in)
+	outS, errS := strict.Append(nil, in)
+	outR, errR := rfc.Append(nil, in)
+	if errR != nil {
+		if _, ok := errors.AsType[*Error](errR); !ok {
+			t.Fatalf("rfc8785 error is not *Error: %v", errR)
+		}
+	}
+	if errS == nil {
+		if errR != nil || !bytes.Equal(outS, outR) {
+			t.Fatalf("strict accepts %q as %q; rfc8785 gives %q, %v", in, outS, outR, errR)
+		}
+	} else {
+		e, ok := errors.AsType[*Error](errS)
+		if !ok {
+			t.Fatalf("strict error is not *Error: %v", errS)
+		}
+		switch e.Class {
+		case ClassNonInteger, ClassUnsafeInteger, ClassDepth:
+		default:
+			eR, _ := errors.AsType[*Error](errR)
+			if eR == nil || eR.Class != e.Class || eR.Offset != e.Offset {
+				t.Fatalf("%q: strict %v, rfc8785 %v", in, errS, errR)
+			}
+		}
+	}
+	// In place: the input's own buffer as the output buffer.
+	buf := append(make([]byte, 0, len(in)+64), in...)
+	inPlace, errP := rfc.Append(buf[:0], buf)
+	if fmt.Sprint(errP) != fmt.Sprint(errR) || errR == nil && !bytes.Equal(inPlace, outR) {
+		t.Fatalf("%q: in place gives %q, %v; want %q, %v", in, inPlace, errP, outR, errR)
+	}
+	if errR != nil {
+		return
+	}
+	if !json.Valid(outR) || !utf8.Valid(outR) {
+		t.Fatalf("%q: output %q is not valid JSON", in, outR)
+	}
+	// The same output when every reordering is deferred.
+	testDeferAllSorts = true
+	deferred, errD := rfc.Append(nil, in)
+	testDeferAllSorts = false
+	if errD != nil || !bytes.Equal(deferred, outR) {
+		t.Fatalf("%q: deferred ordering gives %q, %v; want %q", in, deferred, errD, outR)
+	}
+	if !checkQuick(t, rfc, outR) {
+		t.Fatalf("%q: the fast path gives up on the canonical %q", in, outR)
+	}
+	again, err := rfc.View(outR)
+	if err != nil || !bytes.Equal(again, outR) || (len(outR) > 0 && &again[0] != &outR[0]) {
+		t.Fatalf("%q: output %q is not a fixed point: %q, %v", in, outR, again, err)
+	}
+}
+
+// underEachUTF8 runs f once under each implementation of the utf8 kernel
+// that this CPU and build can run, so that a fuzz target checks every input
+// on each; a failure names the implementation it happened under.
+func underEachUTF8(t *testing.T, f func()) {
+	t.Helper()
+	for _, name := range utf8Kernel.Available() {
+		func() {
+			restore, err := utf8Kernel.Select(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				restore()
+				if t.Failed() {
+					t.Logf("under utf8 implementation %s", name)
+				}
+			}()
+			f()
+		}()
+	}
 }
 
 func FuzzCompareUTF16(f *testing.F) {
@@ -138,25 +168,65 @@ func FuzzScanPlainString(f *testing.F) {
 		}
 		pos = int(uint(pos) % uint(len(src)))
 		src[pos] = '"'
-		gotEnd, gotEsc := scanPlainString(src, pos)
-		wantEnd, wantEsc := scanPlainGeneric(src, pos)
-		if gotEnd != wantEnd || gotEsc != wantEsc {
-			t.Fatalf("%q at %d: scanPlainString = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
-		}
-		var c Canonicalizer
-		c.src = src
-		c.win.reset()
-		if gotEnd, gotEsc = c.scanPlain(pos); gotEnd != wantEnd || gotEsc != wantEsc {
-			t.Fatalf("%q at %d: scanPlain = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
-		}
-		// The run scanner of strings with escapes, from the string's start
-		// (the window is where scanPlain put it).
-		wantJ, wantOK := refStopRun(src, pos+1)
-		if j, ok := stopRunGeneric(src, pos+1); j != wantJ || ok != wantOK {
-			t.Fatalf("%q at %d: stopRunGeneric = %d, %v; want %d, %v", src, pos+1, j, ok, wantJ, wantOK)
-		}
-		if j, ok := c.stopRun(pos + 1); j != wantJ || ok && !wantOK {
-			t.Fatalf("%q at %d: stopRun = %d, %v; want %d, %v", src, pos+1, j, ok, wantJ, wantOK)
+		underEachUTF8(t, func() { checkScanPlain(t, src, pos) })
+	})
+}
+
+// checkScanPlain is the body of FuzzScanPlainString: the scanners on src
+// from the quote at pos.
+func checkScanPlain(t *testing.T, src []byte, pos int) {
+	t.Helper()
+	gotEnd, gotEsc := scanPlainString(src, pos)
+	wantEnd, wantEsc := scanPlainGeneric(src, pos)
+	if gotEnd != wantEnd || gotEsc != wantEsc {
+		t.Fatalf("%q at %d: scanPlainString = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
+	}
+	var c Canonicalizer
+	c.src = src
+	c.win.reset()
+	if gotEnd, gotEsc = c.scanPlain(pos); gotEnd != wantEnd || gotEsc != wantEsc {
+		t.Fatalf("%q at %d: scanPlain = %d, %v; scanPlainGeneric = %d, %v", src, pos, gotEnd, gotEsc, wantEnd, wantEsc)
+	}
+	// The run scanner of strings with escapes, from the string's start
+	// (the window is where scanPlain put it).
+	wantJ, wantOK := refStopRun(src, pos+1)
+	if j, ok := stopRunGeneric(src, pos+1); j != wantJ || ok != wantOK {
+		t.Fatalf("%q at %d: stopRunGeneric = %d, %v; want %d, %v", src, pos+1, j, ok, wantJ, wantOK)
+	}
+	if j, ok := c.stopRun(pos + 1); j != wantJ || ok && !wantOK {
+		t.Fatalf("%q at %d: stopRun = %d, %v; want %d, %v", src, pos+1, j, ok, wantJ, wantOK)
+	}
+}
+
+// FuzzUTF8Paths checks that every implementation of the utf8 kernel gives
+// the generic one's answer (utf8.Valid per string): the same canonical
+// form, or the same error, of any input, through Append and View, under
+// the rfc8785 profile.
+func FuzzUTF8Paths(f *testing.F) {
+	seedCorpus(f)
+	f.Add([]byte("[\"" + strings.Repeat("é", 40) + "\xe3\x81\",\"" + strings.Repeat("x", 60) + "\xf0\x9f\x98\"]"))
+	f.Add([]byte("{\"" + strings.Repeat("a", 62) + "\xed\xa0\x80\":1}"))
+	var c Canonicalizer
+	c.Reset(RFC8785)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var want []byte
+		var wantErr error
+		for i, name := range utf8Kernel.Available() {
+			restore, err := utf8Kernel.Select(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := c.Append(nil, in)
+			_, viewErr := c.View(in)
+			restore()
+			if i == 0 {
+				want, wantErr = out, err
+			} else if !bytes.Equal(out, want) || !sameError(err, wantErr) {
+				t.Fatalf("%q: utf8 %s gives %q, %v; %s gives %q, %v", in, name, out, err, utf8Kernel.Names()[0], want, wantErr)
+			}
+			if (viewErr == nil) != (err == nil) {
+				t.Fatalf("%q: utf8 %s: View gives %v, Append %v", in, name, viewErr, err)
+			}
 		}
 	})
 }

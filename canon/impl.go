@@ -9,7 +9,9 @@
 //	classify  window bitmaps of string stops and high bytes (scan_amd64.go):
 //	          generic (no window: byte by byte, without assembly), sse2, avx512
 //	utf8      UTF-8 check of strings in the window: generic (utf8.Valid per
-//	          string), ssse3 (the lookup method of utf8_lookup.go)
+//	          string), ssse3 (the lookup method of utf8_lookup.go, four
+//	          16-byte chunks per 64-byte block), avx512 (the same, one
+//	          64-byte block per step)
 //	minify    whitespace compression before the engine (minify.go): off (the
 //	          engine drops whitespace itself), generic (the Go model), avx512
 //	rank      order of objects of 9 to 16 members (rank.go): insertion (sort
@@ -35,6 +37,10 @@ var (
 	// UTF-8 check of strings inside it, else one call to utf8.Valid per
 	// string.
 	useUTF8Lookup = haveUTF8Lookup
+	// useUTF8AVX512 selects utf8BlocksAVX512 for the error bitmap (when
+	// useUTF8Lookup), else utf8BlocksSSSE3; utf8Blocks (scan_amd64.s)
+	// reads it.
+	useUTF8AVX512 = haveUTF8AVX512
 	// minifyImpl selects the whitespace compression: minifyOff, minifyGo
 	// or minifyAVX512.
 	minifyImpl = defaultMinifyImpl()
@@ -69,9 +75,25 @@ func init() {
 	utf8Kernel = impl.Register(&impl.Kernel{
 		Package: "canon",
 		Name:    "utf8",
-		Impls:   []impl.Impl{{Name: "generic", Available: true}, {Name: "ssse3", Available: haveUTF8Lookup}},
-		Active:  boolName(&useUTF8Lookup, "generic", "ssse3"),
-		Set:     setBool(&useUTF8Lookup, "ssse3"),
+		Impls: []impl.Impl{
+			{Name: "generic", Available: true},
+			{Name: "ssse3", Available: haveUTF8Lookup},
+			{Name: "avx512", Available: haveUTF8AVX512},
+		},
+		Active: func() string {
+			switch {
+			case !useUTF8Lookup:
+				return "generic"
+			case useUTF8AVX512:
+				return "avx512"
+			}
+			return "ssse3"
+		},
+		Set: func(name string) func() {
+			prevLookup, prevAVX512 := useUTF8Lookup, useUTF8AVX512
+			useUTF8Lookup, useUTF8AVX512 = name != "generic", name == "avx512"
+			return func() { useUTF8Lookup, useUTF8AVX512 = prevLookup, prevAVX512 }
+		},
 	})
 	minifyKernel = impl.Register(&impl.Kernel{
 		Package: "canon",

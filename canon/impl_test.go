@@ -10,7 +10,7 @@ import (
 
 // TestRequiredImplementations fails when BBDIGEST_REQUIRE_CANON names an
 // unknown implementation or one this machine lacks (minify-avx512,
-// rank-avx512, classify-avx512, utf8-ssse3, …).
+// rank-avx512, classify-avx512, utf8-ssse3, utf8-avx512, …).
 func TestRequiredImplementations(t *testing.T) {
 	impltest.CheckRequired(t, "canon")
 }
@@ -21,8 +21,8 @@ func TestRequiredImplementations(t *testing.T) {
 // hot path reads, and restoring puts the default back.
 func TestRegistry(t *testing.T) {
 	// state returns what the hot paths read.
-	state := func() [4]any {
-		return [4]any{useClassifyAVX512, useUTF8Lookup, minifyImpl, useRankAVX512}
+	state := func() [5]any {
+		return [5]any{useClassifyAVX512, useUTF8Lookup, useUTF8AVX512, minifyImpl, useRankAVX512}
 	}
 	defaults := state()
 	for _, tc := range []struct {
@@ -33,7 +33,7 @@ func TestRegistry(t *testing.T) {
 		got  func() any
 	}{
 		{classifyKernel, []string{"generic", "sse2", "avx512"}, func(n string) any { return n == "avx512" }, func() any { return useClassifyAVX512 }},
-		{utf8Kernel, []string{"generic", "ssse3"}, func(n string) any { return n == "ssse3" }, func() any { return useUTF8Lookup }},
+		{utf8Kernel, []string{"generic", "ssse3", "avx512"}, func(n string) any { return [2]bool{n != "generic", n == "avx512"} }, func() any { return [2]bool{useUTF8Lookup, useUTF8AVX512} }},
 		{minifyKernel, []string{"off", "generic", "avx512"}, func(n string) any { return int32(slices.Index(minifyNames[:], n)) }, func() any { return minifyImpl }},
 		{rankKernel, []string{"insertion", "avx512"}, func(n string) any { return n == "avx512" }, func() any { return useRankAVX512 }},
 	} {

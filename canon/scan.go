@@ -15,9 +15,10 @@ package canon
 //     (classifyBlocks) as the scan moves forward. A string then costs a
 //     shift and a trailing-zero count. Its UTF-8 needs checking only when
 //     a high bit lies inside it, and then a third bitmap answers: the
-//     bytes that show a UTF-8 error, computed with SSSE3 for windows that
-//     hold a high byte (utf8Blocks, the lookup method of utf8_lookup.go);
-//     without SSSE3, utf8.Valid checks the string.
+//     bytes that show a UTF-8 error, computed for windows that hold a
+//     high byte by the lookup method of utf8_lookup.go (utf8BlocksAVX512
+//     with AVX-512 BW, else utf8BlocksSSSE3 with SSSE3); without SSSE3,
+//     utf8.Valid checks the string.
 //   - A string that leaves the window goes to scanPlainString, which calls
 //     the SSE2 indexStop directly on the rest of the input.
 

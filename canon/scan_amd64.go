@@ -20,6 +20,11 @@ var (
 	haveClassifyAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 	// haveUTF8Lookup reports that utf8Blocks can run: SSSE3 (PSHUFB).
 	haveUTF8Lookup = cpu.X86.HasSSSE3
+	// haveUTF8AVX512 reports that utf8BlocksAVX512 can run: AVX-512 F
+	// (VALIGNQ, VPTERNLOGD, VBROADCASTI32X4) and BW (VPSHUFB, VPALIGNR,
+	// VPTESTMB on bytes), with an OS that saves the AVX-512 state: what
+	// classifyBlocksAVX512 needs.
+	haveUTF8AVX512 = haveClassifyAVX512
 )
 
 // indexStop returns the offset of the first byte of s that is '"', '\\' or
@@ -87,11 +92,25 @@ func classify(p *byte, n int, stop, high *uint64) {
 // utf8Blocks writes, for each of the n 64-byte blocks at p, the bitmap of
 // the bytes that show a UTF-8 error by the lookup method (utf8_lookup.go)
 // to bad[i], given the 16 bytes before p at prev. Blocks with no high byte
-// (high[i] == 0) after three ASCII bytes are not examined. Implemented in
-// scan_amd64.s; it needs SSSE3.
+// (high[i] == 0) after three ASCII bytes are not examined. It jumps to
+// utf8BlocksAVX512 if useUTF8AVX512 is set, else to utf8BlocksSSSE3
+// (scan_amd64.s): the choice is made in the assembly, so that fillBad, its
+// caller, stays as small as a single call.
 //
 //go:noescape
 func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
+
+// utf8BlocksSSSE3 is utf8Blocks with SSSE3, four 16-byte chunks per 64-byte
+// block (scan_amd64.s).
+//
+//go:noescape
+func utf8BlocksSSSE3(p *byte, n int, prev *byte, high, bad *uint64)
+
+// utf8BlocksAVX512 is utf8Blocks with AVX-512 BW, one 64-byte block per
+// iteration (scan_amd64.s); it writes the same bitmaps as utf8BlocksSSSE3.
+//
+//go:noescape
+func utf8BlocksAVX512(p *byte, n int, prev *byte, high, bad *uint64)
 
 // winWords is the number of 64-byte blocks a classWindow covers (4 KiB).
 const winWords = 64

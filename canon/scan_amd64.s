@@ -172,14 +172,14 @@ done:
 	ORQ   AX, R9 \
 	MOVO  X0, X1
 
-// func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
+// func utf8BlocksSSSE3(p *byte, n int, prev *byte, high, bad *uint64)
 //
 // For each of the n 64-byte blocks at p, writes bad[i]: bit k set where
 // byte k shows a UTF-8 error by the lookup method (utf8_lookup.go), given
 // the 16 bytes before p at prev. A block whose high[i] is zero, after a
 // block whose last three bytes are ASCII, cannot show an error and is
 // skipped. Needs SSSE3 (PSHUFB, PALIGNR).
-TEXT ·utf8Blocks(SB), NOSPLIT, $0-40
+TEXT ·utf8BlocksSSSE3(SB), NOSPLIT, $0-40
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ prev+16(FP), DI
@@ -267,3 +267,95 @@ avxblock:
 avxdone:
 	VZEROUPPER
 	RET
+
+// func utf8BlocksAVX512(p *byte, n int, prev *byte, high, bad *uint64)
+//
+// utf8BlocksSSSE3 with AVX-512 BW, one 64-byte block per iteration: the tables
+// and constants are broadcast to the four 128-bit lanes of Z8-Z14. The
+// bytes one, two and three back come from T = [the 16 bytes before the
+// block, its bytes 0-47] (VALIGNQ of the block with those 16 bytes
+// broadcast), and VPALIGNR of the block with T in each lane. The error of
+// a byte is special ^ (must23 & 0x80) (VPTERNLOGD), non-zero bytes into the
+// bitmap by VPTESTMB. Blocks are skipped as by utf8BlocksSSSE3; R12 points to
+// the 16 bytes before the current block (prev for the first).
+TEXT ·utf8BlocksAVX512(SB), NOSPLIT, $0-40
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ prev+16(FP), R12
+	MOVQ high+24(FP), DX
+	MOVQ bad+32(FP), BX
+	LEAQ ·utf8Lookup(SB), R8
+	VBROADCASTI32X4 0(R8), Z8   // by the high nibble of prev1
+	VBROADCASTI32X4 16(R8), Z9  // by the low nibble of prev1
+	VBROADCASTI32X4 32(R8), Z10 // by the high nibble of the byte
+	VBROADCASTI32X4 48(R8), Z11 // 0x0F
+	VBROADCASTI32X4 64(R8), Z12 // 0x60
+	VBROADCASTI32X4 80(R8), Z13 // 0x70
+	VBROADCASTI32X4 96(R8), Z14 // 0x80
+	MOVBLZX 13(R12), AX
+	MOVBLZX 14(R12), R9
+	MOVBLZX 15(R12), R10
+	ANDL  $0x80, AX
+	ANDL  $0x80, R9
+	ANDL  $0x80, R10
+	ORL   R9, AX
+	ORL   AX, R10 // non-zero if one of the three bytes before p is high
+
+avx512block:
+	TESTQ CX, CX
+	JZ    avx512done
+	MOVQ  (DX), R11
+	MOVQ  R11, AX
+	ORQ   R10, AX
+	JNZ   avx512check
+	MOVQ  $0, (BX)
+	JMP   avx512next
+
+avx512check:
+	VMOVDQU8        (SI), Z0
+	VBROADCASTI32X4 (R12), Z1
+	VALIGNQ         $6, Z1, Z0, Z1 // T: the 16 bytes before the block, then its bytes 0-47
+	VPALIGNR        $15, Z1, Z0, Z2 // prev1
+	VPALIGNR        $14, Z1, Z0, Z3 // prev2
+	VPALIGNR        $13, Z1, Z0, Z4 // prev3
+	VPSUBUSB        Z12, Z3, Z3
+	VPSUBUSB        Z13, Z4, Z4
+	VPORQ           Z4, Z3, Z3      // bit 7: prev2 >= 0xE0 or prev3 >= 0xF0
+	VPSRLW          $4, Z2, Z5
+	VPANDQ          Z11, Z5, Z5
+	VPSHUFB         Z5, Z8, Z5
+	VPANDQ          Z11, Z2, Z6
+	VPSHUFB         Z6, Z9, Z6
+	VPSRLW          $4, Z0, Z7
+	VPANDQ          Z11, Z7, Z7
+	VPSHUFB         Z7, Z10, Z7
+	VPTERNLOGD      $0x80, Z7, Z6, Z5  // special = Z5 & Z6 & Z7
+	VPTERNLOGD      $0x78, Z14, Z3, Z5 // special ^ (must23 & 0x80)
+	VPTESTMB        Z5, Z5, K1
+	KMOVQ           K1, (BX)
+
+avx512next:
+	MOVQ R11, R10
+	SHRQ $61, R10
+	LEAQ 48(SI), R12
+	ADDQ $64, SI
+	ADDQ $8, DX
+	ADDQ $8, BX
+	DECQ CX
+	JMP  avx512block
+
+avx512done:
+	VZEROUPPER
+	RET
+
+// func utf8Blocks(p *byte, n int, prev *byte, high, bad *uint64)
+//
+// Jumps to the kernel in force: utf8BlocksAVX512 if useUTF8AVX512 (impl.go)
+// is set, else utf8BlocksSSSE3. Both take the same arguments.
+TEXT ·utf8Blocks(SB), NOSPLIT, $0-40
+	CMPB ·useUTF8AVX512(SB), $0
+	JEQ  ssse3
+	JMP  ·utf8BlocksAVX512(SB)
+
+ssse3:
+	JMP ·utf8BlocksSSSE3(SB)

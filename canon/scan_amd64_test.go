@@ -4,7 +4,9 @@ package canon
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unicode/utf8"
 
@@ -16,68 +18,202 @@ const haveIndexStop = true
 
 var indexStopFunc = indexStop
 
-// TestUTF8Blocks compares utf8Blocks with the Go model of the lookup method
-// on random runs of blocks: mostly well-formed text with damage, pure ASCII
-// blocks (which it skips), and sequences cut short just before a 16-byte
-// boundary, where its chunks meet.
-func TestUTF8Blocks(t *testing.T) {
-	impltest.Need(t, utf8Kernel, "ssse3")
-	r := rand.New(rand.NewPCG(11, 12))
-	for iter := range 3000 {
-		n := 1 + r.IntN(8)
-		buf := make([]byte, 16+64*n)
-		switch iter % 4 {
-		case 0:
-			copy(buf, randomUTF8ish(r, len(buf)))
-		case 1: // ASCII with a few runes: most blocks skippable
-			for i := range buf {
-				buf[i] = byte(0x20 + r.IntN(0x5F))
-			}
-			for range r.IntN(4) {
-				at := r.IntN(len(buf) - 4)
-				copy(buf[at:], utf8.AppendRune(nil, rune(0x80+r.IntN(0x10FF00))))
-			}
-		case 2: // anything
-			for i := range buf {
-				buf[i] = byte(r.IntN(256))
-			}
-		default: // ASCII with a rune cut short, or whole, just before a 16-byte boundary
-			for i := range buf {
-				buf[i] = byte(0x20 + r.IntN(0x5F))
-			}
-			for range 1 + r.IntN(3) {
-				rn := utf8.AppendRune(nil, rune(0x80+r.IntN(0x10FF00)))
-				cut := rn[:1+r.IntN(len(rn))]
-				end := 16 * (1 + r.IntN(len(buf)/16-1)) // a chunk boundary, prev included
-				copy(buf[end-len(cut):], cut)
-			}
-		}
-		prev, p := buf[:16], buf[16:]
-		high := make([]uint64, n)
-		for k := range n {
-			for b := range 64 {
-				if p[64*k+b] >= 0x80 {
-					high[k] |= 1 << b
-				}
-			}
-		}
-		bad := make([]uint64, n)
-		for k := range bad {
-			bad[k] = 0xdeadbeef // every word must be written
-		}
-		utf8Blocks(&p[0], n, &prev[0], &high[0], &bad[0])
-		for k := range n {
-			var pv []byte
-			if k == 0 {
-				pv = prev
-			} else {
-				pv = p[64*k-16 : 64*k]
-			}
-			if want := utf8LookupModel(p[64*k:64*k+64], pv); bad[k] != want {
-				t.Fatalf("iteration %d, block %d of %d: utf8Blocks = %064b, model = %064b\nblock: % x", iter, k, n, bad[k], want, p[64*k:64*k+64])
+// utf8BlockKernels are the implementations of the utf8 kernel that compute
+// the window's error bitmap, by their names in the registry.
+var utf8BlockKernels = []struct {
+	name string
+	f    func(p *byte, n int, prev *byte, high, bad *uint64)
+}{
+	{"ssse3", utf8BlocksSSSE3},
+	{"avx512", utf8BlocksAVX512},
+}
+
+// checkUTF8Blocks runs the block kernel f over the blocks of buf[16:]
+// (whose length is a multiple of 64), with buf[:16] as the bytes before
+// them, and fails unless every block's bitmap is the model's.
+func checkUTF8Blocks(t *testing.T, name string, f func(p *byte, n int, prev *byte, high, bad *uint64), buf []byte, what string) {
+	t.Helper()
+	prev, p := buf[:16], buf[16:]
+	n := len(p) / 64
+	high := make([]uint64, n)
+	for k := range n {
+		for b := range 64 {
+			if p[64*k+b] >= 0x80 {
+				high[k] |= 1 << b
 			}
 		}
 	}
+	bad := make([]uint64, n)
+	for k := range bad {
+		bad[k] = 0xdeadbeef // every word must be written
+	}
+	f(&p[0], n, &prev[0], &high[0], &bad[0])
+	for k := range n {
+		var pv []byte
+		if k == 0 {
+			pv = prev
+		} else {
+			pv = p[64*k-16 : 64*k]
+		}
+		if want := utf8LookupModel(p[64*k:64*k+64], pv); bad[k] != want {
+			t.Fatalf("%s: %s, block %d of %d: bitmap %064b, model %064b\nbytes before: % x\nblock: % x",
+				name, what, k, n, bad[k], want, pv[13:], p[64*k:64*k+64])
+		}
+	}
+}
+
+// TestUTF8Blocks compares each block kernel with the Go model of the
+// lookup method on random runs of blocks: mostly well-formed text with
+// damage, pure ASCII blocks (which it skips), and sequences cut short just
+// before a 16-byte boundary, where the SSSE3 kernel's chunks meet.
+func TestUTF8Blocks(t *testing.T) {
+	for _, kf := range utf8BlockKernels {
+		t.Run("impl="+kf.name, func(t *testing.T) {
+			impltest.Need(t, utf8Kernel, kf.name)
+			r := rand.New(rand.NewPCG(11, 12))
+			for iter := range 3000 {
+				n := 1 + r.IntN(8)
+				buf := make([]byte, 16+64*n)
+				switch iter % 4 {
+				case 0:
+					copy(buf, randomUTF8ish(r, len(buf)))
+				case 1: // ASCII with a few runes: most blocks skippable
+					for i := range buf {
+						buf[i] = byte(0x20 + r.IntN(0x5F))
+					}
+					for range r.IntN(4) {
+						at := r.IntN(len(buf) - 4)
+						copy(buf[at:], utf8.AppendRune(nil, rune(0x80+r.IntN(0x10FF00))))
+					}
+				case 2: // anything
+					for i := range buf {
+						buf[i] = byte(r.IntN(256))
+					}
+				default: // ASCII with a rune cut short, or whole, just before a 16-byte boundary
+					for i := range buf {
+						buf[i] = byte(0x20 + r.IntN(0x5F))
+					}
+					for range 1 + r.IntN(3) {
+						rn := utf8.AppendRune(nil, rune(0x80+r.IntN(0x10FF00)))
+						cut := rn[:1+r.IntN(len(rn))]
+						end := 16 * (1 + r.IntN(len(buf)/16-1)) // a chunk boundary, prev included
+						copy(buf[end-len(cut):], cut)
+					}
+				}
+				checkUTF8Blocks(t, kf.name, kf.f, buf, fmt.Sprintf("iteration %d", iter))
+			}
+		})
+	}
+}
+
+// utf8Adversarial lists byte sequences for the boundary tests: well-formed
+// sequences of every length at the edges of their ranges, each of their
+// truncations, and every kind of ill-formed sequence the lookup method
+// tells apart (overlong, surrogate, too large, stray and extra
+// continuations, a lead byte before a lead byte or ASCII).
+func utf8Adversarial() [][]byte {
+	whole := [][]byte{
+		{0xC2, 0x80}, {0xDF, 0xBF}, {0xC3, 0xA9},
+		{0xE0, 0xA0, 0x80}, {0xE1, 0x80, 0x80}, {0xEC, 0xBF, 0xBF}, {0xED, 0x9F, 0xBF},
+		{0xEE, 0x80, 0x80}, {0xEF, 0xBF, 0xBF}, {0xE3, 0x81, 0x82},
+		{0xF0, 0x90, 0x80, 0x80}, {0xF0, 0x9F, 0x98, 0x80}, {0xF3, 0xBF, 0xBF, 0xBF}, {0xF4, 0x8F, 0xBF, 0xBF},
+	}
+	seqs := slices.Clone(whole)
+	for _, w := range whole {
+		for n := 1; n < len(w); n++ {
+			seqs = append(seqs, w[:n])                             // truncated
+			seqs = append(seqs, append(slices.Clone(w[:n]), w...)) // truncated, then a lead byte
+		}
+		seqs = append(seqs, append(slices.Clone(w), 0x80)) // an extra continuation
+	}
+	seqs = append(seqs,
+		[]byte{0x80}, []byte{0xBF}, []byte{0x80, 0x80}, []byte{0xBF, 0xBF, 0xBF, 0xBF}, // stray continuations
+		[]byte{0xC0, 0x80}, []byte{0xC1, 0xBF}, // overlong two-byte
+		[]byte{0xE0, 0x80, 0x80}, []byte{0xE0, 0x9F, 0xBF}, // overlong three-byte
+		[]byte{0xF0, 0x80, 0x80, 0x80}, []byte{0xF0, 0x8F, 0xBF, 0xBF}, // overlong four-byte
+		[]byte{0xED, 0xA0, 0x80}, []byte{0xED, 0xBF, 0xBF}, []byte{0xED, 0xA0, 0x80, 0xED, 0xB0, 0x80}, // surrogates
+		[]byte{0xF4, 0x90, 0x80, 0x80}, []byte{0xF4, 0xBF, 0xBF, 0xBF}, []byte{0xF5, 0x80, 0x80, 0x80}, // too large
+		[]byte{0xF7, 0xBF, 0xBF, 0xBF}, []byte{0xF8, 0x88, 0x80, 0x80, 0x80}, []byte{0xFC, 0x84, 0x80, 0x80, 0x80, 0x80},
+		[]byte{0xFE}, []byte{0xFF}, []byte{0xC0}, []byte{0xF5}, // bytes that never occur
+		[]byte{0xC3, 0xC3, 0xA9}, []byte{0xE3, 0xE3, 0x81, 0x82}, []byte{0xF0, 0xC3, 0xA9}, // a lead byte before a lead byte
+	)
+	return seqs
+}
+
+// TestUTF8BlocksBoundaries places every sequence of utf8Adversarial at
+// every offset of three blocks and the 16 bytes before them, on
+// backgrounds of ASCII, of well-formed two-, three- and four-byte text and
+// of bytes that are never UTF-8: so each sequence straddles every 16- and
+// 64-byte boundary, and runs from the bytes before the first block into it.
+// Each block kernel must give the model's bitmaps every time.
+func TestUTF8BlocksBoundaries(t *testing.T) {
+	backgrounds := []struct {
+		name string
+		unit []byte
+	}{
+		{"ascii", []byte("a")},
+		{"two-byte", []byte("é")},
+		{"three-byte", []byte("あ")},
+		{"four-byte", []byte("😀")},
+		{"mixed", []byte("aé😀あ")},
+		{"invalid", []byte{0xFF}},
+	}
+	seqs := utf8Adversarial()
+	for _, kf := range utf8BlockKernels {
+		t.Run("impl="+kf.name, func(t *testing.T) {
+			impltest.Need(t, utf8Kernel, kf.name)
+			const size = 16 + 3*64
+			for _, bg := range backgrounds {
+				base := bytes.Repeat(bg.unit, size/len(bg.unit)+1)[:size]
+				buf := make([]byte, size)
+				for _, seq := range seqs {
+					for at := 0; at < size; at++ {
+						copy(buf, base)
+						copy(buf[at:], seq) // cut short at the end of the last block
+						checkUTF8Blocks(t, kf.name, kf.f, buf, fmt.Sprintf("% x at offset %d of %s", seq, at-16, bg.name))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestUTF8BlocksDispatch checks utf8Blocks, the entry fillBad calls,
+// under each block kernel put in force through the registry: it must jump
+// to a kernel that writes the model's bitmaps (with the arguments intact).
+func TestUTF8BlocksDispatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	for _, kf := range utf8BlockKernels {
+		t.Run("impl="+kf.name, func(t *testing.T) {
+			defer impltest.Select(t, utf8Kernel, kf.name)()
+			for iter := range 200 {
+				buf := randomUTF8ish(r, 16+64*(1+r.IntN(6)))
+				checkUTF8Blocks(t, "utf8Blocks under "+kf.name, utf8Blocks, buf, fmt.Sprintf("iteration %d", iter))
+			}
+		})
+	}
+}
+
+// FuzzUTF8Blocks compares each block kernel with the model on arbitrary
+// bytes: the first 16 are the bytes before the blocks, the rest is padded
+// with the byte skip to whole blocks (ASCII for skip < 0x80, so that the
+// skipping of ASCII blocks is reached too).
+func FuzzUTF8Blocks(f *testing.F) {
+	f.Add([]byte("0123456789abcdef東京 😀 café \xed\xa0\x80"), byte('a'))
+	f.Add(bytes.Repeat([]byte{0xF0, 0x9F, 0x98}, 30), byte(0x80))
+	f.Add(append(bytes.Repeat([]byte{'x'}, 15), 0xE3), byte('x'))
+	f.Fuzz(func(t *testing.T, in []byte, pad byte) {
+		buf := make([]byte, 16+64*max(1, (len(in)+47)/64))
+		for i := range buf {
+			buf[i] = pad
+		}
+		copy(buf, in)
+		for _, kf := range utf8BlockKernels {
+			if utf8Kernel.Has(kf.name) {
+				checkUTF8Blocks(t, kf.name, kf.f, buf, "fuzz input")
+			}
+		}
+	})
 }
 
 // TestScanPlainWindowUTF8Paths runs the window tests with each UTF-8 check.
@@ -99,7 +235,10 @@ func TestQuickCanonicalUTF8Paths(t *testing.T) {
 // a later block, the padded tail or past the window: the window's UTF-8
 // check must agree with the generic scanner each time.
 func TestScanPlainWindowCutSequence(t *testing.T) {
-	defer impltest.Select(t, utf8Kernel, "ssse3")()
+	impltest.ForEach(t, utf8Kernel, scanPlainWindowCutSequence)
+}
+
+func scanPlainWindowCutSequence(t *testing.T) {
 	var c Canonicalizer
 	seqs := [][]byte{{0xE3}, {0xE3, 0x81}, {0xE3, 0x81, 0x82}, {0xF0, 0x9F}, {0xF0, 0x9F, 0x98, 0x80}, {0xC3}, {0xC3, 0xA9}, {0x80}, {0xED, 0xA0, 0x80}}
 	for _, blockEnd := range []int{64, 128, 4096, 4160} {
@@ -183,4 +322,60 @@ func TestScanPlainWindowClassifyPaths(t *testing.T) {
 		TestStopRun(t)
 		TestQuickCanonicalAgrees(t)
 	})
+}
+
+// BenchmarkUTF8Blocks measures each block kernel on a window of 64 blocks
+// (4 KiB): text=mixed is well-formed text of runes of every length, in
+// which every block holds a high byte and is checked; text=ascii-runes is
+// ASCII with a rune every 200 bytes, so that most blocks are checked and
+// some skipped.
+func BenchmarkUTF8Blocks(b *testing.B) {
+	const n = winWords
+	r := rand.New(rand.NewPCG(31, 32))
+	mixed := make([]byte, 0, 16+64*n+4)
+	for len(mixed) < 16+64*n {
+		switch r.IntN(4) {
+		case 0:
+			mixed = append(mixed, byte(0x20+r.IntN(0x5F)))
+		case 1:
+			mixed = utf8.AppendRune(mixed, rune(0x80+r.IntN(0x780)))
+		case 2:
+			mixed = utf8.AppendRune(mixed, rune(0x3000+r.IntN(0x6000)))
+		default:
+			mixed = utf8.AppendRune(mixed, rune(0x1F300+r.IntN(0x300)))
+		}
+	}
+	ascii := make([]byte, 16+64*n)
+	for i := range ascii {
+		ascii[i] = byte(0x20 + r.IntN(0x5F))
+	}
+	for at := 100; at+4 < len(ascii); at += 200 {
+		copy(ascii[at:], "😀")
+	}
+	for _, in := range []struct {
+		name string
+		buf  []byte
+	}{{"mixed", mixed[:16+64*n]}, {"ascii-runes", ascii}} {
+		prev, p := in.buf[:16], in.buf[16:]
+		var high, bad [n]uint64
+		for k := range n {
+			for i := range 64 {
+				if p[64*k+i] >= 0x80 {
+					high[k] |= 1 << i
+				}
+			}
+		}
+		for _, kf := range utf8BlockKernels {
+			b.Run("text="+in.name+"/impl="+kf.name, func(b *testing.B) {
+				impltest.Need(b, utf8Kernel, kf.name)
+				b.SetBytes(64 * n)
+				for b.Loop() {
+					kf.f(&p[0], n, &prev[0], &high[0], &bad[0])
+				}
+				if bad != [n]uint64{} {
+					b.Fatal("the kernel reports errors in well-formed text")
+				}
+			})
+		}
+	}
 }

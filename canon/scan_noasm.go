@@ -8,6 +8,7 @@ const (
 	haveClassifySSE2   = false
 	haveClassifyAVX512 = false
 	haveUTF8Lookup     = false
+	haveUTF8AVX512     = false
 )
 
 // classWindow is empty without a vector classifier.

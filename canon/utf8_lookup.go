@@ -3,12 +3,14 @@ package canon
 // NOTE: UTF-8 validation by table lookup.
 //
 // The amd64 scanner checks the UTF-8 of a whole classification window at
-// once, sixteen bytes per step, with the lookup method of Keiser and Lemire
-// ("Validating UTF-8 in less than one instruction per byte", 2021). Every
-// way a byte stream can fail to be UTF-8 shows in a pair of adjacent bytes
-// (the byte before, prev1, and the current byte), except one: a lead byte of
-// a three- or four-byte sequence must be followed by two or three
-// continuation bytes, which is checked from the bytes two and three back.
+// once, sixteen bytes per step with SSSE3 (utf8BlocksSSSE3) or sixty-four
+// with AVX-512 BW (utf8BlocksAVX512), with the lookup method of Keiser and
+// Lemire ("Validating UTF-8 in less than one instruction per byte",
+// 2021). Every way a byte stream can fail to be UTF-8 shows in a pair of
+// adjacent bytes (the byte before, prev1, and the current byte), except
+// one: a lead byte of a three- or four-byte sequence must be followed by
+// two or three continuation bytes, which is checked from the bytes two and
+// three back.
 //
 // For the pair check, three 16-entry tables map the high nibble of prev1,
 // the low nibble of prev1 and the high nibble of the current byte to sets of
@@ -28,8 +30,10 @@ package canon
 // is all the scanner needs (see classWindow.validBody in scan_amd64.go).
 //
 // The tables are checked exhaustively against unicode/utf8 by
-// TestUTF8LookupModel on every short sequence, and the assembly against the
-// Go model (utf8LookupModel in the tests) on random input.
+// TestUTF8LookupModel on every short sequence, and both kernels against the
+// Go model (utf8LookupModel in the tests) on random input (TestUTF8Blocks,
+// FuzzUTF8Blocks) and on every ill-formed sequence placed across every 16-
+// and 64-byte boundary (TestUTF8BlocksBoundaries).
 
 // Error kinds of the lookup tables, one bit each.
 const (

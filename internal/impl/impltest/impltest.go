@@ -94,11 +94,14 @@ func Select(tb testing.TB, k *impl.Kernel, name string) (restore func()) {
 // ForEach runs f once per implementation of k, base first, each put in
 // force by Select, as a subtest named impl=NAME. An implementation that
 // this CPU or build lacks is skipped, unless the environment requires it.
+// The implementation stays in force until the subtest and all of its own
+// subtests have finished, parallel ones included (they run after f
+// returns).
 func ForEach(t *testing.T, k *impl.Kernel, f func(t *testing.T)) {
 	t.Helper()
 	for _, name := range k.Names() {
 		t.Run("impl="+name, func(t *testing.T) {
-			defer Select(t, k, name)()
+			t.Cleanup(Select(t, k, name))
 			f(t)
 		})
 	}

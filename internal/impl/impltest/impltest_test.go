@@ -59,6 +59,29 @@ func TestForEach(t *testing.T) {
 	}
 }
 
+// TestForEachParallel checks that a parallel subtest of f, which runs only
+// after f returns, still runs under the implementation of its ForEach
+// subtest.
+func TestForEachParallel(t *testing.T) {
+	var ran []string
+	ForEach(t, canonToy, func(t *testing.T) {
+		want := *canonCur
+		t.Run("parallel", func(t *testing.T) {
+			t.Parallel()
+			ran = append(ran, *canonCur)
+			if *canonCur != want {
+				t.Errorf("parallel subtest ran under %q, want %q", *canonCur, want)
+			}
+		})
+	})
+	if !slices.Equal(ran, []string{"base", "fast"}) {
+		t.Errorf("parallel subtests ran under %v, want [base fast]", ran)
+	}
+	if *canonCur != "base" {
+		t.Errorf("after ForEach %q is in force, want base", *canonCur)
+	}
+}
+
 // TestRequiredFails runs this test binary again with implementations
 // required that the toy kernels lack or do not have: ForEach and
 // CheckRequired must fail there, not skip.
