@@ -99,6 +99,13 @@ BenchmarkBatchLarge/input=lines-mixed-1M/mode=digest/impl=batch-w1-2 1 2000 ns/o
 BenchmarkLinesLargeProcess/input=lines-canonical-900K/mode=canon/impl=bbdigest-w1-2 1 5000 ns/op
 `)
 	raw[gRehash].WriteString("BenchmarkRehash/records=10/workers=1 1 4000 ns/op\nBenchmarkRehash/records=10/workers=2 1 2000 ns/op\n")
+	// Authorize's two kinds of rows: commit= and, with a signed
+	// authority, ledger=.
+	raw[gGate].WriteString(`BenchmarkAuthorize/commit=group/callers=64-2 100 50000 ns/op 20000 decisions/s
+BenchmarkAuthorize/commit=each/callers=64-2 10 500000 ns/op 2000 decisions/s
+BenchmarkAuthorize/authority=signed/ledger=group/callers=64-2 10 250000 ns/op 4000 decisions/s
+BenchmarkAuthorize/authority=signed/ledger=each/callers=64-2 10 1000000 ns/op 1000 decisions/s
+`)
 	h := hdr{command: "bench/report.sh", nodeNote: "no Node.js", records: 10, archiveBytes: 1000, workers: []int{1, 2},
 		inputBytes: [][2]string{{"mixed-1M", "1048576"}, {"strict-1M", "1048576"}}}
 	rep, err := buildReport(h, raw)
@@ -117,10 +124,18 @@ BenchmarkLinesLargeProcess/input=lines-canonical-900K/mode=canon/impl=bbdigest-w
 		"| lines-canonical-900K, canon | | 4.000 µs |",
 		"Node rows skipped: no Node.js.",
 		"![",
+		"| 64 | 50.000 µs | 500.000 µs (10.0×, 10.0–10.0) |",
+		"group commit: 20000 decisions/s (median).",
+		"## Authorize, consuming a signed authority",
+		"| 64 | 250.000 µs | 1.000 ms (4.00×, 4.00–4.00) |",
+		"ledger transaction each: 1000 decisions/s (median).",
 	} {
 		if !strings.Contains(strings.ReplaceAll(out, "|  |", "| |"), want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "authority=signed/") || strings.Contains(out, "\n: ") {
+		t.Errorf("an Authorize row or note without its variant's name:\n%s", out)
 	}
 	if len(rep.chart) != 2 || len(rep.chart[0].bars) != 1 || rep.chart[1].bars[0].ratio != 4 {
 		t.Errorf("chart groups %+v", rep.chart)
