@@ -137,7 +137,14 @@ func TestFastSlowMutations(t *testing.T) {
 // has no dictionary, and a canonical envelope hit with random bytes is
 // rarely JSON). Its seeds are the envelopes of TestFastSlowMutations.
 func FuzzFastSlow(f *testing.F) {
-	for _, v := range fastVariants(f) {
+	// TestFastSlowMutations checks every variant; the fuzzer starts from
+	// the demo envelopes, the malformed cases (the first 64) and one in 32
+	// of the generated ones: with all ~1,600 as seeds, a 5 s run (CI's
+	// smoke) spent its time replaying them and never fuzzed.
+	for i, v := range fastVariants(f) {
+		if i >= 64 && i%32 != 0 {
+			continue
+		}
 		c, err := canon.Canonicalize([]byte(v), canon.Strict)
 		if err != nil {
 			c = []byte(v)
