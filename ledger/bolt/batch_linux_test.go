@@ -10,7 +10,6 @@ import (
 
 	bbolt "go.etcd.io/bbolt"
 
-	"github.com/bbdigest/bbdigest/hashing"
 	"github.com/bbdigest/bbdigest/ledger"
 )
 
@@ -48,13 +47,7 @@ func TestBoltLedgerBatchCommitFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 33
-	d := make([]hashing.Digest, n)
-	for i := range d {
-		d[i] = batchDigest(i)
-		if err := l.Emit(d[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d := emitBatch(t, l, n)
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,20 @@ import (
 // batchDigest is the digest of the i-th envelope of a batch test.
 func batchDigest(i int) hashing.Digest { return hashing.Sum(fmt.Appendf(nil, "batch %d", i)) }
 
+// emitBatch emits the envelopes batchDigest(0) to batchDigest(n-1) in l,
+// and returns their digests.
+func emitBatch(t *testing.T, l *Ledger, n int) []hashing.Digest {
+	t.Helper()
+	d := make([]hashing.Digest, n)
+	for i := range d {
+		d[i] = batchDigest(i)
+		if err := l.Emit(d[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
 // TestBoltLedgerBatch resolves each of 64 envelopes from 4 goroutines at
 // once, 256 Resolves in flight, and emits more envelopes meanwhile:
 // exactly one Resolve of each envelope reports true, every entry is as
@@ -176,13 +190,7 @@ func TestBoltLedgerBatchSyncFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 33
-	d := make([]hashing.Digest, n)
-	for i := range d {
-		d[i] = batchDigest(i)
-		if err := l.Emit(d[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d := emitBatch(t, l, n)
 	tx0 := l.txid.Load()
 	oks, errs := resolveGroup(t, l, d, func(k int) error {
 		if k == 1 {
