@@ -3,7 +3,8 @@ package act
 import (
 	"bytes"
 	"errors"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,12 +89,7 @@ func TestShapes(t *testing.T) {
 	for _, c := range calls {
 		want, _ := wantAct(t, "", c.tool, c.args)
 		ins := inputs(t, c.tool, c.args)
-		names := make([]string, 0, len(ins))
-		for name := range ins {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(ins)) {
 			src, shape := ins[name], shapeOf(t, name)
 			t.Run(c.tool+"/"+name, func(t *testing.T) {
 				checkAct(t, &p, src, ShapeAuto, shape, want)

@@ -3,7 +3,8 @@ package act
 import (
 	"bytes"
 	"errors"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,12 +38,7 @@ func TestProfileRFC8785Shapes(t *testing.T) {
 	for _, c := range calls {
 		want, wantDigest := wantActRFC8785(t, "", c.tool, c.args)
 		ins := inputs(t, c.tool, c.args)
-		names := make([]string, 0, len(ins))
-		for name := range ins {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(ins)) {
 			src, shape := []byte(ins[name]), shapeOf(t, name)
 			a, err := loose.Parse(src, ShapeAuto)
 			if err != nil {
