@@ -138,11 +138,12 @@ func (c *cli) archiveRun(sub string, args []string) int {
 		}
 	}
 	prog := progress.New(mode, c.stderr, progressJSONEvery)
+	// The hashes of the input and the output are read only by --json,
+	// --summary and --out (which needs them, and makes archive hash them).
+	unread := !*jsonSum && *summary == ""
 	opts := archive.Options{Profile: p, Workers: int(*workers), MaxRecord: bound, Output: c.stdout,
 		OutFile: *out, Resume: *resume, Shard: sh, Progress: prog.Progress(),
-		// The hashes of the input and the output are read only by
-		// --json, --summary and --out (which needs them).
-		NoInputSHA256: !*jsonSum && *summary == "", NoOutputSHA256: !*jsonSum && *summary == ""}
+		NoInputSHA256: unread, NoOutputSHA256: unread}
 	ctx := context.Background()
 	if *out != "" {
 		// A run whose output --resume can continue stops on Ctrl-C with
