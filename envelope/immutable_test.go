@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
@@ -351,9 +352,10 @@ func TestProblemsCapped(t *testing.T) {
 	}
 }
 
-// An Envelope from Parse shares its canonical bytes with its strings
-// (Envelope.shared): ParseInto into it later leaves the strings and bytes
-// handed out before as they were, and Canonical is the new envelope's.
+// An Envelope's canonical bytes and strings are views of one text
+// (Parser.textFor; from Parse, in the Envelope's own allocation,
+// newOwned): ParseInto into it later leaves the strings and bytes handed
+// out before as they were, and Canonical is the new envelope's.
 func TestParseIntoAfterParseKeepsStrings(t *testing.T) {
 	var p Parser
 	e, err := p.Parse(demo.DraftEnvelope())
@@ -362,14 +364,18 @@ func TestParseIntoAfterParseKeepsStrings(t *testing.T) {
 	}
 	syn, findings, canonical := e.Synopsis(), e.Findings(), e.Canonical()
 	label := e.Options()[0].Label
-	if !e.shared {
+	if !sameText(e.canonical, e.synopsis) {
 		t.Fatal("Parse did not share the canonical bytes with the strings")
 	}
+	old := e.canonical
 	if err := p.ParseInto(e, demo.MetaEnvelope()); err != nil {
 		t.Fatal(err)
 	}
-	if e.shared {
-		t.Error("ParseInto left the Envelope shared")
+	if sameText(old, e.synopsis) || &old[0] == &e.canonical[0] {
+		t.Error("ParseInto reused the memory of the Envelope's text")
+	}
+	if !sameText(e.canonical, e.synopsis) {
+		t.Error("ParseInto did not share the canonical bytes with the strings")
 	}
 	again, err := Parse(demo.DraftEnvelope())
 	if err != nil {
@@ -419,4 +425,13 @@ func TestProbeStopsAtUnknownMember(t *testing.T) {
 	if d, _ := Parse(demo.DraftEnvelope()); d.Digest() != e.Digest() {
 		t.Errorf("digest of the envelope in a tool result %v, bare %v", e.Digest(), d.Digest())
 	}
+}
+
+// sameText reports whether s is a view of the memory of text.
+func sameText(text []byte, s string) bool {
+	if len(text) == 0 || len(s) == 0 {
+		return false
+	}
+	base, p := uintptr(unsafe.Pointer(&text[0])), uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return p >= base && p+uintptr(len(s)) <= base+uintptr(len(text))
 }

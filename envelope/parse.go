@@ -194,7 +194,7 @@ type Parser struct {
 	c         canon.Canonicalizer  // the strict gate
 	w         *canon.Canonicalizer // the rfc8785 reading of a wrapper (parseWrapped), made when first needed
 	loc       location
-	text      string // the last envelope's canonical bytes as a string; Envelope strings are substrings of it
+	text      string // ParseInto's last canonical envelope as a string: its Envelope's strings and canonical bytes are views of it
 	problems  []Problem
 	omitted   int // problems found past MaxProblems
 	placement Placement
@@ -205,10 +205,11 @@ type Parser struct {
 	// which locate and a second decode (not probing) then settle.
 	probing, wrapped bool
 
-	// own: the Envelope is new (Parse), and its canonical bytes are those
-	// of text, the string its strings are substrings of, rather than a
-	// copy (Envelope.shared).
-	own bool
+	// own: Parse is running; the Envelope is made (newOwned) when the
+	// canonical envelope is known, with its text in the same allocation,
+	// and left in result.
+	own    bool
+	result *Envelope
 
 	// slowOnly: decode reads every envelope, never decodeFast (the tests
 	// that hold the fast path to decode: FuzzFastSlow, TestFastSlowMutations).
@@ -222,10 +223,10 @@ func (p *Parser) Placement() Placement { return p.placement }
 // Parse parses and validates the binding_moment carried by src (see
 // [Parser.ParseInto]) into a new Envelope.
 func (p *Parser) Parse(src []byte) (*Envelope, error) {
-	e := new(Envelope)
 	p.own = true
-	err := p.ParseInto(e, src)
-	p.own = false
+	err := p.parse(nil, src)
+	e := p.result
+	p.own, p.result = false, nil
 	if err != nil {
 		return nil, err
 	}
@@ -253,11 +254,16 @@ func (p *Parser) Parse(src []byte) (*Envelope, error) {
 // problems when the envelope breaks the grammar of §4 and §5. On error the
 // contents of e are unspecified, and e must not be used as an envelope.
 func (p *Parser) ParseInto(e *Envelope, src []byte) error {
-	if e.shared { // its memory is that of strings handed out: never written
-		e.canonical, e.shared = nil, false
-	}
-	e.canonical = e.canonical[:0] // on error, e is not an envelope
+	// e's canonical bytes are a view of the text its strings are views
+	// of, which is never written: drop them, never reuse them.
+	e.canonical = nil // on error, e is not an envelope
 	e.digest = hashing.Digest{}
+	return p.parse(e, src)
+}
+
+// parse is ParseInto, and Parse when p.own is set (e is then nil, and
+// made by textFor).
+func (p *Parser) parse(e *Envelope, src []byte) error {
 	doc, err := p.c.View(src)
 	if err != nil {
 		if !strictOnly(err) {
@@ -272,18 +278,16 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 	// (locate then chooses a wrapper placement, reports that there is no
 	// envelope, or finds it bare, and decodeSpan decodes it again).
 	if len(doc) > 0 && doc[0] == '{' && envelopeFirst(doc) {
-		if p.text != string(doc) { // compared without allocating
-			p.text = string(doc)
-		}
+		e, s := p.textFor(e, doc)
 		p.resetProblems()
-		if p.decodeFast(e, doc, p.text) {
-			return p.finish(e, doc, PlacementBare)
+		if p.decodeFast(e, doc, s) {
+			return p.finish(e, doc, s, PlacementBare)
 		}
 		p.probing, p.wrapped = true, false
-		p.decode(e, doc, p.text)
+		p.decode(e, doc, s)
 		p.probing = false
 		if !p.wrapped {
-			return p.finish(e, doc, PlacementBare)
+			return p.finish(e, doc, s, PlacementBare)
 		}
 	}
 	if err := locate(doc, &p.loc); err != nil {
@@ -309,14 +313,29 @@ func envelopeFirst(doc []byte) bool {
 // decodeSpan decodes span, the canonical binding_moment value found at
 // placement pl, into e.
 func (p *Parser) decodeSpan(e *Envelope, span []byte, pl Placement) error {
-	if p.text != string(span) { // compared without allocating
-		p.text = string(span)
-	}
+	e, s := p.textFor(e, span)
 	p.resetProblems()
-	if !p.decodeFast(e, span, p.text) {
-		p.decode(e, span, p.text)
+	if !p.decodeFast(e, span, s) {
+		p.decode(e, span, s)
 	}
-	return p.finish(e, span, pl)
+	return p.finish(e, span, s, pl)
+}
+
+// textFor returns the Envelope to decode the canonical envelope b into,
+// and its text: a string holding b's bytes, never written, which its
+// strings and canonical bytes are views of. For Parse (p.own) both are
+// new, in one allocation (newOwned); for ParseInto the Envelope is e and
+// the text is p.text, made again only when b differs from it.
+func (p *Parser) textFor(e *Envelope, b []byte) (*Envelope, string) {
+	if p.own {
+		e, s := newOwned(b)
+		p.result = e
+		return e, s
+	}
+	if p.text != string(b) { // compared without allocating
+		p.text = string(b)
+	}
+	return e, p.text
 }
 
 func (p *Parser) resetProblems() {
@@ -403,18 +422,14 @@ func shiftError(err error, off int, ptr string) error {
 }
 
 // finish completes ParseInto once decode has read span, the canonical
-// binding_moment value found at placement pl.
-func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
+// binding_moment value found at placement pl, whose bytes the string s
+// (textFor) holds.
+func (p *Parser) finish(e *Envelope, span []byte, s string, pl Placement) error {
 	if len(p.problems) > 0 {
 		return &MalformedError{Problems: append([]Problem(nil), p.problems...), Omitted: p.omitted}
 	}
-	if p.own && p.text == string(span) {
-		// A new Envelope: its canonical bytes are its text's (the bytes of
-		// span), which nothing writes (shared).
-		e.canonical, e.shared = unsafe.Slice(unsafe.StringData(p.text), len(p.text)), true
-	} else {
-		e.canonical = append(e.canonical[:0], span...)
-	}
+	// The canonical bytes are s's, which nothing writes: no copy.
+	e.canonical = unsafe.Slice(unsafe.StringData(s), len(s))
 	e.digest = hashing.Sum(span)
 	p.placement = pl
 	return nil
@@ -465,15 +480,14 @@ func Validate(src []byte) []Problem {
 // unchanged.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var p Parser
-	var v Envelope
-	p.own = true
-	if err := p.ParseInto(&v, data); err != nil {
+	v, err := p.Parse(data)
+	if err != nil {
 		return err
 	}
 	if p.placement != PlacementBare {
 		return &PlacementError{Pointer: "", Err: errWrapperNotBare}
 	}
-	*e = v
+	*e = *v
 	return nil
 }
 
