@@ -115,10 +115,25 @@ func (c *cursor) index(n int) (int, bool) {
 // the layout of a well-formed envelope, and reports whether it had; when
 // it had not, e holds what was read so far, and decode must read b.
 func (p *Parser) decodeFast(e *Envelope, b []byte, s string) bool {
+	return p.decodeFastAt(e, b, s, 0) == len(b)
+}
+
+// decodeFastAt is decodeFast of the envelope at b[pos:], which may go on
+// past it: it returns the index of b past the envelope, or -1 when the
+// envelope does not have the layout of a well-formed one.
+func (p *Parser) decodeFastAt(e *Envelope, b []byte, s string, pos int) int {
 	if p.slowOnly {
-		return false
+		return -1
 	}
-	c := cursor{b: b, s: s}
+	c := cursor{b: b, s: s, pos: pos}
+	if !c.envelope(e) {
+		return -1
+	}
+	return c.pos
+}
+
+// envelope reads an envelope into e for decodeFastAt.
+func (c *cursor) envelope(e *Envelope) bool {
 	var ok bool
 	if !c.lit(`{"findings":[`) {
 		return false
@@ -181,10 +196,8 @@ func (p *Parser) decodeFast(e *Envelope, b []byte, s string) bool {
 	if e.recommendations, ok = c.strs(e.recommendations); !ok || !c.lit(`,"synopsis":`) {
 		return false
 	}
-	if e.synopsis, ok = c.str(); !ok || !c.lit("}") {
-		return false
-	}
-	return c.pos == len(b)
+	e.synopsis, ok = c.str()
+	return ok && c.lit("}")
 }
 
 // options reads the options after their '[', and the ']': minOptions to

@@ -92,9 +92,18 @@ type location struct {
 //     an MCP result or JSON-RPC response without an envelope, ErrNoEnvelope.
 //  3. Otherwise doc is the bare binding_moment value (an envelope never has
 //     those members, so a bare envelope is never mistaken for a wrapper).
-func locate(doc []byte, loc *location) error {
+//
+// When fast is not nil, locate reads the first binding_moment value it
+// meets (in the walk's order) with decodeFast into fast, which finds the
+// value's end as it goes: located then tells whether that decode is of
+// the value found, which need not be read again. locate without fast
+// reads each byte once too, skipping the values.
+func locate(doc []byte, loc *location, fast *fastDecode) error {
 	loc.members = loc.members[:0]
 	loc.placement = 0
+	if fast != nil {
+		fast.ok = false
+	}
 	if len(doc) == 0 || doc[0] != '{' {
 		loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
 		return nil
@@ -107,18 +116,18 @@ func locate(doc []byte, loc *location) error {
 	for it := jsonread.Object(doc, 0); it.Next(); {
 		switch string(it.Name()) {
 		case "binding_moment":
-			bm = spanOf(&it)
+			bm = fast.candidate(doc, &it)
 		case "structuredContent":
-			sc, scBM = bindingMomentIn(doc, &it)
+			sc, scBM = bindingMomentIn(doc, &it, fast)
 		case "result":
 			if vs := it.ValueStart(); doc[vs] == '{' {
 				in := jsonread.Object(doc, vs)
 				for in.Next() {
 					switch string(in.Name()) {
 					case "structuredContent":
-						resultSC, resultSCBM = bindingMomentIn(doc, &in)
+						resultSC, resultSCBM = bindingMomentIn(doc, &in, fast)
 					case "binding_moment":
-						resultBM = spanOf(&in)
+						resultBM = fast.candidate(doc, &in)
 					}
 				}
 				it.SetValueEnd(in.Close())
@@ -169,19 +178,54 @@ func locate(doc []byte, loc *location) error {
 
 // bindingMomentIn returns the span of the current member of it, a walk of
 // an object in doc, and, when its value is an object, the span of the
-// binding_moment member in it. The end of the value is the one that walk
-// finds, so that the value is read once.
-func bindingMomentIn(doc []byte, it *jsonread.Iter) (m, bm span) {
+// binding_moment member in it (fast.candidate). The end of the value is
+// the one that walk finds, so that the value is read once.
+func bindingMomentIn(doc []byte, it *jsonread.Iter, fast *fastDecode) (m, bm span) {
 	if vs := it.ValueStart(); doc[vs] == '{' {
 		in := jsonread.Object(doc, vs)
 		for in.Next() {
 			if string(in.Name()) == "binding_moment" {
-				bm = spanOf(&in)
+				bm = fast.candidate(doc, &in)
 			}
 		}
 		it.SetValueEnd(in.Close())
 	}
 	return spanOf(it), bm
+}
+
+// fastDecode is locate's reading of a binding_moment value with
+// decodeFast, as it meets it (see locate).
+type fastDecode struct {
+	p          *Parser
+	e          *Envelope // where the value is decoded: its strings are views of doc
+	ok         bool      // e holds the decode of doc[start:end], a well-formed envelope
+	start, end int
+}
+
+// candidate returns the span of the current member of it, a binding_moment
+// member in doc. While no value has been decoded (f is not nil and not
+// ok), it decodes this one into f.e; the decode ends where the value
+// ends, which it then records in it, so that the walk does not read the
+// value again. (doc is canonical JSON, and a JSON value is no prefix of
+// another: the object decodeFast read from the value's start is the
+// value.)
+func (f *fastDecode) candidate(doc []byte, it *jsonread.Iter) span {
+	if f != nil && !f.ok {
+		vs := it.ValueStart()
+		s := unsafe.String(unsafe.SliceData(doc), len(doc))
+		if end := f.p.decodeFastAt(f.e, doc, s, vs); end > 0 {
+			it.SetValueEnd(end)
+			f.ok, f.start, f.end = true, vs, end
+		}
+	}
+	return spanOf(it)
+}
+
+// located reports whether f.e holds the decode of the value at loc, or of
+// the same bytes elsewhere in doc (which decode to the same Envelope).
+func (f *fastDecode) located(doc []byte, loc *location) bool {
+	return f.ok && f.end-f.start == loc.end-loc.start &&
+		(f.start == loc.start || bytes.Equal(doc[f.start:f.end], doc[loc.start:loc.end]))
 }
 
 // Parser parses envelopes with reusable scratch memory: its own strict
@@ -194,7 +238,9 @@ type Parser struct {
 	c         canon.Canonicalizer  // the strict gate
 	w         *canon.Canonicalizer // the rfc8785 reading of a wrapper (parseWrapped), made when first needed
 	loc       location
-	text      string // ParseInto's last canonical envelope as a string: its Envelope's strings and canonical bytes are views of it
+	fast      fastDecode // locate's decode of the first binding_moment value it meets
+	scratch   Envelope   // Parse's decode target in locate, moved into the new Envelope (settle)
+	text      string     // ParseInto's last canonical envelope as a string: its Envelope's strings and canonical bytes are views of it
 	problems  []Problem
 	omitted   int // problems found past MaxProblems
 	placement Placement
@@ -290,10 +336,71 @@ func (p *Parser) parse(e *Envelope, src []byte) error {
 			return p.finish(e, doc, s, PlacementBare)
 		}
 	}
-	if err := locate(doc, &p.loc); err != nil {
+	t := e // where locate decodes the value it meets
+	if p.own {
+		t = &p.scratch
+	}
+	p.fast.p, p.fast.e = p, t
+	err = locate(doc, &p.loc, &p.fast)
+	p.fast.e = nil // do not keep the caller's Envelope
+	if err != nil {
 		return err
 	}
+	if p.fast.located(doc, &p.loc) {
+		// The value was read as locate met it: give its strings the
+		// text's memory instead of doc's, which the next View writes.
+		span := doc[p.fast.start:p.fast.end]
+		dst, s := p.textFor(e, span)
+		settle(dst, t, unsafe.String(unsafe.SliceData(span), len(span)), s)
+		p.resetProblems()
+		return p.finish(dst, span, s, p.loc.placement)
+	}
 	return p.decodeSpan(e, doc[p.loc.start:p.loc.end], p.loc.placement)
+}
+
+// settle makes dst the envelope decoded into src (dst itself, or Parse's
+// scratch), each string of it that is a view of from (the bytes decoded,
+// in memory that is not the Envelope's) made the same view of to (its
+// text, which holds the same bytes). A string that is not a view of from
+// (an escaped one, unquoted into memory of its own) is kept as it is.
+func settle(dst, src *Envelope, from, to string) {
+	if dst != src {
+		f, r, o := dst.findings, dst.recommendations, dst.options
+		*dst = *src
+		dst.findings = append(f[:0], src.findings...)
+		dst.recommendations = append(r[:0], src.recommendations...)
+		dst.options = append(o[:0], src.options...)
+	}
+	dst.synopsis = moveView(dst.synopsis, from, to)
+	for i := range dst.findings {
+		dst.findings[i] = moveView(dst.findings[i], from, to)
+	}
+	for i := range dst.recommendations {
+		dst.recommendations[i] = moveView(dst.recommendations[i], from, to)
+	}
+	dst.offer = moveView(dst.offer, from, to)
+	dst.stem = moveView(dst.stem, from, to)
+	for i := range dst.options {
+		o := &dst.options[i]
+		o.Label = moveView(o.Label, from, to)
+		o.Reasoning = moveView(o.Reasoning, from, to)
+	}
+	dst.meta.decisionClass = moveView(dst.meta.decisionClass, from, to)
+	dst.meta.calNote = moveView(dst.meta.calNote, from, to)
+}
+
+// moveView returns s, when it is a view of from, as the same view of to
+// (len(to) == len(from)); else s. The empty string is "", a view of
+// nothing.
+func moveView(s, from, to string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(from)))
+	if off < uintptr(len(from)) && uintptr(len(s)) <= uintptr(len(from))-off {
+		return to[off : off+uintptr(len(s))]
+	}
+	return s
 }
 
 // envelopeFirst reports whether the first member of the canonical object
@@ -372,7 +479,7 @@ func (p *Parser) parseWrapped(e *Envelope, src []byte, strictErr error) error {
 	if err != nil {
 		return err
 	}
-	if err := locate(doc, &p.loc); err != nil {
+	if err := locate(doc, &p.loc, nil); err != nil {
 		return err
 	}
 	if p.loc.placement == PlacementBare {
