@@ -213,6 +213,16 @@ func FuzzFastSlow(f *testing.F) {
 	}
 	f.Add(fastSlowBase, uint16(0), uint8(0), uint8(0))
 	f.Add([]byte(`{"binding_moment":`+string(fastSlowBase)+`,"note":1.5}`), uint16(0), uint8(0), uint8(0))
+	// locate's decode of a wrapped envelope (fastDecode), the same bytes
+	// found twice, and envelopes around the text capacities of Parse's
+	// blocks (ownClasses) and past the largest.
+	for _, tc := range placements(f) {
+		f.Add([]byte(tc.src), uint16(0), uint8(0), uint8(0))
+	}
+	base := len(bigEnvelope(f, 0))
+	for _, n := range []uintptr{own1536, own2048, own8192, own8192 + 1} {
+		f.Add(bigEnvelope(f, int(n)-base), uint16(0), uint8(0), uint8(0))
+	}
 	f.Fuzz(func(t *testing.T, src []byte, at uint16, cut, tok uint8) {
 		checkFastSlow(t, src)
 		checkFastSlow(t, splice(src, int(at), int(cut%4), spliceTokens[int(tok)%len(spliceTokens)]))
