@@ -80,6 +80,12 @@ func checkFastSlow(t testing.TB, src []byte) bool {
 	if errf == nil && (!reflect.DeepEqual(reused, fresh) || fp.Placement() != sp.Placement()) {
 		t.Fatalf("ParseInto(%q) into a used Envelope: fast path\n%+v (%v)\ndecode\n%+v (%v)", src, reused, fp.Placement(), fresh, sp.Placement())
 	}
+	// Again, the text unchanged: the escaped strings unquoted before are
+	// taken from the Parser (Parser.unq).
+	var again Envelope
+	if err := fp.ParseInto(&again, src); !reflect.DeepEqual(err, errs) || (err == nil && !reflect.DeepEqual(again, fresh)) {
+		t.Fatalf("ParseInto(%q) a second time: %v\n%+v\ndecode\n%+v", src, err, again, fresh)
+	}
 	if errf == nil {
 		checkOwnsMemory(t, src)
 	}

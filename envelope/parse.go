@@ -213,7 +213,7 @@ func (f *fastDecode) candidate(doc []byte, it *jsonread.Iter) span {
 	if f != nil && !f.ok {
 		vs := it.ValueStart()
 		s := unsafe.String(unsafe.SliceData(doc), len(doc))
-		if end := f.p.decodeFastAt(f.e, doc, s, vs); end > 0 {
+		if end := f.p.decodeFastAt(f.e, doc, s, vs, nil); end > 0 {
 			it.SetValueEnd(end)
 			f.ok, f.start, f.end = true, vs, end
 		}
@@ -230,8 +230,8 @@ func (f *fastDecode) located(doc []byte, loc *location) bool {
 
 // Parser parses envelopes with reusable scratch memory: its own strict
 // canon.Canonicalizer and decoder state. Once warm, ParseInto allocates
-// nothing when the input's strings match those of the previous call, and
-// one string otherwise (plus one per string that carries an escape).
+// nothing when the input's envelope is that of the previous call, and one
+// string otherwise (plus one per string that carries an escape).
 //
 // The zero value is ready to use. A Parser is not safe for concurrent use.
 type Parser struct {
@@ -241,6 +241,7 @@ type Parser struct {
 	fast      fastDecode // locate's decode of the first binding_moment value it meets
 	scratch   Envelope   // Parse's decode target in locate, moved into the new Envelope (settle)
 	text      string     // ParseInto's last canonical envelope as a string: its Envelope's strings and canonical bytes are views of it
+	unq       []unquoted // the escaped strings of text, unquoted (decodeText)
 	problems  []Problem
 	omitted   int // problems found past MaxProblems
 	placement Placement
@@ -326,7 +327,7 @@ func (p *Parser) parse(e *Envelope, src []byte) error {
 	if len(doc) > 0 && doc[0] == '{' && envelopeFirst(doc) {
 		e, s := p.textFor(e, doc)
 		p.resetProblems()
-		if p.decodeFast(e, doc, s) {
+		if p.decodeText(e, doc, s) {
 			return p.finish(e, doc, s, PlacementBare)
 		}
 		p.probing, p.wrapped = true, false
@@ -422,7 +423,7 @@ func envelopeFirst(doc []byte) bool {
 func (p *Parser) decodeSpan(e *Envelope, span []byte, pl Placement) error {
 	e, s := p.textFor(e, span)
 	p.resetProblems()
-	if !p.decodeFast(e, span, s) {
+	if !p.decodeText(e, span, s) {
 		p.decode(e, span, s)
 	}
 	return p.finish(e, span, s, pl)
@@ -441,6 +442,7 @@ func (p *Parser) textFor(e *Envelope, b []byte) (*Envelope, string) {
 	}
 	if p.text != string(b) { // compared without allocating
 		p.text = string(b)
+		p.unq = p.unq[:0]
 	}
 	return e, p.text
 }
@@ -554,6 +556,8 @@ func putParser(p *Parser) {
 	if p.c.Poolable() && poolcap.Keep(len(p.text)) &&
 		(p.w == nil || p.w.Poolable()) && cap(p.problems) <= MaxProblems {
 		p.text = "" // do not pin the caller's text in the pool
+		clear(p.unq)
+		p.unq = p.unq[:0]
 		parsers.Put(p)
 	}
 }
