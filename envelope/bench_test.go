@@ -15,21 +15,24 @@ import (
 //	go test -run '^$' -bench BenchmarkParse -count 10 ./envelope | tee parse.txt
 //	benchstat -col /lib parse.txt
 //
-// On an AMD EPYC Zen 5 (2 shared cores, load 2.7-3.0; median of the
+// On an AMD EPYC Zen 5 (2 shared cores, load 2.2-2.8; median of the
 // per-round ratios of 20 rounds interleaved with 8be371f, 2026-12-04),
-// lib=envelope costs 1.31x lib=canon+digest on envelope-6.4-pretty, 1.38x
-// on envelope-6.4-canonical, 1.43x on envelope-meta-pretty and 1.38x on
-// jsonrpc-6.4 (8be371f: 1.33x, 1.42x, 1.40x, 1.55x), and
-// lib=envelope-oneshot 2.9x, 3.3x, 2.6x, 2.6x (8be371f: 3.0x, 3.4x, 2.7x,
-// 2.6x). The goals of the speed issue (28, item 5) are 1.3x and 1.5x.
+// lib=envelope costs 1.36x lib=canon+digest on envelope-6.4-pretty, 1.36x
+// on envelope-6.4-canonical, 1.29x on envelope-meta-pretty and 1.36x on
+// jsonrpc-6.4 (8be371f: 1.37x, 1.32x, 1.40x, 1.55x), and
+// lib=envelope-oneshot 2.9x, 3.2x, 2.6x, 2.5x (8be371f: 3.0x, 3.1x, 2.7x,
+// 2.5x). The goals of the speed issue (28, item 5) are 1.3x and 1.5x.
 // What lib=envelope adds to the floor is decodeFast's walk of the
 // envelope (15-25% of a ParseInto in a CPU profile). What lib=envelope-
 // oneshot adds is its one allocation (newOwned: the Envelope with its
-// text, 1536 B for the 6.4 envelope): in this benchmark's process that
-// costs more than the floor itself (ParseInto plus a bare string(b) of
-// the 854 canonical bytes measured 1.9x ParseInto alone: mallocgc, the
-// scavenger's madvise and the page faults after it, the sweeper), so a
-// Parse that owns its text cannot come near 1.5x here.
+// text, 1536 B for the 6.4 envelope), which costs about as much as the
+// floor itself in this benchmark's process: in a perf profile of it,
+// mallocgc 17% (a 1536 B size class has 5 objects per span), copying
+// the text 6%, the scavenger's madvise and its TLB shootdowns 8%, page
+// faults 6.5%, the GC and the sweeper most of the rest, against 51% for
+// the work of ParseInto; ParseInto plus a bare string(b) of the 854
+// canonical bytes measured 1.9x ParseInto alone. A Parse that owns its
+// text cannot come near 1.5x here.
 func BenchmarkParse(b *testing.B) {
 	draft := demo.DraftEnvelope()
 	canonical, err := canon.Canonicalize(draft, canon.Strict)
