@@ -186,3 +186,23 @@ func TestParseAllocs(t *testing.T) {
 		}
 	}
 }
+
+// A Parser goes back to the pool without the strings locate decoded into
+// its scratch Envelope (views of the caller's input when canon's View
+// returns it), keeping only the backing of the slices.
+func TestPutParserForgetsScratch(t *testing.T) {
+	src := []byte(`{"binding_moment":` + string(bigEnvelope(t, 0)) + `}`)
+	p := new(Parser)
+	if _, err := p.Parse(src); err != nil || !p.fast.ok {
+		t.Fatalf("Parse: %v, locate's decode %v", err, p.fast.ok)
+	}
+	if p.scratch.synopsis == "" || len(p.scratch.findings) == 0 {
+		t.Fatal("locate did not decode into the scratch Envelope")
+	}
+	putParser(p)
+	s := &p.scratch
+	if s.synopsis != "" || s.offer != "" || s.stem != "" || len(s.findings) != 0 || len(s.options) != 0 ||
+		s.findings[:cap(s.findings)][0] != "" || s.options[:cap(s.options)][0].Label != "" || cap(s.findings) == 0 {
+		t.Errorf("the pooled Parser keeps strings: %+v", *s)
+	}
+}

@@ -235,16 +235,17 @@ func (f *fastDecode) located(doc []byte, loc *location) bool {
 //
 // The zero value is ready to use. A Parser is not safe for concurrent use.
 type Parser struct {
-	c         canon.Canonicalizer  // the strict gate
-	w         *canon.Canonicalizer // the rfc8785 reading of a wrapper (parseWrapped), made when first needed
-	loc       location
-	fast      fastDecode // locate's decode of the first binding_moment value it meets
-	scratch   Envelope   // Parse's decode target in locate, moved into the new Envelope (settle)
-	text      string     // ParseInto's last canonical envelope as a string: its Envelope's strings and canonical bytes are views of it
-	unq       []unquoted // the escaped strings of text, unquoted (decodeText)
-	problems  []Problem
-	omitted   int // problems found past MaxProblems
-	placement Placement
+	c           canon.Canonicalizer  // the strict gate
+	w           *canon.Canonicalizer // the rfc8785 reading of a wrapper (parseWrapped), made when first needed
+	loc         location
+	fast        fastDecode // locate's decode of the first binding_moment value it meets
+	scratch     Envelope   // Parse's decode target in locate, moved into the new Envelope (settle)
+	scratchUsed bool       // scratch holds strings (putParser forgets them)
+	text        string     // ParseInto's last canonical envelope as a string: its Envelope's strings and canonical bytes are views of it
+	unq         []unquoted // the escaped strings of text, unquoted (decodeText)
+	problems    []Problem
+	omitted     int // problems found past MaxProblems
+	placement   Placement
 
 	// probing: decode is reading the whole document as a bare envelope and
 	// stops (setting wrapped) at a top-level member that is not one of an
@@ -339,7 +340,7 @@ func (p *Parser) parse(e *Envelope, src []byte) error {
 	}
 	t := e // where locate decodes the value it meets
 	if p.own {
-		t = &p.scratch
+		t, p.scratchUsed = &p.scratch, true
 	}
 	p.fast.p, p.fast.e = p, t
 	err = locate(doc, &p.loc, &p.fast)
@@ -388,6 +389,15 @@ func settle(dst, src *Envelope, from, to string) {
 	}
 	dst.meta.decisionClass = moveView(dst.meta.decisionClass, from, to)
 	dst.meta.calNote = moveView(dst.meta.calNote, from, to)
+}
+
+// forget drops the strings e holds, keeping the backing of its slices
+// (Parser.scratch, in the pool).
+func (e *Envelope) forget() {
+	clear(e.findings[:cap(e.findings)])
+	clear(e.recommendations[:cap(e.recommendations)])
+	clear(e.options[:cap(e.options)])
+	*e = Envelope{findings: e.findings[:0], recommendations: e.recommendations[:0], options: e.options[:0]}
 }
 
 // moveView returns s, when it is a view of from, as the same view of to
@@ -558,6 +568,10 @@ func putParser(p *Parser) {
 		p.text = "" // do not pin the caller's text in the pool
 		clear(p.unq)
 		p.unq = p.unq[:0]
+		if p.scratchUsed { // nor the strings locate decoded (views of the input, when View returned it)
+			p.scratch.forget()
+			p.scratchUsed = false
+		}
 		parsers.Put(p)
 	}
 }
