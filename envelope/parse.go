@@ -230,8 +230,10 @@ func (f *fastDecode) located(doc []byte, loc *location) bool {
 
 // Parser parses envelopes with reusable scratch memory: its own strict
 // canon.Canonicalizer and decoder state. Once warm, ParseInto allocates
-// nothing when the input's envelope is that of the previous call, and one
-// string otherwise (plus one per string that carries an escape).
+// nothing when the input's envelope is the one the Envelope already holds
+// from the previous call; otherwise its text (one string, when it is not
+// the previous call's), the backing of its lists (once per text), and one
+// string per escaped string of a new text.
 //
 // The zero value is ready to use. A Parser is not safe for concurrent use.
 type Parser struct {
@@ -243,6 +245,8 @@ type Parser struct {
 	scratchUsed bool       // scratch holds strings (putParser forgets them)
 	text        string     // ParseInto's last canonical envelope as a string: its Envelope's strings and canonical bytes are views of it
 	unq         []unquoted // the escaped strings of text, unquoted (decodeText)
+	lists       *textLists // the backing of the lists decoded from text, for an Envelope whose own lists hold another text\'s (textFor)
+	prev        []byte     // ParseInto: the canonical bytes its Envelope held before
 	problems    []Problem
 	omitted     int // problems found past MaxProblems
 	placement   Placement
@@ -282,9 +286,12 @@ func (p *Parser) Parse(src []byte) (*Envelope, error) {
 }
 
 // ParseInto parses and validates the binding_moment carried by src and
-// stores it in e, replacing the whole value (digest included) and reusing
-// e's memory. It is the only way, with [Envelope.UnmarshalJSON], to change
-// an Envelope: use it only on an Envelope that nothing else is reading.
+// stores it in e, replacing the whole value (digest included). It reuses
+// the backing of e's lists only when e held the same envelope, so a copy
+// of e (an Envelope is a value) keeps its own values
+// (TestEnvelopeCopyUnchanged). It is the only way, with
+// [Envelope.UnmarshalJSON], to change an Envelope: use it only on an
+// Envelope that nothing else is reading.
 //
 // src may be the bare binding_moment value, a tool result with a
 // binding_moment member (§8.1), an MCP tools/call result, or a JSON-RPC
@@ -303,10 +310,14 @@ func (p *Parser) Parse(src []byte) (*Envelope, error) {
 // contents of e are unspecified, and e must not be used as an envelope.
 func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 	// e's canonical bytes are a view of the text its strings are views
-	// of, which is never written: drop them, never reuse them.
+	// of, which is never written: drop them, never reuse them. They say
+	// which text e's lists hold the decode of (textFor).
+	p.prev = e.canonical
 	e.canonical = nil // on error, e is not an envelope
 	e.digest = hashing.Digest{}
-	return p.parse(e, src)
+	err := p.parse(e, src)
+	p.prev = nil
+	return err
 }
 
 // parse is ParseInto, and Parse when p.own is set (e is then nil, and
@@ -338,10 +349,10 @@ func (p *Parser) parse(e *Envelope, src []byte) error {
 			return p.finish(e, doc, s, PlacementBare)
 		}
 	}
-	t := e // where locate decodes the value it meets
-	if p.own {
-		t, p.scratchUsed = &p.scratch, true
-	}
+	// locate decodes the value it meets into the scratch Envelope, never
+	// into e, whose lists textFor chooses once the text is known.
+	t := &p.scratch
+	p.scratchUsed = true
 	p.fast.p, p.fast.e = p, t
 	err = locate(doc, &p.loc, &p.fast)
 	p.fast.e = nil // do not keep the caller's Envelope
@@ -453,8 +464,28 @@ func (p *Parser) textFor(e *Envelope, b []byte) (*Envelope, string) {
 	if p.text != string(b) { // compared without allocating
 		p.text = string(b)
 		p.unq = p.unq[:0]
+		p.lists = nil
+	}
+	if len(p.prev) != len(p.text) || unsafe.SliceData(p.prev) != unsafe.StringData(p.text) {
+		// e's lists hold the decode of another text, and copies of e (an
+		// Envelope is a value) share their backing: never write it. The
+		// lists of this text (p.lists) hold only its decode, which is
+		// the same for every Envelope that shares them.
+		if p.lists == nil {
+			p.lists = new(textLists)
+		}
+		e.findings = p.lists.strs[:0:stringsInline]
+		e.recommendations = p.lists.strs[stringsInline:stringsInline:len(p.lists.strs)]
+		e.options = p.lists.opts[:0]
 	}
 	return e, p.text
+}
+
+// textLists is the backing of the lists of the Envelopes ParseInto
+// decodes from one text (Parser.text).
+type textLists struct {
+	opts [maxOptions]Option
+	strs [2 * stringsInline]string
 }
 
 func (p *Parser) resetProblems() {
