@@ -96,7 +96,8 @@ func checkFastSlow(t testing.TB, src []byte) bool {
 // Parse and with ParseInto, clears the copy, and has the same Parsers
 // parse other inputs (which write their canonicalizers' buffers); the
 // Envelopes must not change: no string of theirs is a view of the input
-// or of a Parser's memory (settle, textFor, newOwned).
+// or of a Parser's memory (settle, textFor, newOwned), and ParseInto into
+// a copy of one leaves it as it was.
 func checkOwnsMemory(t testing.TB, src []byte) {
 	t.Helper()
 	in := bytes.Clone(src)
@@ -114,6 +115,10 @@ func checkOwnsMemory(t testing.TB, src []byte) {
 	for _, other := range [][]byte{src, fastSlowBase, []byte(`{"jsonrpc":"2.0","id":1,"result":{"binding_moment":` + string(fastSlowBase) + `}}`)} {
 		p.Parse(other)
 		q.Parse(other)
+		// Copies of the Envelopes, parsed into (TestEnvelopeCopyUnchanged).
+		ce, ci := *e, into
+		p.ParseInto(&ce, other)
+		q.ParseInto(&ci, other)
 	}
 	if !reflect.DeepEqual(*e, want) || !reflect.DeepEqual(into, want) {
 		t.Fatalf("Parse(%q): the Envelope changed with the input or the Parser:\n%+v\n%+v\nwant\n%+v", src, *e, into, want)
