@@ -15,13 +15,16 @@ import (
 //	go test -run '^$' -bench BenchmarkParse -count 10 ./envelope | tee parse.txt
 //	benchstat -col /lib parse.txt
 //
-// On an AMD EPYC Zen 5 (2 shared cores, load 2.2-2.8; median of the
+// On an AMD EPYC Zen 5 (2 shared cores, load 1.7-1.9; median of the
 // per-round ratios of 20 rounds interleaved with 8be371f, 2026-12-04),
-// lib=envelope costs 1.36x lib=canon+digest on envelope-6.4-pretty, 1.36x
-// on envelope-6.4-canonical, 1.29x on envelope-meta-pretty and 1.36x on
-// jsonrpc-6.4 (8be371f: 1.37x, 1.32x, 1.40x, 1.55x), and
-// lib=envelope-oneshot 2.9x, 3.2x, 2.6x, 2.5x (8be371f: 3.0x, 3.1x, 2.7x,
-// 2.5x). The goals of the speed issue (28, item 5) are 1.3x and 1.5x.
+// lib=envelope costs 1.29x lib=canon+digest on envelope-6.4-pretty, 1.36x
+// on envelope-6.4-canonical, 1.31x on envelope-meta-pretty and 1.41x on
+// jsonrpc-6.4 (8be371f in the same rounds: 1.33x, 1.44x, 1.40x, 1.48x),
+// and lib=envelope-oneshot 2.1x, 2.3x, 2.1x, 2.0x (8be371f: 2.2x, 2.5x,
+// 2.1x, 2.1x; on the same machine under more load, 2.5-3.3x: its
+// allocation costs more when the machine is busy). The goals of the speed
+// issue (28, item 5) are 1.3x and 1.5x.
+//
 // What lib=envelope adds to the floor is decodeFast's walk of the
 // envelope (15-25% of a ParseInto in a CPU profile). What lib=envelope-
 // oneshot adds is its one allocation (newOwned: the Envelope with its
