@@ -649,6 +649,16 @@ func TestParseIntoAllocs(t *testing.T) {
 	if e.Meta() == nil || e.NumOptions() != 3 || e.Synopsis() != "Renew the certificate today with the existing key." {
 		t.Errorf("reused envelope not overwritten: %+v", e)
 	}
+	// The meta envelope's escaped string is unquoted once for its text
+	// (Parser.unq), not at every ParseInto of it.
+	n = testing.AllocsPerRun(100, func() {
+		if err := p.ParseInto(&e, meta); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if note, _ := e.CalibrationNote(); n != 0 || note != `Earlier I called the expiry "not urgent"; it is 3 days out.` {
+		t.Errorf("ParseInto of an escaped string allocates %v times per run, want 0; note %q", n, note)
+	}
 	if err := p.ParseInto(&e, src); err != nil {
 		t.Fatal(err)
 	}

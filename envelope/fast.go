@@ -25,7 +25,19 @@ type cursor struct {
 	b   []byte
 	s   string
 	pos int
+	unq *[]unquoted // the escaped strings of s already unquoted, by offset (Parser.unq); nil: none kept
 }
+
+// unquoted is an escaped string of a Parser's text, unquoted: the text
+// being the same, ParseInto reads it from there instead of unquoting it
+// again (strings are immutable, so Envelopes may share it).
+type unquoted struct {
+	off int // the opening quote's, in the text
+	s   string
+}
+
+// maxUnquoted bounds the escaped strings a Parser keeps for its text.
+const maxUnquoted = 16
 
 // lit reads the bytes l, if they come next.
 func (c *cursor) lit(l string) bool {
@@ -47,7 +59,19 @@ func (c *cursor) str() (string, bool) {
 	if plain {
 		return c.s[i+1 : end-1], true
 	}
-	return jsonread.Unquote(c.b[i:end])
+	if c.unq == nil {
+		return jsonread.Unquote(c.b[i:end])
+	}
+	for _, u := range *c.unq {
+		if u.off == i {
+			return u.s, true
+		}
+	}
+	v, ok := jsonread.Unquote(c.b[i:end])
+	if ok && len(*c.unq) < maxUnquoted {
+		*c.unq = append(*c.unq, unquoted{i, v})
+	}
+	return v, ok
 }
 
 // strs reads an array of strings after its '[' into dst[:0], and its ']'.
@@ -115,10 +139,37 @@ func (c *cursor) index(n int) (int, bool) {
 // the layout of a well-formed envelope, and reports whether it had; when
 // it had not, e holds what was read so far, and decode must read b.
 func (p *Parser) decodeFast(e *Envelope, b []byte, s string) bool {
-	if p.slowOnly {
-		return false
+	return p.decodeFastAt(e, b, s, 0, nil) == len(b)
+}
+
+// decodeText is decodeFast of b, whose text s comes from textFor: for
+// ParseInto, s is p.text, and the escaped strings of it unquoted before
+// are taken from p.unq (which textFor empties when the text changes).
+func (p *Parser) decodeText(e *Envelope, b []byte, s string) bool {
+	var unq *[]unquoted
+	if !p.own {
+		unq = &p.unq
 	}
-	c := cursor{b: b, s: s}
+	return p.decodeFastAt(e, b, s, 0, unq) == len(b)
+}
+
+// decodeFastAt is decodeFast of the envelope at b[pos:], which may go on
+// past it: it returns the index of b past the envelope, or -1 when the
+// envelope does not have the layout of a well-formed one. unq, when not
+// nil, holds the escaped strings of s unquoted before (decodeText).
+func (p *Parser) decodeFastAt(e *Envelope, b []byte, s string, pos int, unq *[]unquoted) int {
+	if p.slowOnly {
+		return -1
+	}
+	c := cursor{b: b, s: s, pos: pos, unq: unq}
+	if !c.envelope(e) {
+		return -1
+	}
+	return c.pos
+}
+
+// envelope reads an envelope into e for decodeFastAt.
+func (c *cursor) envelope(e *Envelope) bool {
 	var ok bool
 	if !c.lit(`{"findings":[`) {
 		return false
@@ -181,10 +232,8 @@ func (p *Parser) decodeFast(e *Envelope, b []byte, s string) bool {
 	if e.recommendations, ok = c.strs(e.recommendations); !ok || !c.lit(`,"synopsis":`) {
 		return false
 	}
-	if e.synopsis, ok = c.str(); !ok || !c.lit("}") {
-		return false
-	}
-	return c.pos == len(b)
+	e.synopsis, ok = c.str()
+	return ok && c.lit("}")
 }
 
 // options reads the options after their '[', and the ']': minOptions to

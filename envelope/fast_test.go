@@ -88,3 +88,37 @@ func fastVariants(t testing.TB) []string {
 	}
 	return srcs
 }
+
+// In a wrapper, locate reads the binding_moment value with decodeFast as
+// it meets it (fastDecode), and that decode is the Envelope: each
+// placement of TestPlacements takes this path, with the Envelope of the
+// bare envelope, for ParseInto and for Parse.
+func TestLocateDecodesOnce(t *testing.T) {
+	bare, err := Parse(demo.DraftEnvelope())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range placements(t) {
+		if tc.want == PlacementBare {
+			continue
+		}
+		var p Parser
+		var e Envelope
+		if err := p.ParseInto(&e, []byte(tc.src)); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !p.fast.ok || p.fast.start != p.loc.start && tc.name != "jsonrpc-both-equal" {
+			t.Errorf("%s: ParseInto did not use locate's decode", tc.name)
+		}
+		pe, err := p.Parse([]byte(tc.src))
+		if err != nil || !p.fast.ok {
+			t.Fatalf("%s: Parse %v, locate's decode %v", tc.name, err, p.fast.ok)
+		}
+		if !reflect.DeepEqual(e, *bare) || !reflect.DeepEqual(*pe, *bare) || p.Placement() != tc.want {
+			t.Errorf("%s: %v\n%+v\n%+v\nwant\n%+v", tc.name, p.Placement(), e, *pe, *bare)
+		}
+		if p.fast.e != nil {
+			t.Errorf("%s: the Parser keeps the Envelope locate decoded into", tc.name)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -79,7 +80,70 @@ func checkFastSlow(t testing.TB, src []byte) bool {
 	if errf == nil && (!reflect.DeepEqual(reused, fresh) || fp.Placement() != sp.Placement()) {
 		t.Fatalf("ParseInto(%q) into a used Envelope: fast path\n%+v (%v)\ndecode\n%+v (%v)", src, reused, fp.Placement(), fresh, sp.Placement())
 	}
+	// Again, the text unchanged: the escaped strings unquoted before are
+	// taken from the Parser (Parser.unq).
+	var again Envelope
+	if err := fp.ParseInto(&again, src); !reflect.DeepEqual(err, errs) || (err == nil && !reflect.DeepEqual(again, fresh)) {
+		t.Fatalf("ParseInto(%q) a second time: %v\n%+v\ndecode\n%+v", src, err, again, fresh)
+	}
+	if errf == nil {
+		checkOwnsMemory(t, src)
+	}
 	return errf == nil
+}
+
+// checkOwnsMemory parses a copy of src (an envelope that parses) with
+// Parse and with ParseInto, clears the copy, and has the same Parsers
+// parse other inputs (which write their canonicalizers' buffers); the
+// Envelopes must not change: no string of theirs is a view of the input
+// or of a Parser's memory (settle, textFor, newOwned), and ParseInto into
+// a copy of one leaves it as it was.
+func checkOwnsMemory(t testing.TB, src []byte) {
+	t.Helper()
+	in := bytes.Clone(src)
+	var p, q Parser
+	var into Envelope
+	e, err := p.Parse(in)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", src, err)
+	}
+	if err := q.ParseInto(&into, in); err != nil {
+		t.Fatalf("ParseInto(%q): %v", src, err)
+	}
+	want := deepCopy(e)
+	clear(in)
+	for _, other := range [][]byte{src, fastSlowBase, []byte(`{"jsonrpc":"2.0","id":1,"result":{"binding_moment":` + string(fastSlowBase) + `}}`)} {
+		p.Parse(other)
+		q.Parse(other)
+		// Copies of the Envelopes, parsed into (TestEnvelopeCopyUnchanged).
+		ce, ci := *e, into
+		p.ParseInto(&ce, other)
+		q.ParseInto(&ci, other)
+	}
+	if !reflect.DeepEqual(*e, want) || !reflect.DeepEqual(into, want) {
+		t.Fatalf("Parse(%q): the Envelope changed with the input or the Parser:\n%+v\n%+v\nwant\n%+v", src, *e, into, want)
+	}
+}
+
+// deepCopy returns a copy of e that shares no memory with it.
+func deepCopy(e *Envelope) Envelope {
+	c := *e
+	cl := func(ss []string) []string {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = strings.Clone(s)
+		}
+		return out
+	}
+	c.synopsis, c.offer, c.stem = strings.Clone(e.synopsis), strings.Clone(e.offer), strings.Clone(e.stem)
+	c.findings, c.recommendations = cl(e.findings), cl(e.recommendations)
+	c.options = make([]Option, len(e.options))
+	for i, o := range e.options {
+		c.options[i] = Option{Label: strings.Clone(o.Label), Reasoning: strings.Clone(o.Reasoning), ActionDigest: o.ActionDigest}
+	}
+	c.meta.decisionClass, c.meta.calNote = strings.Clone(e.meta.decisionClass), strings.Clone(e.meta.calNote)
+	c.canonical = bytes.Clone(e.canonical)
+	return c
 }
 
 // TestFastSlowMutations runs checkFastSlow over the envelopes of
@@ -160,6 +224,16 @@ func FuzzFastSlow(f *testing.F) {
 	}
 	f.Add(fastSlowBase, uint16(0), uint8(0), uint8(0))
 	f.Add([]byte(`{"binding_moment":`+string(fastSlowBase)+`,"note":1.5}`), uint16(0), uint8(0), uint8(0))
+	// locate's decode of a wrapped envelope (fastDecode), the same bytes
+	// found twice, and envelopes around the text capacities of Parse's
+	// blocks (ownClasses) and past the largest.
+	for _, tc := range placements(f) {
+		f.Add([]byte(tc.src), uint16(0), uint8(0), uint8(0))
+	}
+	base := len(bigEnvelope(f, 0))
+	for _, n := range []uintptr{own1536, own2048, own8192, own8192 + 1} {
+		f.Add(bigEnvelope(f, int(n)-base), uint16(0), uint8(0), uint8(0))
+	}
 	f.Fuzz(func(t *testing.T, src []byte, at uint16, cut, tok uint8) {
 		checkFastSlow(t, src)
 		checkFastSlow(t, splice(src, int(at), int(cut%4), spliceTokens[int(tok)%len(spliceTokens)]))

@@ -28,6 +28,8 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(strings.Replace(tc.src, `"rooms":3`, `"rooms":3.5`, 1)))
 	}
 	f.Add([]byte(`{"price":1e-400,"binding_moment":` + string(draft) + `}`))
+	f.Add(bigEnvelope(f, int(own8192))) // past the largest of Parse's blocks (newOwned)
+	f.Add([]byte(`{"result":{"binding_moment":` + string(bigEnvelope(f, 3000)) + `,"structuredContent":{"binding_moment":` + string(draft) + `}}}`))
 	for _, tc := range malformedCases() {
 		if tc.f == nil {
 			continue

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/bbdigest/bbdigest"
 	"github.com/bbdigest/bbdigest/canon"
@@ -351,9 +352,10 @@ func TestProblemsCapped(t *testing.T) {
 	}
 }
 
-// An Envelope from Parse shares its canonical bytes with its strings
-// (Envelope.shared): ParseInto into it later leaves the strings and bytes
-// handed out before as they were, and Canonical is the new envelope's.
+// An Envelope's canonical bytes and strings are views of one text
+// (Parser.textFor; from Parse, in the Envelope's own allocation,
+// newOwned): ParseInto into it later leaves the strings and bytes handed
+// out before as they were, and Canonical is the new envelope's.
 func TestParseIntoAfterParseKeepsStrings(t *testing.T) {
 	var p Parser
 	e, err := p.Parse(demo.DraftEnvelope())
@@ -362,14 +364,18 @@ func TestParseIntoAfterParseKeepsStrings(t *testing.T) {
 	}
 	syn, findings, canonical := e.Synopsis(), e.Findings(), e.Canonical()
 	label := e.Options()[0].Label
-	if !e.shared {
+	if !sameText(e.canonical, e.synopsis) {
 		t.Fatal("Parse did not share the canonical bytes with the strings")
 	}
+	old := e.canonical
 	if err := p.ParseInto(e, demo.MetaEnvelope()); err != nil {
 		t.Fatal(err)
 	}
-	if e.shared {
-		t.Error("ParseInto left the Envelope shared")
+	if sameText(old, e.synopsis) || &old[0] == &e.canonical[0] {
+		t.Error("ParseInto reused the memory of the Envelope's text")
+	}
+	if !sameText(e.canonical, e.synopsis) {
+		t.Error("ParseInto did not share the canonical bytes with the strings")
 	}
 	again, err := Parse(demo.DraftEnvelope())
 	if err != nil {
@@ -418,5 +424,63 @@ func TestProbeStopsAtUnknownMember(t *testing.T) {
 	}
 	if d, _ := Parse(demo.DraftEnvelope()); d.Digest() != e.Digest() {
 		t.Errorf("digest of the envelope in a tool result %v, bare %v", e.Digest(), d.Digest())
+	}
+}
+
+// sameText reports whether s is a view of the memory of text.
+func sameText(text []byte, s string) bool {
+	if len(text) == 0 || len(s) == 0 {
+		return false
+	}
+	base, p := uintptr(unsafe.Pointer(&text[0])), uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return p >= base && p+uintptr(len(s)) <= base+uintptr(len(text))
+}
+
+// An Envelope is a value: a copy of one shares the backing of its lists,
+// and ParseInto into either must leave the other as it was (it did not:
+// ParseInto of another envelope into a copy of a parsed Envelope wrote
+// the new options into the original's, under the original's digest, so
+// Verify would have checked an option selection against another action).
+// ParseInto writes a list's backing only with the decode of the text that
+// filled it (Parser.textFor); every route is taken: Parse and ParseInto,
+// bare and wrapped, the same text again and another.
+func TestEnvelopeCopyUnchanged(t *testing.T) {
+	draft, meta := demo.DraftEnvelope(), demo.MetaEnvelope()
+	wrapped := []byte(`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"binding_moment":` + string(meta) + `}}}`)
+	for _, first := range [][]byte{draft, meta, wrapped} {
+		for _, then := range [][]byte{draft, meta, wrapped, fastSlowBase} {
+			for _, viaParse := range []bool{true, false} {
+				var p Parser
+				e := new(Envelope)
+				if viaParse {
+					var err error
+					if e, err = p.Parse(first); err != nil {
+						t.Fatal(err)
+					}
+				} else if err := p.ParseInto(e, first); err != nil {
+					t.Fatal(err)
+				}
+				want := deepCopy(e)
+				c := *e
+				if err := p.ParseInto(&c, then); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(*e, want) {
+					t.Fatalf("ParseInto(copy, %.30s) changed the original of %.30s (Parse %v):\n%+v\nwant\n%+v", then, first, viaParse, *e, want)
+				}
+				// And the other way: the original parsed again, the copy kept.
+				want = deepCopy(&c)
+				d := c
+				if err := p.ParseInto(&c, first); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(d, want) {
+					t.Fatalf("ParseInto(original, %.30s) changed its copy (Parse %v):\n%+v\nwant\n%+v", first, viaParse, d, want)
+				}
+				if c.Digest() != e.Digest() || !reflect.DeepEqual(deepCopy(&c), deepCopy(e)) {
+					t.Fatalf("ParseInto of %.30s again: %+v, want %+v", first, c, *e)
+				}
+			}
+		}
 	}
 }

@@ -92,9 +92,18 @@ type location struct {
 //     an MCP result or JSON-RPC response without an envelope, ErrNoEnvelope.
 //  3. Otherwise doc is the bare binding_moment value (an envelope never has
 //     those members, so a bare envelope is never mistaken for a wrapper).
-func locate(doc []byte, loc *location) error {
+//
+// When fast is not nil, locate reads the first binding_moment value it
+// meets (in the walk's order) with decodeFast into fast, which finds the
+// value's end as it goes: located then tells whether that decode is of
+// the value found, which need not be read again. locate without fast
+// reads each byte once too, skipping the values.
+func locate(doc []byte, loc *location, fast *fastDecode) error {
 	loc.members = loc.members[:0]
 	loc.placement = 0
+	if fast != nil {
+		fast.ok = false
+	}
 	if len(doc) == 0 || doc[0] != '{' {
 		loc.placement, loc.start, loc.end = PlacementBare, 0, len(doc)
 		return nil
@@ -107,18 +116,18 @@ func locate(doc []byte, loc *location) error {
 	for it := jsonread.Object(doc, 0); it.Next(); {
 		switch string(it.Name()) {
 		case "binding_moment":
-			bm = spanOf(&it)
+			bm = fast.candidate(doc, &it)
 		case "structuredContent":
-			sc, scBM = bindingMomentIn(doc, &it)
+			sc, scBM = bindingMomentIn(doc, &it, fast)
 		case "result":
 			if vs := it.ValueStart(); doc[vs] == '{' {
 				in := jsonread.Object(doc, vs)
 				for in.Next() {
 					switch string(in.Name()) {
 					case "structuredContent":
-						resultSC, resultSCBM = bindingMomentIn(doc, &in)
+						resultSC, resultSCBM = bindingMomentIn(doc, &in, fast)
 					case "binding_moment":
-						resultBM = spanOf(&in)
+						resultBM = fast.candidate(doc, &in)
 					}
 				}
 				it.SetValueEnd(in.Close())
@@ -169,14 +178,14 @@ func locate(doc []byte, loc *location) error {
 
 // bindingMomentIn returns the span of the current member of it, a walk of
 // an object in doc, and, when its value is an object, the span of the
-// binding_moment member in it. The end of the value is the one that walk
-// finds, so that the value is read once.
-func bindingMomentIn(doc []byte, it *jsonread.Iter) (m, bm span) {
+// binding_moment member in it (fast.candidate). The end of the value is
+// the one that walk finds, so that the value is read once.
+func bindingMomentIn(doc []byte, it *jsonread.Iter, fast *fastDecode) (m, bm span) {
 	if vs := it.ValueStart(); doc[vs] == '{' {
 		in := jsonread.Object(doc, vs)
 		for in.Next() {
 			if string(in.Name()) == "binding_moment" {
-				bm = spanOf(&in)
+				bm = fast.candidate(doc, &in)
 			}
 		}
 		it.SetValueEnd(in.Close())
@@ -184,20 +193,63 @@ func bindingMomentIn(doc []byte, it *jsonread.Iter) (m, bm span) {
 	return spanOf(it), bm
 }
 
+// fastDecode is locate's reading of a binding_moment value with
+// decodeFast, as it meets it (see locate).
+type fastDecode struct {
+	p          *Parser
+	e          *Envelope // where the value is decoded: its strings are views of doc
+	ok         bool      // e holds the decode of doc[start:end], a well-formed envelope
+	start, end int
+}
+
+// candidate returns the span of the current member of it, a binding_moment
+// member in doc. While no value has been decoded (f is not nil and not
+// ok), it decodes this one into f.e; the decode ends where the value
+// ends, which it then records in it, so that the walk does not read the
+// value again. (doc is canonical JSON, and a JSON value is no prefix of
+// another: the object decodeFast read from the value's start is the
+// value.)
+func (f *fastDecode) candidate(doc []byte, it *jsonread.Iter) span {
+	if f != nil && !f.ok {
+		vs := it.ValueStart()
+		s := unsafe.String(unsafe.SliceData(doc), len(doc))
+		if end := f.p.decodeFastAt(f.e, doc, s, vs, nil); end > 0 {
+			it.SetValueEnd(end)
+			f.ok, f.start, f.end = true, vs, end
+		}
+	}
+	return spanOf(it)
+}
+
+// located reports whether f.e holds the decode of the value at loc, or of
+// the same bytes elsewhere in doc (which decode to the same Envelope).
+func (f *fastDecode) located(doc []byte, loc *location) bool {
+	return f.ok && f.end-f.start == loc.end-loc.start &&
+		(f.start == loc.start || bytes.Equal(doc[f.start:f.end], doc[loc.start:loc.end]))
+}
+
 // Parser parses envelopes with reusable scratch memory: its own strict
 // canon.Canonicalizer and decoder state. Once warm, ParseInto allocates
-// nothing when the input's strings match those of the previous call, and
-// one string otherwise (plus one per string that carries an escape).
+// nothing when the input's envelope is the one the Envelope already holds
+// from the previous call; otherwise its text (one string, when it is not
+// the previous call's), the backing of its lists (once per text), and one
+// string per escaped string of a new text.
 //
 // The zero value is ready to use. A Parser is not safe for concurrent use.
 type Parser struct {
-	c         canon.Canonicalizer  // the strict gate
-	w         *canon.Canonicalizer // the rfc8785 reading of a wrapper (parseWrapped), made when first needed
-	loc       location
-	text      string // the last envelope's canonical bytes as a string; Envelope strings are substrings of it
-	problems  []Problem
-	omitted   int // problems found past MaxProblems
-	placement Placement
+	c           canon.Canonicalizer  // the strict gate
+	w           *canon.Canonicalizer // the rfc8785 reading of a wrapper (parseWrapped), made when first needed
+	loc         location
+	fast        fastDecode // locate's decode of the first binding_moment value it meets
+	scratch     Envelope   // Parse's decode target in locate, moved into the new Envelope (settle)
+	scratchUsed bool       // scratch holds strings (putParser forgets them)
+	text        string     // ParseInto's last canonical envelope as a string: its Envelope's strings and canonical bytes are views of it
+	unq         []unquoted // the escaped strings of text, unquoted (decodeText)
+	lists       *textLists // the backing of the lists decoded from text, for an Envelope whose own lists hold another text\'s (textFor)
+	prev        []byte     // ParseInto: the canonical bytes its Envelope held before
+	problems    []Problem
+	omitted     int // problems found past MaxProblems
+	placement   Placement
 
 	// probing: decode is reading the whole document as a bare envelope and
 	// stops (setting wrapped) at a top-level member that is not one of an
@@ -205,10 +257,11 @@ type Parser struct {
 	// which locate and a second decode (not probing) then settle.
 	probing, wrapped bool
 
-	// own: the Envelope is new (Parse), and its canonical bytes are those
-	// of text, the string its strings are substrings of, rather than a
-	// copy (Envelope.shared).
-	own bool
+	// own: Parse is running; the Envelope is made (newOwned) when the
+	// canonical envelope is known, with its text in the same allocation,
+	// and left in result.
+	own    bool
+	result *Envelope
 
 	// slowOnly: decode reads every envelope, never decodeFast (the tests
 	// that hold the fast path to decode: FuzzFastSlow, TestFastSlowMutations).
@@ -222,10 +275,10 @@ func (p *Parser) Placement() Placement { return p.placement }
 // Parse parses and validates the binding_moment carried by src (see
 // [Parser.ParseInto]) into a new Envelope.
 func (p *Parser) Parse(src []byte) (*Envelope, error) {
-	e := new(Envelope)
 	p.own = true
-	err := p.ParseInto(e, src)
-	p.own = false
+	err := p.parse(nil, src)
+	e := p.result
+	p.own, p.result = false, nil
 	if err != nil {
 		return nil, err
 	}
@@ -233,9 +286,12 @@ func (p *Parser) Parse(src []byte) (*Envelope, error) {
 }
 
 // ParseInto parses and validates the binding_moment carried by src and
-// stores it in e, replacing the whole value (digest included) and reusing
-// e's memory. It is the only way, with [Envelope.UnmarshalJSON], to change
-// an Envelope: use it only on an Envelope that nothing else is reading.
+// stores it in e, replacing the whole value (digest included). It reuses
+// the backing of e's lists only when e held the same envelope, so a copy
+// of e (an Envelope is a value) keeps its own values
+// (TestEnvelopeCopyUnchanged). It is the only way, with
+// [Envelope.UnmarshalJSON], to change an Envelope: use it only on an
+// Envelope that nothing else is reading.
 //
 // src may be the bare binding_moment value, a tool result with a
 // binding_moment member (§8.1), an MCP tools/call result, or a JSON-RPC
@@ -253,11 +309,20 @@ func (p *Parser) Parse(src []byte) (*Envelope, error) {
 // problems when the envelope breaks the grammar of §4 and §5. On error the
 // contents of e are unspecified, and e must not be used as an envelope.
 func (p *Parser) ParseInto(e *Envelope, src []byte) error {
-	if e.shared { // its memory is that of strings handed out: never written
-		e.canonical, e.shared = nil, false
-	}
-	e.canonical = e.canonical[:0] // on error, e is not an envelope
+	// e's canonical bytes are a view of the text its strings are views
+	// of, which is never written: drop them, never reuse them. They say
+	// which text e's lists hold the decode of (textFor).
+	p.prev = e.canonical
+	e.canonical = nil // on error, e is not an envelope
 	e.digest = hashing.Digest{}
+	err := p.parse(e, src)
+	p.prev = nil
+	return err
+}
+
+// parse is ParseInto, and Parse when p.own is set (e is then nil, and
+// made by textFor).
+func (p *Parser) parse(e *Envelope, src []byte) error {
 	doc, err := p.c.View(src)
 	if err != nil {
 		if !strictOnly(err) {
@@ -272,24 +337,92 @@ func (p *Parser) ParseInto(e *Envelope, src []byte) error {
 	// (locate then chooses a wrapper placement, reports that there is no
 	// envelope, or finds it bare, and decodeSpan decodes it again).
 	if len(doc) > 0 && doc[0] == '{' && envelopeFirst(doc) {
-		if p.text != string(doc) { // compared without allocating
-			p.text = string(doc)
-		}
+		e, s := p.textFor(e, doc)
 		p.resetProblems()
-		if p.decodeFast(e, doc, p.text) {
-			return p.finish(e, doc, PlacementBare)
+		if p.decodeText(e, doc, s) {
+			return p.finish(e, doc, s, PlacementBare)
 		}
 		p.probing, p.wrapped = true, false
-		p.decode(e, doc, p.text)
+		p.decode(e, doc, s)
 		p.probing = false
 		if !p.wrapped {
-			return p.finish(e, doc, PlacementBare)
+			return p.finish(e, doc, s, PlacementBare)
 		}
 	}
-	if err := locate(doc, &p.loc); err != nil {
+	// locate decodes the value it meets into the scratch Envelope, never
+	// into e, whose lists textFor chooses once the text is known.
+	t := &p.scratch
+	p.scratchUsed = true
+	p.fast.p, p.fast.e = p, t
+	err = locate(doc, &p.loc, &p.fast)
+	p.fast.e = nil // do not keep the caller's Envelope
+	if err != nil {
 		return err
 	}
+	if p.fast.located(doc, &p.loc) {
+		// The value was read as locate met it: give its strings the
+		// text's memory instead of doc's, which the next View writes.
+		span := doc[p.fast.start:p.fast.end]
+		dst, s := p.textFor(e, span)
+		settle(dst, t, unsafe.String(unsafe.SliceData(span), len(span)), s)
+		p.resetProblems()
+		return p.finish(dst, span, s, p.loc.placement)
+	}
 	return p.decodeSpan(e, doc[p.loc.start:p.loc.end], p.loc.placement)
+}
+
+// settle makes dst the envelope decoded into src (dst itself, or Parse's
+// scratch), each string of it that is a view of from (the bytes decoded,
+// in memory that is not the Envelope's) made the same view of to (its
+// text, which holds the same bytes). A string that is not a view of from
+// (an escaped one, unquoted into memory of its own) is kept as it is.
+func settle(dst, src *Envelope, from, to string) {
+	if dst != src {
+		f, r, o := dst.findings, dst.recommendations, dst.options
+		*dst = *src
+		dst.findings = append(f[:0], src.findings...)
+		dst.recommendations = append(r[:0], src.recommendations...)
+		dst.options = append(o[:0], src.options...)
+	}
+	dst.synopsis = moveView(dst.synopsis, from, to)
+	for i := range dst.findings {
+		dst.findings[i] = moveView(dst.findings[i], from, to)
+	}
+	for i := range dst.recommendations {
+		dst.recommendations[i] = moveView(dst.recommendations[i], from, to)
+	}
+	dst.offer = moveView(dst.offer, from, to)
+	dst.stem = moveView(dst.stem, from, to)
+	for i := range dst.options {
+		o := &dst.options[i]
+		o.Label = moveView(o.Label, from, to)
+		o.Reasoning = moveView(o.Reasoning, from, to)
+	}
+	dst.meta.decisionClass = moveView(dst.meta.decisionClass, from, to)
+	dst.meta.calNote = moveView(dst.meta.calNote, from, to)
+}
+
+// forget drops the strings e holds, keeping the backing of its slices
+// (Parser.scratch, in the pool).
+func (e *Envelope) forget() {
+	clear(e.findings[:cap(e.findings)])
+	clear(e.recommendations[:cap(e.recommendations)])
+	clear(e.options[:cap(e.options)])
+	*e = Envelope{findings: e.findings[:0], recommendations: e.recommendations[:0], options: e.options[:0]}
+}
+
+// moveView returns s, when it is a view of from, as the same view of to
+// (len(to) == len(from)); else s. The empty string is "", a view of
+// nothing.
+func moveView(s, from, to string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(from)))
+	if off < uintptr(len(from)) && uintptr(len(s)) <= uintptr(len(from))-off {
+		return to[off : off+uintptr(len(s))]
+	}
+	return s
 }
 
 // envelopeFirst reports whether the first member of the canonical object
@@ -309,14 +442,50 @@ func envelopeFirst(doc []byte) bool {
 // decodeSpan decodes span, the canonical binding_moment value found at
 // placement pl, into e.
 func (p *Parser) decodeSpan(e *Envelope, span []byte, pl Placement) error {
-	if p.text != string(span) { // compared without allocating
-		p.text = string(span)
-	}
+	e, s := p.textFor(e, span)
 	p.resetProblems()
-	if !p.decodeFast(e, span, p.text) {
-		p.decode(e, span, p.text)
+	if !p.decodeText(e, span, s) {
+		p.decode(e, span, s)
 	}
-	return p.finish(e, span, pl)
+	return p.finish(e, span, s, pl)
+}
+
+// textFor returns the Envelope to decode the canonical envelope b into,
+// and its text: a string holding b's bytes, never written, which its
+// strings and canonical bytes are views of. For Parse (p.own) both are
+// new, in one allocation (newOwned); for ParseInto the Envelope is e and
+// the text is p.text, made again only when b differs from it.
+func (p *Parser) textFor(e *Envelope, b []byte) (*Envelope, string) {
+	if p.own {
+		e, s := newOwned(b)
+		p.result = e
+		return e, s
+	}
+	if p.text != string(b) { // compared without allocating
+		p.text = string(b)
+		p.unq = p.unq[:0]
+		p.lists = nil
+	}
+	if len(p.prev) != len(p.text) || unsafe.SliceData(p.prev) != unsafe.StringData(p.text) {
+		// e's lists hold the decode of another text, and copies of e (an
+		// Envelope is a value) share their backing: never write it. The
+		// lists of this text (p.lists) hold only its decode, which is
+		// the same for every Envelope that shares them.
+		if p.lists == nil {
+			p.lists = new(textLists)
+		}
+		e.findings = p.lists.strs[:0:stringsInline]
+		e.recommendations = p.lists.strs[stringsInline:stringsInline:len(p.lists.strs)]
+		e.options = p.lists.opts[:0]
+	}
+	return e, p.text
+}
+
+// textLists is the backing of the lists of the Envelopes ParseInto
+// decodes from one text (Parser.text).
+type textLists struct {
+	opts [maxOptions]Option
+	strs [2 * stringsInline]string
 }
 
 func (p *Parser) resetProblems() {
@@ -353,7 +522,7 @@ func (p *Parser) parseWrapped(e *Envelope, src []byte, strictErr error) error {
 	if err != nil {
 		return err
 	}
-	if err := locate(doc, &p.loc); err != nil {
+	if err := locate(doc, &p.loc, nil); err != nil {
 		return err
 	}
 	if p.loc.placement == PlacementBare {
@@ -403,18 +572,14 @@ func shiftError(err error, off int, ptr string) error {
 }
 
 // finish completes ParseInto once decode has read span, the canonical
-// binding_moment value found at placement pl.
-func (p *Parser) finish(e *Envelope, span []byte, pl Placement) error {
+// binding_moment value found at placement pl, whose bytes the string s
+// (textFor) holds.
+func (p *Parser) finish(e *Envelope, span []byte, s string, pl Placement) error {
 	if len(p.problems) > 0 {
 		return &MalformedError{Problems: append([]Problem(nil), p.problems...), Omitted: p.omitted}
 	}
-	if p.own && p.text == string(span) {
-		// A new Envelope: its canonical bytes are its text's (the bytes of
-		// span), which nothing writes (shared).
-		e.canonical, e.shared = unsafe.Slice(unsafe.StringData(p.text), len(p.text)), true
-	} else {
-		e.canonical = append(e.canonical[:0], span...)
-	}
+	// The canonical bytes are s's, which nothing writes: no copy.
+	e.canonical = unsafe.Slice(unsafe.StringData(s), len(s))
 	e.digest = hashing.Sum(span)
 	p.placement = pl
 	return nil
@@ -432,6 +597,12 @@ func putParser(p *Parser) {
 	if p.c.Poolable() && poolcap.Keep(len(p.text)) &&
 		(p.w == nil || p.w.Poolable()) && cap(p.problems) <= MaxProblems {
 		p.text = "" // do not pin the caller's text in the pool
+		clear(p.unq)
+		p.unq = p.unq[:0]
+		if p.scratchUsed { // nor the strings locate decoded (views of the input, when View returned it)
+			p.scratch.forget()
+			p.scratchUsed = false
+		}
 		parsers.Put(p)
 	}
 }
@@ -465,15 +636,14 @@ func Validate(src []byte) []Problem {
 // unchanged.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var p Parser
-	var v Envelope
-	p.own = true
-	if err := p.ParseInto(&v, data); err != nil {
+	v, err := p.Parse(data)
+	if err != nil {
 		return err
 	}
 	if p.placement != PlacementBare {
 		return &PlacementError{Pointer: "", Err: errWrapperNotBare}
 	}
-	*e = v
+	*e = *v
 	return nil
 }
 

@@ -284,7 +284,7 @@ func payload(c *canon.Canonicalizer, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := locate(doc, &p.loc); err != nil {
+	if err := locate(doc, &p.loc, nil); err != nil {
 		if _, ok := errors.AsType[*PlacementError](err); !ok {
 			return nil, err
 		}

@@ -32,13 +32,12 @@ type Envelope struct {
 	hatches         Hatches  // slot 8
 	meta            meta     // the optional meta slot
 
-	canonical []byte         // JCS (strict profile) of the binding_moment value
+	// canonical is the JCS (strict profile) of the binding_moment value. It
+	// is never written: from Parse and ParseInto it is a view of the text
+	// the slots' strings are views of (Parser.textFor), from Build that of
+	// the Envelope Build parsed; ParseInto drops it rather than reuse it.
+	canonical []byte
 	digest    hashing.Digest // SHA-256 of canonical
-
-	// shared: canonical is the memory of the string the slots' strings are
-	// substrings of (Parser.Parse), so it is never written: ParseInto
-	// drops it rather than reuse it.
-	shared bool
 }
 
 // meta is the meta slot as held by an Envelope.
