@@ -83,7 +83,8 @@ value:
 			pos++
 			goto next
 		}
-		st = append(st, quickFrame{object: true, prev: -1, namesStart: len(c.names)})
+		st = pushQuick(st)
+		st[len(st)-1] = quickFrame{object: true, prev: -1, namesStart: len(c.names)}
 		goto name
 	case '[':
 		if len(st) >= maxDepth {
@@ -94,7 +95,8 @@ value:
 			pos++
 			goto next
 		}
-		st = append(st, quickFrame{})
+		st = pushQuick(st)
+		st[len(st)-1] = quickFrame{}
 		goto value
 	case '"':
 		j, esc := c.scanPlain(pos)
@@ -188,6 +190,18 @@ name:
 	}
 	pos++
 	goto value
+}
+
+// pushQuick returns st one frame longer, the new frame's contents
+// unspecified: the caller writes it in place. (append(st, quickFrame{...})
+// built the frame in a temporary and copied it with wide loads that the
+// narrower stores before them could not forward to, a stall per container
+// that showed as 16% of quickRun's samples on records of envelopes.)
+func pushQuick(st []quickFrame) []quickFrame {
+	if len(st) < cap(st) {
+		return st[:len(st)+1]
+	}
+	return append(st, quickFrame{})
 }
 
 // quickEscaped finishes a string value whose plain prefix ends at j, with a

@@ -125,10 +125,11 @@ const winWords = 64
 // block is classified from a copy padded with zero bytes, which count as
 // stops, so no search runs past the end of the input unnoticed.
 type classWindow struct {
-	lo    int // input offset of the first block (a multiple of 64)
-	words int // blocks classified: the window covers [lo, lo+64*words)
-	stop  [winWords]uint64
-	high  [winWords]uint64
+	lo    int                  // input offset of the first block (a multiple of 64)
+	words int                  // blocks classified: the window covers [lo, lo+64*words)
+	n     int                  // bytes of the input in the window: min(64*words, len(src)-lo)
+	stop  [winWords + 1]uint64 // stop[winWords] and high[winWords] stay zero (see scanPlain)
+	high  [winWords + 1]uint64
 	pad   [64]byte
 	bad   [winWords]uint64 // bytes that show a UTF-8 error (if useUTF8Lookup and badReady)
 	// badReady reports that bad is computed for this window (fillBad).
@@ -143,22 +144,58 @@ type classWindow struct {
 var zero16 [16]byte
 
 // reset empties the window, for a scan that starts again at offset 0.
-func (w *classWindow) reset() { w.lo, w.words = 0, 0 }
+func (w *classWindow) reset() { w.lo, w.words, w.n = 0, 0, 0 }
 
 // scanPlain is scanPlainString(c.src, pos) for a scan that moves forward
 // through c.src: the string is found in the classification window, and only
 // a string that leaves the window is handed to scanPlainString.
+//
+// The 64 bits of the stop and high bitmaps that start at the string's
+// first byte are read as one word, funnelled from two (stop[winWords] is
+// always zero, and a bit read from a word past w.words is never used: the
+// stop it marks is at or past the window's end, which the check on t
+// sends to scanPlainLong), so a string shorter than about 64 bytes costs
+// no branch on where its end lies. Everything else (a window to fill, a
+// longer string, the end of the input) is out of line.
 func (c *Canonicalizer) scanPlain(pos int) (int, bool) {
-	src, w := c.src, &c.win
-	i := pos + 1
-	off := i - w.lo
-	if off < 0 || off >= 64*w.words {
-		if i >= len(src) {
-			return scanPlainGeneric(src, pos)
-		}
-		w.fill(src, i)
-		off = i - w.lo
+	w := &c.win
+	off := pos + 1 - w.lo
+	if uint(off) >= uint(w.n) {
+		return c.scanPlainFill(pos)
 	}
+	k, s := uint(off>>6)&(winWords-1), uint(off&63) // off < w.n <= 64*winWords
+	m := w.stop[k]>>s | w.stop[k+1]<<(63-s)<<1
+	t := bits.TrailingZeros64(m)
+	if m == 0 || off+t >= w.n {
+		return c.scanPlainLong(pos, off)
+	}
+	if !w.clean && (w.high[k]>>s|w.high[k+1]<<(63-s)<<1)&(m^(m-1)) != 0 {
+		return c.scanPlainHigh(pos, pos+1+t)
+	}
+	j := pos + 1 + t
+	if c.src[j] == '"' {
+		return j + 1, false
+	}
+	return j, true
+}
+
+// scanPlainFill is scanPlain for a string that starts outside the window:
+// the window moves to it first.
+func (c *Canonicalizer) scanPlainFill(pos int) (int, bool) {
+	src := c.src
+	if pos+1 >= len(src) {
+		return scanPlainGeneric(src, pos)
+	}
+	c.win.fill(src, pos+1)
+	return c.scanPlainLong(pos, pos+1-c.win.lo)
+}
+
+// scanPlainLong is scanPlain for a string whose stop byte is not within 64
+// bytes of its start at window offset off, or lies past the window: the
+// loop over the window's words. (Out of line, so that the common path of
+// scanPlain stays short.)
+func (c *Canonicalizer) scanPlainLong(pos, off int) (int, bool) {
+	src, w := c.src, &c.win
 	k := off >> 6
 	m := w.stop[k] >> (off & 63)
 	h := w.high[k] >> (off & 63)
@@ -213,12 +250,13 @@ func (w *classWindow) fill(src []byte, i int) {
 	if full > 0 {
 		classify(&src[lo], full, &w.stop[0], &w.high[0])
 	}
-	w.lo, w.words, w.badReady, w.clean = lo, full, false, false
+	w.lo, w.words, w.n, w.badReady, w.clean = lo, full, 64*full, false, false
 	if tail := src[lo+64*full:]; full < winWords && len(tail) > 0 {
 		n := copy(w.pad[:], tail)
 		clear(w.pad[n:])
 		classify(&w.pad[0], 1, &w.stop[full], &w.high[full])
 		w.words++
+		w.n += n
 	}
 }
 
