@@ -175,9 +175,12 @@
 // prev_hash covers the signature of the one before), so a Log appends at
 // most one record per Ed25519 signature's time, however fast its disk
 // (BenchmarkSign measures one: 25 µs at best on a shared Zen 5 core, so
-// some 40,000 records a second per Log at most, on one core). The signer does nothing else it can leave to others: the line
-// goes straight into its group's buffer, and each Append copies its own
-// line out and makes its Receipt on its own goroutine.
+// some 40,000 records a second per Log at most, on one core). The signer does nothing else it can leave to others: each Append
+// renders its payload's JCS form but for the chained members (seq,
+// prev_hash, the seq in receipt_id, timestamp_ms) on its own goroutine,
+// which the signer splices in (TestPayloadPartsMatch); the line goes
+// straight into its group's buffer; and each Append copies its own line
+// out and makes its Receipt on its own goroutine.
 //
 // # Failures
 //

@@ -133,10 +133,11 @@ type Log struct {
 // Requests are pooled (requests): once its Append has taken the answer
 // from done, no goroutine of the Log holds it.
 type request struct {
-	p      Payload  // the caller's; the signer fills Seq, PrevHash, KeyID, ReceiptID, TimestampMS
-	g      *group   // the group that holds line; nil if the signer answered with an error
-	line   []byte   // the signed line, without "\n", in g.buf
-	digest [32]byte // SHA-256 of line
+	p      Payload      // the caller's; the signer fills Seq, PrevHash and TimestampMS, the Append KeyID and ReceiptID once answered
+	parts  payloadParts // p's JCS form but for what the signer fills, rendered by the Append
+	g      *group       // the group that holds line; nil if the signer answered with an error
+	line   []byte       // the signed line, without "\n", in g.buf
+	digest [32]byte     // SHA-256 of line
 	err    error
 	done   chan struct{} // one send once line or err is set (buffered: the answer never blocks)
 }
@@ -147,7 +148,12 @@ func (r *request) answer(err error) {
 	r.done <- struct{}{}
 }
 
-// requests pools the Appends' requests, with their done channels.
+// maxPooledParts is the largest rendering buffer a pooled request keeps:
+// a payload with a long Detail does not pin its buffer in the pool.
+const maxPooledParts = 8 << 10
+
+// requests pools the Appends' requests, with their done channels and
+// rendering buffers.
 var requests = sync.Pool{New: func() any { return &request{done: make(chan struct{}, 1)} }}
 
 // group is the records of one write and fsync. The lines of its requests
@@ -638,6 +644,10 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	}
 	r := requests.Get().(*request)
 	r.p = p
+	// What the signer does not have to do, the Append does here, on its
+	// own goroutine: the signer signs one record after the other, and
+	// the time it takes for each bounds the Log's rate.
+	r.parts.render(&r.p, l.s.keyID, l.s.short)
 	if l.serial {
 		// The benchmark's baseline: sign, write and sync one record at a
 		// time, here, with no goroutine between (the signer and the flusher
@@ -657,12 +667,16 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	var rec Receipt
 	err := r.err
 	if err == nil {
+		r.p.KeyID, r.p.ReceiptID = l.s.keyID, l.s.receiptID(r.p.Seq)
 		rec = Receipt{Seq: r.p.Seq, Line: bytes.Clone(r.line), Digest: r.digest, Payload: r.p}
 	}
 	if g := r.g; g != nil && g.left.Add(-1) == 0 {
 		l.recycle(g)
 	}
-	*r = request{done: r.done}
+	*r = request{done: r.done, parts: payloadParts{buf: r.parts.buf[:0]}}
+	if cap(r.parts.buf) > maxPooledParts {
+		r.parts.buf = nil
+	}
 	requests.Put(r)
 	return rec, err
 }
@@ -748,13 +762,15 @@ func (l *Log) sign(g *group, r *request) {
 		p.TimestampMS = l.now().UnixMilli() // here: in seq order, as far as the clock goes
 	}
 	p.Seq, p.PrevHash = l.seq+1, l.prev
-	p.KeyID, p.ReceiptID = l.s.keyID, l.s.receiptID(p.Seq)
 	// The line goes straight into the group's buffer: a line that is too
 	// long is taken out again. A line keeps its place when the buffer
 	// grows: the old array stays as it was, for the Appends whose lines
-	// are in it.
+	// are in it. The payload is r's parts with the chained members
+	// spliced in: appendLine's bytes, with none of the caller's members
+	// rendered here.
 	start := len(g.buf)
-	buf := l.s.appendLine(g.buf, p)
+	buf := append(g.buf, linePrefix...)
+	buf = l.s.signLine(r.parts.splice(buf, &p.PrevHash, p.Seq, p.TimestampMS), start+len(linePrefix))
 	line := buf[start:len(buf):len(buf)]
 	if len(line) > MaxLineSize {
 		g.buf = buf[:start]
