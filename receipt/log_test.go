@@ -567,3 +567,94 @@ func TestLogTornKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestLogOverlapFails fails the high-water update of one group while the
+// flusher has written and synced the next one after it (the marker and the
+// flusher overlap): both groups are cut off, every Append of either gets
+// the failure, nothing is written after it, and the log ends at the mark
+// before them, which Open finds with nothing to cut.
+func TestLogOverlapFails(t *testing.T) {
+	s := testSigner(1)
+	path := filepath.Join(t.TempDir(), "log")
+	l, err := Open(path, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := l.Append(context.Background(), samplePayload(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	boom := errors.New("injected")
+	release := make(chan struct{})
+	var marks atomic.Int32
+	l.mark.sync = func() error {
+		if marks.Add(1) == 1 {
+			<-release // the first group's mark: fails once the next group is synced
+			return boom
+		}
+		return l.mark.f.Sync() // restore's
+	}
+	writes0 := l.Stats().Writes
+	errs := make(chan error, 8)
+	go func() { _, err := l.Append(context.Background(), samplePayload(3)); errs <- err }()
+	for marks.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	for i := range 7 {
+		go func() { _, err := l.Append(context.Background(), samplePayload(4+i)); errs <- err }()
+	}
+	for deadline := time.Now().Add(10 * time.Second); l.Stats().Writes < writes0+2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no group was written while the one before it waited for its high-water update: the flusher and the marker do not overlap")
+		}
+	}
+	// The second group is written; let its sync end too (the flusher then
+	// waits for the marker), then fail the first group's mark.
+	time.Sleep(50 * time.Millisecond)
+	// The rest of the seven, if any, wait signed in a third group, which
+	// is never written.
+	if n := bytes.Count(mustRead(t, path), []byte("\n")); n < 3+1+1 {
+		t.Fatalf("the log holds %d records before the failure, want the next group's too (at least 5)", n)
+	}
+	close(release)
+	for range 8 {
+		if err := <-errs; !errors.Is(err, ErrFailed) || !errors.Is(err, boom) {
+			t.Errorf("Append of a cut group: %v", err)
+		}
+	}
+	writes := l.Stats().Writes
+	if _, err := l.Append(context.Background(), samplePayload(0)); !errors.Is(err, ErrFailed) {
+		t.Errorf("Append after the failure: %v", err)
+	}
+	if w := l.Stats().Writes; w != writes {
+		t.Errorf("%d writes after the failure", w-writes)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if m := readMark(t, path); m.Seq != 3 {
+		t.Errorf("the mark after the failure: %+v, want seq 3", m)
+	}
+	b, _ := os.ReadFile(path)
+	if sum, err := verifyBytes(b, s.Public(), 0); err != nil || sum.LastSeq != 3 {
+		t.Errorf("after the failure: %+v, %v; want both groups cut off, seq 3 last", sum, err)
+	}
+	l, err = Open(path, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if tt := l.Recovered(); tt != nil {
+		t.Errorf("Open cut %+v, but both groups were cut off already", *tt)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -175,6 +175,89 @@ func appendPayload(dst []byte, p *Payload) []byte {
 	return append(dst, '}')
 }
 
+// payloadParts is the JCS form of a payload (appendPayload's bytes) less
+// the members that only the Log's signer knows, rendered by the Append
+// that carries it, on its own goroutine, while the signer signs the
+// records before it. The signer splices in the chained members (Seq,
+// PrevHash, the seq in ReceiptID, TimestampMS when the caller left it 0)
+// with splice, which gives appendPayload's bytes for the same payload
+// (TestPayloadPartsMatch, FuzzPayloadParts).
+//
+// In name order the members are: the caller's up to policy_version (with
+// key_id, the signer's, which does not change), prev_hash, reason,
+// receipt_id, resolution_outcome and result, seq, server, timestamp_ms,
+// tool. So buf holds five parts, cut before the hex of prev_hash, the seq
+// of receipt_id, the value of seq, and the value of timestamp_ms.
+type payloadParts struct {
+	buf []byte
+	cut [4]int // where parts 1 to 4 begin in buf
+}
+
+// render sets pp to the parts of p signed under keyID, whose receipt ids
+// begin with idPrefix (receiptIDPrefix(keyID)). p must have passed check;
+// its Seq, PrevHash, KeyID, ReceiptID and TimestampMS are not read.
+func (pp *payloadParts) render(p *Payload, keyID, idPrefix string) {
+	dst := append(pp.buf[:0], '{')
+	if p.ActDigest != (hashing.Digest{}) {
+		dst = appendDigest(dst, "act_digest", p.ActDigest)
+	}
+	if p.ArgumentsDigest != (hashing.Digest{}) {
+		dst = appendDigest(dst, "arguments_digest", p.ArgumentsDigest)
+	}
+	if p.Channel != "" {
+		dst = appendMember(dst, "channel", p.Channel)
+	}
+	dst = appendMember(dst, "consequence_class", p.Class)
+	if p.Detail != "" {
+		dst = appendMember(dst, "detail", p.Detail)
+	}
+	if p.EnvelopeDigest != (hashing.Digest{}) {
+		dst = appendDigest(dst, "envelope_digest", p.EnvelopeDigest)
+	}
+	dst = appendMember(dst, "key_id", keyID)
+	dst = appendMember(dst, "policy_version", p.PolicyVersion)
+	dst = appendName(dst, "prev_hash")
+	dst = append(dst, '"')
+	pp.cut[0] = len(dst)
+	dst = append(dst, '"')
+	dst = appendMember(dst, "reason", p.Reason)
+	dst = appendName(dst, "receipt_id")
+	dst = append(dst, '"')
+	dst = append(dst, idPrefix...) // the prefix of a key id: hex, "lavr" and ":", nothing to escape
+	pp.cut[1] = len(dst)
+	dst = append(dst, '"')
+	if p.ResolutionOutcome != "" {
+		dst = appendMember(dst, "resolution_outcome", p.ResolutionOutcome)
+	}
+	dst = appendMember(dst, "result", p.Result)
+	dst = appendName(dst, "seq")
+	pp.cut[2] = len(dst)
+	if p.Server != "" {
+		dst = appendMember(dst, "server", p.Server)
+	}
+	dst = appendName(dst, "timestamp_ms")
+	pp.cut[3] = len(dst)
+	if p.Tool != "" {
+		dst = appendMember(dst, "tool", p.Tool)
+	}
+	pp.buf = append(dst, '}')
+}
+
+// splice appends the JCS form of the payload that pp was rendered from,
+// with prev_hash prev, seq seq and timestamp_ms ts.
+func (pp *payloadParts) splice(dst []byte, prev *[32]byte, seq uint64, ts int64) []byte {
+	b, c := pp.buf, &pp.cut
+	dst = append(dst, b[:c[0]]...)
+	dst = hex.AppendEncode(dst, prev[:])
+	dst = append(dst, b[c[0]:c[1]]...)
+	dst = strconv.AppendUint(dst, seq, 10)
+	dst = append(dst, b[c[1]:c[2]]...)
+	dst = strconv.AppendUint(dst, seq, 10)
+	dst = append(dst, b[c[2]:c[3]]...)
+	dst = strconv.AppendInt(dst, ts, 10)
+	return append(dst, b[c[3]:]...)
+}
+
 // appendName appends a comma unless the object has just begun, and the
 // member name, which needs no escaping, with its colon.
 func appendName(dst []byte, name string) []byte {

@@ -220,3 +220,78 @@ func TestPayloadChannel(t *testing.T) {
 		t.Fatalf("Verify: %v", err)
 	}
 }
+
+// partsOf renders p's parts as an Append does, and splices p's chained
+// members back in as the signer does.
+func partsOf(s *Signer, p *Payload) []byte {
+	var pp payloadParts
+	pp.render(p, s.keyID, s.short)
+	return pp.splice([]byte("x"), &p.PrevHash, p.Seq, p.TimestampMS)[1:]
+}
+
+// TestPayloadPartsMatch holds the parts that an Append renders, spliced
+// by the signer, to appendPayload's bytes (which TestPayloadEncoding holds
+// to an independent writer): every optional member present and absent,
+// strings that need escapes, seqs and timestamps of every width, negative
+// timestamps, prev_hash zero and not. A buffer reused from a longer payload
+// must not leave bytes behind.
+func TestPayloadPartsMatch(t *testing.T) {
+	s := testSigner(1)
+	odd := []string{"", "a\"b\\c", "\x00\x1f\x7f", "\u2028\u2029<>&", "é€𝄞", "\b\f\n\r\t/", strings.Repeat("d", 3000)}
+	seqs := []uint64{1, 9, 10, 99, 100, 123456, 1<<32 + 1, maxSafe}
+	stamps := []int64{0, 1, -1, 1_780_000_000_000, maxSafe, -maxSafe}
+	var reused payloadParts
+	for i := range 96 {
+		p := filled(s, i)
+		p.Detail, p.PolicyVersion, p.Tool = odd[i%len(odd)], odd[(i/2)%len(odd)], strings.TrimSpace(odd[(i/3)%len(odd)])
+		p.Server = odd[(i/5)%len(odd)]
+		p.ResolutionOutcome = []string{"", "authority", "x\"y"}[i%3]
+		p.Channel = []string{"", ChannelSigned, ChannelElicitation}[(i/3)%3]
+		if i%4 == 1 {
+			p.ActDigest, p.ArgumentsDigest, p.EnvelopeDigest = hashing.Digest{}, hashing.Digest{}, hashing.Digest{}
+		}
+		p.Seq = seqs[i%len(seqs)]
+		p.ReceiptID = s.receiptID(p.Seq)
+		p.TimestampMS = stamps[i%len(stamps)]
+		want := appendPayload(nil, &p)
+		if got := partsOf(s, &p); !bytes.Equal(got, want) {
+			t.Fatalf("payload %d: parts spliced\n%s\nappendPayload\n%s", i, got, want)
+		}
+		reused.render(&p, s.keyID, s.short)
+		if got := reused.splice(nil, &p.PrevHash, p.Seq, p.TimestampMS); !bytes.Equal(got, want) {
+			t.Fatalf("payload %d, reused buffer: parts spliced\n%s\nappendPayload\n%s", i, got, want)
+		}
+	}
+}
+
+// FuzzPayloadParts compares the parts spliced with appendPayload for
+// payloads of any strings, seq and timestamp.
+func FuzzPayloadParts(f *testing.F) {
+	f.Add("policy-0", "policy", "detail \"x\"", "tool_0", "srv", "authority", uint64(1), int64(1_780_000_000_000), byte(0))
+	f.Add("", "r", "", "", "", "", uint64(maxSafe), int64(-maxSafe), byte(0xff))
+	s := testSigner(2)
+	f.Fuzz(func(t *testing.T, policy, reason, detail, tool, server, outcome string, seq uint64, ts int64, flags byte) {
+		p := Payload{PolicyVersion: policy, Result: ResultPass, Reason: reason, Detail: detail, Class: ClassFinancial,
+			Tool: tool, Server: server, ResolutionOutcome: outcome, TimestampMS: ts}
+		if flags&1 != 0 {
+			p.Result = ResultFail
+		}
+		if flags&2 != 0 {
+			p.ActDigest = hashing.Sum([]byte(tool))
+		}
+		if flags&4 != 0 {
+			p.ArgumentsDigest = hashing.Sum([]byte(server))
+		}
+		if flags&8 != 0 {
+			p.EnvelopeDigest = hashing.Sum([]byte(outcome))
+		}
+		p.Channel = []string{"", ChannelSigned, ChannelElicitation, ""}[flags>>4&3]
+		if p.check() != nil {
+			return
+		}
+		p.Seq, p.PrevHash, p.KeyID, p.ReceiptID = seq, hashing.Sum([]byte(detail)), s.keyID, s.receiptID(seq)
+		if want, got := appendPayload(nil, &p), partsOf(s, &p); !bytes.Equal(got, want) {
+			t.Fatalf("parts spliced\n%s\nappendPayload\n%s", got, want)
+		}
+	})
+}
