@@ -213,13 +213,14 @@ func (c *Canonicalizer) run() error {
 // that reads or rewrites the output through them (scanString for a string
 // with escapes, escapedName for a name with escapes, number, sortInPlace)
 // runs between "c.dst, c.pend = dst, pend" and "dst, pend = c.dst, c.pend";
-// and every return writes them back (stopScan, or the assignment before
-// the final return nil), for finish to flush the pending span and for the
-// caller to keep the buffer that dst grew into. (Not a deferred
-// assignment: with this many returns Go does not open-code a defer, and a
-// defer record costs every call.) Helpers that read only the input or the
+// and the deferred assignment writes them back on every return, for finish
+// to flush the pending span and for the caller to keep the buffer that dst
+// grew into. (A write-back at each return instead of the defer, and frames
+// pushed field by field, were tried (15b155b) and undone: large pretty
+// inputs measured 2-5% slower.) Helpers that read only the input or the
 // member records (scanPlain, literal, addMember, sortMembers, recordSort,
-// errorf) need neither. Every goto keeps this and lands where its label's line says.
+// errorf) need neither. Every goto keeps this and lands where its label's
+// line says.
 //
 // Whitespace is looked for only where the byte that should come next is
 // not there: each dispatch on the next byte has a case for the four
@@ -238,6 +239,7 @@ func (c *Canonicalizer) scan() (err error) {
 	maxDepth := c.profile.MaxDepth()
 	strict := !c.profile.rfc8785
 	dst, pend := c.dst, c.pend
+	defer func() { c.dst, c.pend = dst, pend }()
 	pos := 0
 
 	if j := wsEnd(src, pos); j != pos {
@@ -247,15 +249,15 @@ func (c *Canonicalizer) scan() (err error) {
 	// value: a value starts at pos, after any whitespace (the dispatch drops it).
 value:
 	if pos >= n {
-		return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want a value"))
+		return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want a value")
 	}
 	switch src[pos] {
 	case '{':
 		if len(c.stack) >= maxDepth {
-			return c.stopScan(dst, pend, c.errorf(ClassDepth, int64(pos), "object opens nesting level %d, deeper than %d", len(c.stack)+1, maxDepth))
+			return c.errorf(ClassDepth, int64(pos), "object opens nesting level %d, deeper than %d", len(c.stack)+1, maxDepth)
 		}
 		pos++
-		c.pushFrame(len(dst)+pos-pend, len(c.members), len(c.names), -1, true)
+		c.stack = append(c.stack, frame{contentStart: len(dst) + pos - pend, first: len(c.members), namesStart: len(c.names), cur: -1, object: true})
 		if j := wsEnd(src, pos); j != pos {
 			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
@@ -268,10 +270,10 @@ value:
 		goto name
 	case '[':
 		if len(c.stack) >= maxDepth {
-			return c.stopScan(dst, pend, c.errorf(ClassDepth, int64(pos), "array opens nesting level %d, deeper than %d", len(c.stack)+1, maxDepth))
+			return c.errorf(ClassDepth, int64(pos), "array opens nesting level %d, deeper than %d", len(c.stack)+1, maxDepth)
 		}
 		pos++
-		c.pushFrame(len(dst)+pos-pend, 0, 0, 0, false)
+		c.stack = append(c.stack, frame{contentStart: len(dst) + pos - pend})
 		if j := wsEnd(src, pos); j != pos {
 			dst, pend = appendSpan(dst, src, pend, pos), j
 			pos = j
@@ -289,7 +291,7 @@ value:
 			j, err = c.scanString(pos, j, false)
 			dst, pend = c.dst, c.pend
 			if err != nil {
-				return c.stopScan(dst, pend, err)
+				return err
 			}
 		}
 		pos = j
@@ -309,10 +311,10 @@ value:
 		pos = j
 		goto value
 	default:
-		return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "%s looking for the beginning of a value", badChar(src, pos)))
+		return c.errorf(ClassSyntax, int64(pos), "%s looking for the beginning of a value", badChar(src, pos))
 	}
 	if err != nil {
-		return c.stopScan(dst, pend, err)
+		return err
 	}
 
 	// next: a value ends at pos; the innermost frame (if any) says what may follow.
@@ -323,16 +325,15 @@ next:
 			pos = j
 		}
 		if pos != n {
-			return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "%s after the top-level value", badChar(src, pos)))
+			return c.errorf(ClassSyntax, int64(pos), "%s after the top-level value", badChar(src, pos))
 		}
 		// The caller flushes the pending span (or, if c.pend is still 0,
 		// may use src itself: nothing was rewritten).
-		c.dst, c.pend = dst, pend
 		return nil
 	}
 	if f := &c.stack[len(c.stack)-1]; f.object {
 		if pos >= n {
-			return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "unexpected end of input inside an object"))
+			return c.errorf(ClassSyntax, int64(pos), "unexpected end of input inside an object")
 		}
 		switch src[pos] {
 		case ',':
@@ -351,7 +352,7 @@ next:
 				// rest (see permute.go).
 				end := len(dst) + pos - pend
 				if dup := c.sortMembers(f.first, len(c.members)); dup >= 0 {
-					return c.stopScan(dst, pend, c.dupError(dup))
+					return c.dupError(dup)
 				}
 				// The outermost object closes once, so sorting it in place
 				// costs its size whatever the budget says.
@@ -374,10 +375,10 @@ next:
 			pos++
 			goto next
 		}
-		return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "%s after an object member, want ',' or '}'", badChar(src, pos)))
+		return c.errorf(ClassSyntax, int64(pos), "%s after an object member, want ',' or '}'", badChar(src, pos))
 	} else {
 		if pos >= n {
-			return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "unexpected end of input inside an array"))
+			return c.errorf(ClassSyntax, int64(pos), "unexpected end of input inside an array")
 		}
 		switch src[pos] {
 		case ',':
@@ -397,13 +398,13 @@ next:
 			pos++
 			goto next
 		}
-		return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "%s after an array element, want ',' or ']'", badChar(src, pos)))
+		return c.errorf(ClassSyntax, int64(pos), "%s after an array element, want ',' or ']'", badChar(src, pos))
 	}
 
 	// name: an object member starts at pos, after any whitespace.
 name:
 	if pos >= n {
-		return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want an object member name"))
+		return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want an object member name")
 	}
 	if src[pos] != '"' {
 		if isSpace[src[pos]] {
@@ -412,7 +413,7 @@ name:
 			pos = j
 			goto name
 		}
-		return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "%s, want '\"' starting an object member name", badChar(src, pos)))
+		return c.errorf(ClassSyntax, int64(pos), "%s, want '\"' starting an object member name", badChar(src, pos))
 	}
 	{
 		start := len(dst) + pos - pend
@@ -433,7 +434,7 @@ name:
 			end, err = c.escapedName(idx, pos, end)
 			dst, pend = c.dst, c.pend
 			if err != nil {
-				return c.stopScan(dst, pend, err)
+				return err
 			}
 			m = &c.members[idx]
 		}
@@ -442,7 +443,7 @@ name:
 		if f := &c.stack[len(c.stack)-1]; idx == f.first || (!f.unsorted && c.members[idx-1].key < m.key) {
 			f.cur = idx
 		} else if err := c.addMember(idx); err != nil {
-			return c.stopScan(dst, pend, err)
+			return err
 		}
 		pos = end
 		if pos >= n || src[pos] != ':' {
@@ -451,38 +452,15 @@ name:
 				pos = j
 			}
 			if pos >= n {
-				return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want ':' after an object member name"))
+				return c.errorf(ClassSyntax, int64(pos), "unexpected end of input, want ':' after an object member name")
 			}
 			if src[pos] != ':' {
-				return c.stopScan(dst, pend, c.errorf(ClassSyntax, int64(pos), "%s after an object member name, want ':'", badChar(src, pos)))
+				return c.errorf(ClassSyntax, int64(pos), "%s after an object member name, want ':'", badChar(src, pos))
 			}
 		}
 		pos++
 	}
 	goto value
-}
-
-// pushFrame opens a container: it appends a frame with these fields (and
-// unsorted and deferred false) to c.stack. The fields are stored one by
-// one into the frame's place: a frame literal passed to append is built on
-// the goroutine stack and then copied with wider loads than the stores
-// that built it, which stalls store forwarding at every '{' and '['.
-func (c *Canonicalizer) pushFrame(contentStart, first, namesStart, cur int, object bool) {
-	if len(c.stack) == cap(c.stack) {
-		c.stack = append(c.stack, frame{})
-	} else {
-		c.stack = c.stack[:len(c.stack)+1]
-	}
-	f := &c.stack[len(c.stack)-1]
-	f.contentStart, f.first, f.namesStart, f.cur = contentStart, first, namesStart, cur
-	f.object, f.unsorted, f.deferred = object, false, false
-}
-
-// stopScan writes scan's locals dst and pend back to c.dst and c.pend and
-// returns err: scan's every return but the last (see its protocol).
-func (c *Canonicalizer) stopScan(dst []byte, pend int, err error) error {
-	c.dst, c.pend = dst, pend
-	return err
 }
 
 // escapedName finishes the member name at pos (member idx), whose plain
@@ -937,7 +915,12 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 					}
 					i += 2
 					if !rewriting && !name && !testNoQuoteSkip {
-						i = c.skipQuoteEscapes(i)
+						// The walk mostly ends at the closing quote:
+						// the string ends there, without the stopRun of
+						// an empty run.
+						if i = c.skipQuoteEscapes(i); i < len(src) && src[i] == '"' {
+							return i + 1, nil
+						}
 					}
 					continue
 				}
