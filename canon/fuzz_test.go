@@ -72,13 +72,6 @@ func checkCanonicalize(t *testing.T, strict, rfc *Canonicalizer, in []byte) {
 	if fmt.Sprint(errP) != fmt.Sprint(errR) || errR == nil && !bytes.Equal(inPlace, outR) {
 		t.Fatalf("%q: in place gives %q, %v; want %q, %v", in, inPlace, errP, outR, errR)
 	}
-	// The same output and error without skipQuoteEscapes.
-	testNoQuoteSkip = true
-	noSkip, errN := rfc.Append(nil, in)
-	testNoQuoteSkip = false
-	if !sameError(errN, errR) || !bytes.Equal(noSkip, outR) {
-		t.Fatalf("%q: without skipQuoteEscapes %q, %v; want %q, %v", in, noSkip, errN, outR, errR)
-	}
 	if errR != nil {
 		return
 	}

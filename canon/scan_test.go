@@ -3,7 +3,6 @@ package canon
 import (
 	"bytes"
 	"math/rand/v2"
-	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -254,50 +253,4 @@ func TestStopRun(t *testing.T) {
 	if alarms*100 > runs {
 		t.Fatalf("%d false alarms in %d runs", alarms, runs)
 	}
-}
-
-// TestSkipQuoteEscapes compares the engine with and without
-// skipQuoteEscapes on strings dense in \" and \\ escapes (JSON text held in
-// a string), placed at every offset of a 64-byte word and beyond, with
-// what ends such a walk or must not be skipped mixed in: other escapes
-// (canonical or rewritten), non-ASCII text, ill-formed UTF-8, controls, a
-// name, a cut-off input. The output and the error (class, offset, pointer,
-// message) must be the same, under each utf8 kernel.
-func TestSkipQuoteEscapes(t *testing.T) {
-	seed := uint64(rand.Int64())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 3))
-	pieces := []string{`\"`, `\\`, `\"`, `\\`, `a`, `xyz`, `0123456789abcdef`, `\n`, `\u0041`, `\/`, `\u00e9`, `\ud83d\ude4f`,
-		"é", "€", "😀", "\xff", "\xc3", "\x01", `\`, `"`, `\x`}
-	var inputs [][]byte
-	for n := range 400 {
-		var body []byte
-		for range 1 + r.IntN(60) {
-			p := pieces[r.IntN(len(pieces))]
-			if r.IntN(4) != 0 {
-				p = pieces[r.IntN(4)] // mostly \" and \\
-			}
-			body = append(body, p...)
-		}
-		pad := strings.Repeat(" ", n%70)
-		in := []byte(`{"k":[` + pad + `"` + string(body) + `",1],"n` + string(body[:min(len(body), 5)]) + `":2}`)
-		inputs = append(inputs, in, in[:len(in)-r.IntN(len(in))])
-		// Padded to cross the first 4 KiB window.
-		inputs = append(inputs, []byte(`["`+strings.Repeat("w", 4000+n%130)+`","`+string(body)+`"]`))
-	}
-	var c Canonicalizer
-	underEachUTF8(t, func() {
-		for _, p := range []Profile{Strict, RFC8785} {
-			c.Reset(p)
-			for _, in := range inputs {
-				got, gotErr := c.Append(nil, in)
-				testNoQuoteSkip = true
-				want, wantErr := c.Append(nil, in)
-				testNoQuoteSkip = false
-				if !bytes.Equal(got, want) || !sameError(gotErr, wantErr) {
-					t.Fatalf("%s, %q:\n got %q, %v\nwant %q, %v", p.Name(), in, got, gotErr, want, wantErr)
-				}
-			}
-		}
-	})
 }

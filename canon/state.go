@@ -914,14 +914,6 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 						c.names = append(c.names, e)
 					}
 					i += 2
-					if !rewriting && !name && !testNoQuoteSkip {
-						// The walk mostly ends at the closing quote:
-						// the string ends there, without the stopRun of
-						// an empty run.
-						if i = c.skipQuoteEscapes(i); i < len(src) && src[i] == '"' {
-							return i + 1, nil
-						}
-					}
 					continue
 				}
 			}
@@ -959,10 +951,6 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 		}
 	}
 }
-
-// testNoQuoteSkip turns skipQuoteEscapes off, so that tests compare the
-// engine with and without it.
-var testNoQuoteSkip = false
 
 // decodeEscape decodes the escape sequence at src[i] == '\\', joining a
 // surrogate pair into one rune. canonical reports whether the sequence is
