@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -146,5 +147,56 @@ func TestQuickCanonicalBounds(t *testing.T) {
 	c.Reset(small)
 	if checkQuick(t, &c, []byte(`"123456"`)) != true || checkQuick(t, &c, []byte(`"1234567"`)) != false {
 		t.Errorf("fast path ignores the size bound")
+	}
+}
+
+// TestEngineAfterQuickAgrees checks the engine run that follows a fast
+// path which gave up on the same src, and so reuses the classification
+// window the fast path filled (begin keeps it), against the engine run
+// with a fresh window: the same output and the same error (class, offset,
+// pointer, message), in both profiles. The inputs are quickInputs's (most
+// canonical up to a point), their compact forms, and long ones whose first
+// non-canonical byte lies past the first 4 KiB window, with non-ASCII text
+// and ill-formed UTF-8 after it.
+func TestEngineAfterQuickAgrees(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 11))
+	for _, p := range []Profile{Strict, RFC8785} {
+		all, canonical := quickInputs(t, r, p)
+		long := []byte(`{"a":[`)
+		for i := 0; len(long) < 9000; i++ {
+			long = fmt.Appendf(long, `"z\u00e9\u00e9 %d é",`, i)
+		}
+		long = append(long[:len(long)-1], `],"b":1}`...)
+		for _, k := range []int{20, 4090, 4096, 4100, 8190, len(long) - 3} {
+			for _, d := range []string{"\\u0041", "\xff", "\xe9", "1.5", " ", "\x01", "é"} {
+				all = append(all, append(append(append([]byte(nil), long[:k]...), d...), long[k:]...))
+			}
+		}
+		all = append(all, long)
+		for _, in := range canonical {
+			all = append(all, append(append([]byte(nil), in...), in...)) // canonical, then a syntax error
+		}
+		var c, fresh Canonicalizer
+		c.Reset(p)
+		fresh.Reset(p)
+		kept := 0
+		for _, in := range all {
+			if c.quickCanonical(in) {
+				c.end()
+				continue
+			}
+			kept++ // the engine runs on the window the fast path filled (amd64)
+			got, _, gotErr := c.viewEngine(in)
+			got = append([]byte(nil), got...)
+			want, _, wantErr := fresh.viewEngine(in)
+			if !bytes.Equal(got, want) || !sameError(gotErr, wantErr) {
+				t.Fatalf("%s, %q:\nafter the fast path %q, %v\nfresh window       %q, %v", p.Name(), in, got, gotErr, want, wantErr)
+			}
+		}
+		if kept < 1000 {
+			t.Fatalf("%s: only %d inputs ran the engine after the fast path gave up", p.Name(), kept)
+		}
 	}
 }
