@@ -99,7 +99,7 @@ value:
 		st[len(st)-1] = quickFrame{}
 		goto value
 	case '"':
-		j, esc := c.scanPlain(pos)
+		j, esc := c.scanPlainQuick(pos)
 		if esc {
 			if j = c.quickEscaped(j); j < 0 {
 				return false, st
@@ -167,7 +167,7 @@ name:
 		return false, st
 	}
 	{
-		j, esc := c.scanPlain(pos)
+		j, esc := c.scanPlainQuick(pos)
 		nameEsc, ns, ne := false, pos+1, j-1
 		var key uint64
 		if !esc {
@@ -232,8 +232,8 @@ func (c *Canonicalizer) quickEscaped(j int) int {
 		if j >= len(src) {
 			return -1 // unterminated
 		}
-		// scanPlain(j-1) scans from j: the plain run after the escape.
-		end, esc := c.scanPlain(j - 1)
+		// scanPlainQuick(j-1) scans from j: the plain run after the escape.
+		end, esc := c.scanPlainQuick(j - 1)
 		if !esc {
 			return end
 		}
