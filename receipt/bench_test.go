@@ -132,13 +132,9 @@ func BenchmarkVerify(b *testing.B) {
 //
 //	BenchmarkSign/op=ed25519  ed25519.Sign of a receipt's payload alone
 //	BenchmarkSign/op=line     appendLine: the payload's JCS form, signed, base64url, the line
-//	BenchmarkSign/op=payload  appendPayload alone: the payload's JCS form from its members
-//	BenchmarkSign/op=splice   the same bytes from the parts an Append renders (payloadParts.splice): what the signer does instead
-//	BenchmarkSign/op=render   payloadParts.render: what each Append does on its own goroutine
 //
 // The first bounds the records per second of one Log on one core, whatever
-// else is cut; the signer adds op=splice, hashing the line, and taking the
-// request.
+// else is cut.
 func BenchmarkSign(b *testing.B) {
 	s := testSigner(1)
 	p := samplePayload(2)
@@ -149,29 +145,6 @@ func BenchmarkSign(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			ed25519.Sign(s.priv, payload)
-		}
-	})
-	b.Run("op=payload", func(b *testing.B) {
-		var buf []byte
-		b.ReportAllocs()
-		for b.Loop() {
-			buf = appendPayload(buf[:0], &p)
-		}
-	})
-	var pp payloadParts
-	pp.render(&p, s.keyID, s.short)
-	b.Run("op=splice", func(b *testing.B) {
-		var buf []byte
-		b.ReportAllocs()
-		for b.Loop() {
-			buf = pp.splice(buf[:0], &p.PrevHash, p.Seq, p.TimestampMS)
-		}
-	})
-	b.Run("op=render", func(b *testing.B) {
-		var pr payloadParts
-		b.ReportAllocs()
-		for b.Loop() {
-			pr.render(&p, s.keyID, s.short)
 		}
 	})
 	b.Run("op=line", func(b *testing.B) {

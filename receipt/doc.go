@@ -132,8 +132,8 @@
 //
 // # What Open cuts off
 //
-// Past the mark, a crash or a failure leaves at most two groups (the one
-// being marked and the one written after it), each of their records whole and verifying or the last one torn: a crash during an
+// Past the mark, a crash or a failure leaves at most one group, each of
+// its records whole and verifying or the last one torn: a crash during an
 // append can leave the file ending inside a record, the start of the line
 // being written, with no "\n", perhaps followed (or replaced) by NUL bytes
 // where the file system had allocated blocks it had not written. None of
@@ -142,7 +142,7 @@
 // chain from the mark's record (its seq plus one, its digest as
 // prev_hash); Log.Recovered reports what was cut, and how many whole
 // records. Open cuts only what looks like that: records that verify under
-// the Log's key and link on from the mark's record, at most two groups
+// the Log's key and link on from the mark's record, at most one group
 // (256 records); then bytes each of whose first bytes (as many as the
 // fixed start of a receipt line) is that start's or NUL. Anything else
 // fails Open without changing the file: only an operator can say what
@@ -164,27 +164,20 @@
 // Linux, which makes the bytes and the size durable but not the times;
 // F_FULLFSYNC on macOS; fsync elsewhere), and under the high-water mark,
 // synced too.
-// Concurrent Appends share writes and syncs: a Log runs three goroutines,
-// a signer, which takes the Appends in the order they arrive, gives each
-// its seq and signs it, a flusher, which writes a group of signed records
-// with one write and syncs it with one fsync, and a marker, which then
-// updates the mark with one more and answers the group's Appends. While
-// one group is written and synced, the records that arrive are signed and
-// gathered into the next (up to 128), so N concurrent decisions cost N
-// signatures but about 2N/(records per group) fsyncs; Log.Stats counts
-// both. While the marker updates the mark for one group, the flusher
-// writes and syncs the next (TestLogOverlapFails): on a disk that shares
-// the flush of concurrent syncs, as Linux's ext4 does, a group's Appends
-// wait for fewer flushes. Signing stays serial (each record's
+// Concurrent Appends share writes and syncs: a Log runs two goroutines, a
+// signer, which takes the Appends in the order they arrive, gives each its
+// seq and signs it, and a flusher, which writes a group of signed records
+// with one write, syncs it with one fsync, and then updates the mark with
+// one more. While one group is written and synced, the records that
+// arrive are signed and gathered into the next (up to 256), so N
+// concurrent decisions cost N signatures but about 2N/(records per group)
+// fsyncs; Log.Stats counts both. Signing stays serial (each record's
 // prev_hash covers the signature of the one before), so a Log appends at
 // most one record per Ed25519 signature's time, however fast its disk
 // (BenchmarkSign measures one: 25 µs at best on a shared Zen 5 core, so
-// some 40,000 records a second per Log at most, on one core). The signer does nothing else it can leave to others: each Append
-// renders its payload's JCS form but for the chained members (seq,
-// prev_hash, the seq in receipt_id, timestamp_ms) on its own goroutine,
-// which the signer splices in (TestPayloadPartsMatch); the line goes
-// straight into its group's buffer; and each Append copies its own line
-// out and makes its Receipt on its own goroutine.
+// some 40,000 records a second per Log at most, on one core). The signer does nothing else it can leave to others: the line
+// goes straight into its group's buffer, and each Append copies its own
+// line out and makes its Receipt on its own goroutine.
 //
 // # Failures
 //
@@ -194,10 +187,7 @@
 // group's records may be in the file, whole, and verify: a signed PASS
 // that was not the decision. So the Log cuts them back off: it writes the
 // current mark again into the slot the failed update may have changed,
-// then truncates the log to the mark and syncs it (TestLogFsyncEIO), which
-// cuts off as well the group the flusher may have written after it,
-// whose Appends get the same error; no group is written after the cut
-// (TestLogOverlapFails).
+// then truncates the log to the mark and syncs it (TestLogFsyncEIO).
 //
 // It truncates rather than append a signed record that voids them: after
 // a failed fsync the kernel may have dropped the pages it could not write

@@ -160,13 +160,7 @@ const (
 func (s *Signer) appendLine(dst []byte, p *Payload) []byte {
 	dst = append(dst, linePrefix...)
 	start := len(dst)
-	return s.signLine(appendPayload(dst, p), start)
-}
-
-// signLine ends the receipt line whose payload, in JCS form, is
-// dst[start:] (after linePrefix): it signs the payload and appends the
-// signature member.
-func (s *Signer) signLine(dst []byte, start int) []byte {
+	dst = appendPayload(dst, p)
 	sig := ed25519.Sign(s.priv, dst[start:])
 	dst = append(dst, lineMiddle...)
 	dst = b64.AppendEncode(dst, sig)

@@ -2,7 +2,7 @@ package receipt
 
 // The Log: an append-only receipt file with group commit.
 //
-// Three goroutines per Log do the work, in a pipeline:
+// Two goroutines per Log do the work, in a pipeline:
 //
 //   - The signer takes the Appends' requests in the order they arrive,
 //     assigns each its seq, signs it and adds its line to the group being
@@ -10,28 +10,23 @@ package receipt
 //     the SHA-256 of the line before it, signature included), and one
 //     goroutine doing all of it signs without handing a lock from caller
 //     to caller between records.
-//   - The flusher writes a group with one write and syncs it with one
-//     fsync, then hands it to the marker. The signer hands it the group it
+//   - The flusher writes a group with one write, syncs it with one fsync,
+//     records its last record in the high-water file (mark.go), synced,
+//     and answers each of its requests. The signer hands it the group it
 //     has gathered whenever it is idle, so while one group is written and
 //     synced the next one gathers, and a group holds what arrived during
-//     the flush before it, up to maxGroup/2 records.
-//   - The marker records a synced group's last record in the high-water
-//     file (mark.go), synced, and answers each of its requests. While it
-//     does, the flusher writes and syncs the next group: the two syncs
-//     of one group are in series, those of two groups overlap, and
-//     concurrent syncs share the disk's flushes.
+//     the flush before it, up to maxGroup records.
 //
 // An Append sends its request and waits for the answer; it returns only
 // once its line is synced and under the high-water mark (or failed).
-// Close stops taking requests, waits for those in flight, and stops the
+// Close stops taking requests, waits for those in flight, and stops both
 // goroutines.
 //
 // The order of the two syncs is the whole of the crash safety: the mark
 // is never ahead of a durable log, so a log shorter than its mark lost
 // acknowledged records (Open refuses it), and a record past the mark was
-// never acknowledged (Open cuts it off). At most two groups, the one the
-// marker holds and the one the flusher has written, are ever past the
-// mark: at most maxGroup records.
+// never acknowledged (Open cuts it off). So at most one group, the one in
+// flight, is ever past the mark.
 
 import (
 	"bufio"
@@ -108,14 +103,8 @@ type Log struct {
 
 	reqs    chan *request // Append to the signer; closed by Close
 	flushQ  chan *group   // the signer to the flusher, unbuffered; closed by the signer
-	markQ   chan *group   // the flusher to the marker, unbuffered; closed by the flusher
 	spare   chan *group   // answered groups, back to the signer for reuse
-	stopped chan struct{} // closed when the marker has ended
-
-	// fileMu is held by the flusher while it writes and syncs a group,
-	// and by the marker while it cuts a failed group off (fail): no group
-	// is written while one is cut, and none after the Log failed.
-	fileMu sync.Mutex
+	stopped chan struct{} // closed when the flusher has ended
 
 	mu       sync.Mutex
 	closed   bool
@@ -144,11 +133,10 @@ type Log struct {
 // Requests are pooled (requests): once its Append has taken the answer
 // from done, no goroutine of the Log holds it.
 type request struct {
-	p      Payload      // the caller's; the signer fills Seq, PrevHash and TimestampMS, the Append KeyID and ReceiptID once answered
-	parts  payloadParts // p's JCS form but for what the signer fills, rendered by the Append
-	g      *group       // the group that holds line; nil if the signer answered with an error
-	line   []byte       // the signed line, without "\n", in g.buf
-	digest [32]byte     // SHA-256 of line
+	p      Payload  // the caller's; the signer fills Seq, PrevHash, KeyID, ReceiptID, TimestampMS
+	g      *group   // the group that holds line; nil if the signer answered with an error
+	line   []byte   // the signed line, without "\n", in g.buf
+	digest [32]byte // SHA-256 of line
 	err    error
 	done   chan struct{} // one send once line or err is set (buffered: the answer never blocks)
 }
@@ -159,12 +147,7 @@ func (r *request) answer(err error) {
 	r.done <- struct{}{}
 }
 
-// maxPooledParts is the largest rendering buffer a pooled request keeps:
-// a payload with a long Detail does not pin its buffer in the pool.
-const maxPooledParts = 8 << 10
-
-// requests pools the Appends' requests, with their done channels and
-// rendering buffers.
+// requests pools the Appends' requests, with their done channels.
 var requests = sync.Pool{New: func() any { return &request{done: make(chan struct{}, 1)} }}
 
 // group is the records of one write and fsync. The lines of its requests
@@ -176,13 +159,11 @@ type group struct {
 	left   atomic.Int32 // the Appends still to take their answer: set before the first is answered
 	seq    uint64       // the last record's seq
 	digest [32]byte     // the last record's digest
-	cause  error        // the failure of its write or sync (writeGroup), for finish
 }
 
-// maxGroup is the most records a crash or a failure can leave past the
-// high-water mark, which Open checks: two groups (the one being marked,
-// the one written after it) of at most maxGroup/2 records each. More past
-// the mark is not what the Log leaves.
+// maxGroup is the most records a group holds. It bounds what a crash or a
+// failure can leave past the high-water mark, which Open checks: more
+// than one group past the mark is not what the Log leaves.
 const maxGroup = 256
 
 // Open opens the receipt log at path for appending with s, and takes an
@@ -263,12 +244,10 @@ func Open(path string, s *Signer, o Options) (*Log, error) {
 	}
 	l.reqs = make(chan *request, 256)
 	l.flushQ = make(chan *group)
-	l.markQ = make(chan *group)
 	l.spare = make(chan *group, 4)
 	l.stopped = make(chan struct{})
 	go l.signer()
 	go l.flusher()
-	go l.marker()
 	return l, nil
 }
 
@@ -450,7 +429,7 @@ func (l *Log) checkTail(m Mark, size int64) (records int, refuse, err error) {
 		for sc.Scan() {
 			line := sc.Bytes()
 			if records++; records > maxGroup {
-				return 0, fmt.Errorf("more than %d records, which the two groups in flight hold at most: the high-water file was rolled back, or another writer appended to the log", maxGroup), nil
+				return 0, fmt.Errorf("more than %d records, which one group holds at most: the high-water file was rolled back, or another writer appended to the log", maxGroup), nil
 			}
 			var p Payload
 			le := notCanonical(line, nil)
@@ -659,10 +638,6 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	}
 	r := requests.Get().(*request)
 	r.p = p
-	// What the signer does not have to do, the Append does here, on its
-	// own goroutine: the signer signs one record after the other, and
-	// the time it takes for each bounds the Log's rate.
-	r.parts.render(&r.p, l.s.keyID, l.s.short)
 	if l.serial {
 		// The benchmark's baseline: sign, write and sync one record at a
 		// time, here, with no goroutine between (the signer and the flusher
@@ -682,16 +657,12 @@ func (l *Log) Append(ctx context.Context, p Payload) (Receipt, error) {
 	var rec Receipt
 	err := r.err
 	if err == nil {
-		r.p.KeyID, r.p.ReceiptID = l.s.keyID, l.s.receiptID(r.p.Seq)
 		rec = Receipt{Seq: r.p.Seq, Line: bytes.Clone(r.line), Digest: r.digest, Payload: r.p}
 	}
 	if g := r.g; g != nil && g.left.Add(-1) == 0 {
 		l.recycle(g)
 	}
-	*r = request{done: r.done, parts: payloadParts{buf: r.parts.buf[:0]}}
-	if cap(r.parts.buf) > maxPooledParts {
-		r.parts.buf = nil
-	}
+	*r = request{done: r.done}
 	requests.Put(r)
 	return rec, err
 }
@@ -703,7 +674,7 @@ func (l *Log) recycle(g *group) {
 		return
 	}
 	clear(g.reqs)
-	g.buf, g.reqs, g.cause = g.buf[:0], g.reqs[:0], nil
+	g.buf, g.reqs = g.buf[:0], g.reqs[:0]
 	select {
 	case l.spare <- g:
 	default:
@@ -739,7 +710,7 @@ func (l *Log) signer() {
 		switch {
 		case len(g.reqs) == 0:
 			r, ok = <-l.reqs
-		case len(g.reqs) >= maxGroup/2:
+		case len(g.reqs) >= maxGroup:
 			l.flushQ <- g
 			g = l.newGroup()
 			continue
@@ -777,15 +748,13 @@ func (l *Log) sign(g *group, r *request) {
 		p.TimestampMS = l.now().UnixMilli() // here: in seq order, as far as the clock goes
 	}
 	p.Seq, p.PrevHash = l.seq+1, l.prev
+	p.KeyID, p.ReceiptID = l.s.keyID, l.s.receiptID(p.Seq)
 	// The line goes straight into the group's buffer: a line that is too
 	// long is taken out again. A line keeps its place when the buffer
 	// grows: the old array stays as it was, for the Appends whose lines
-	// are in it. The payload is r's parts with the chained members
-	// spliced in: appendLine's bytes, with none of the caller's members
-	// rendered here.
+	// are in it.
 	start := len(g.buf)
-	buf := append(g.buf, linePrefix...)
-	buf = l.s.signLine(r.parts.splice(buf, &p.PrevHash, p.Seq, p.TimestampMS), start+len(linePrefix))
+	buf := l.s.appendLine(g.buf, p)
 	line := buf[start:len(buf):len(buf)]
 	if len(line) > MaxLineSize {
 		g.buf = buf[:start]
@@ -800,65 +769,25 @@ func (l *Log) sign(g *group, r *request) {
 	l.signed.Add(1)
 }
 
-// flusher writes and syncs each group the signer hands it and hands it
-// to the marker, until the signer closes l.flushQ.
+// flusher writes and syncs each group the signer hands it, and answers
+// its requests, until the signer closes l.flushQ.
 func (l *Log) flusher() {
-	defer close(l.markQ)
-	for g := range l.flushQ {
-		l.writeGroup(g)
-		l.markQ <- g
-	}
-}
-
-// marker records each group the flusher hands it as the high-water mark
-// and answers its requests, until the flusher closes l.markQ.
-func (l *Log) marker() {
 	defer close(l.stopped)
-	for g := range l.markQ {
-		l.finish(g)
+	for g := range l.flushQ {
+		l.commit(g)
 	}
 }
 
 // commit writes and syncs g, then records its last record as the
-// high-water mark, and answers its requests: the flusher's and the
-// marker's work in one (the serial test hook's).
+// high-water mark, unless the Log has failed, and answers its requests. A
+// failure fails the Log.
 func (l *Log) commit(g *group) {
-	l.writeGroup(g)
-	l.finish(g)
-}
-
-// writeGroup writes g at the end of the log and syncs it, unless the Log
-// has failed, and sets g.cause to what failed. It holds fileMu, so that a
-// Log failed by the marker's fail writes no group after that group was
-// cut off.
-func (l *Log) writeGroup(g *group) {
-	l.fileMu.Lock()
-	if l.failure() == nil {
-		g.cause = l.writeSync(g.buf)
-	}
-	l.fileMu.Unlock()
-	if g.cause == nil && l.synced != nil {
-		l.synced()
-	}
-}
-
-// finish records g's last record as the high-water mark, unless the Log
-// has failed (g's records, if written, were cut off with the group that
-// failed it) or g's write or sync failed, and answers its requests. A
-// failure fails the Log: only finish fails it, one group at a time, in
-// their order.
-func (l *Log) finish(g *group) {
 	err := l.failure()
 	if err == nil {
-		switch {
-		case g.cause != nil:
-			err = l.fail(g.cause, g, false)
-		default:
-			if cause := l.markGroup(g); cause != nil {
-				err = l.fail(cause, g, true)
-			} else {
-				l.appends.Add(uint64(len(g.reqs)))
-			}
+		if markTried, cause := l.persist(g); cause != nil {
+			err = l.fail(cause, g, markTried) // only commit fails the Log, one group at a time
+		} else {
+			l.appends.Add(uint64(len(g.reqs)))
 		}
 	}
 	g.left.Store(int32(len(g.reqs)))
@@ -867,34 +796,36 @@ func (l *Log) finish(g *group) {
 	}
 }
 
-// markGroup writes g's last record, which the log holds synced, in the
-// high-water file and syncs that: never before the log's sync, so the
-// mark is never ahead of a durable log.
-func (l *Log) markGroup(g *group) error {
+// persist writes g at the end of the log and syncs it, then writes its
+// last record in the high-water file and syncs that: never the other way
+// round, so the mark is never ahead of a durable log. markTried reports
+// whether the high-water file was written to.
+func (l *Log) persist(g *group) (markTried bool, err error) {
+	if err := l.writeSync(g.buf); err != nil {
+		return false, err
+	}
+	if l.synced != nil {
+		l.synced()
+	}
 	m := Mark{Seq: g.seq, Size: l.size + int64(len(g.buf)), Digest: g.digest}
 	l.syncs.Add(1)
 	if err := l.mark.write(m); err != nil {
-		return fmt.Errorf("high-water file %s: %w", l.mark.path, err)
+		return true, fmt.Errorf("high-water file %s: %w", l.mark.path, err)
 	}
 	l.size = m.Size
-	return nil
+	return true, nil
 }
 
-// fail fails the Log with cause, the failure of g's write, sync or mark,
-// and cuts g's records off, which were never acknowledged, with those of
-// the group the flusher may have written after it: first the high-water
-// file's other slot gets the current mark again (when markTried, it may
-// hold g's), then the log is truncated to the mark and synced. It holds
-// fileMu, and sets the failure before releasing it, so no group is
-// written after the cut. A crash
+// fail fails the Log with cause, the failure of persist(g), and cuts g's
+// records off, which were never acknowledged: first the high-water file's
+// other slot gets the current mark again (when persist wrote to it, it may
+// hold g's), then the log is truncated to the mark and synced. A crash
 // between the two leaves the log past its mark, which Open cuts; a
 // failure of either is said in the error, and leaves the log past its
 // mark (Open cuts) or, when the mark could not be restored and g's mark
 // reached the disk after all, below it (Open refuses: fail closed). It
 // returns the error that every Append of g, and every later one, gets.
 func (l *Log) fail(cause error, g *group, markTried bool) error {
-	l.fileMu.Lock()
-	defer l.fileMu.Unlock()
 	var undo []string
 	if markTried {
 		l.syncs.Add(1)
