@@ -125,19 +125,17 @@ const winWords = 64
 // block is classified from a copy padded with zero bytes, which count as
 // stops, so no search runs past the end of the input unnoticed.
 type classWindow struct {
-	lo    int                  // input offset of the first block (a multiple of 64)
-	words int                  // blocks classified: the window covers [lo, lo+64*words)
-	n     int                  // bytes of the input in the window: min(64*words, len(src)-lo)
-	stop  [winWords + 1]uint64 // stop[winWords] and high[winWords] stay zero (see scanPlain)
-	high  [winWords + 1]uint64
+	lo    int // input offset of the first block (a multiple of 64)
+	words int // blocks classified: the window covers [lo, lo+64*words)
+	stop  [winWords]uint64
+	high  [winWords]uint64
 	pad   [64]byte
 	bad   [winWords]uint64 // bytes that show a UTF-8 error (if useUTF8Lookup and badReady)
 	// badReady reports that bad is computed for this window (fillBad).
 	badReady bool
-	// clean reports that no string body in the window is ill-formed: bad
-	// is computed and has no bit set (see validBody), or the window has no
-	// high byte at all (fill). The strings with high bytes in it then need
-	// no check of their own.
+	// clean reports that bad is computed and has no bit set: then no
+	// string body in the window is ill-formed (see validBody), and the
+	// strings with high bytes in it need no check of their own.
 	clean bool
 }
 
@@ -145,7 +143,7 @@ type classWindow struct {
 var zero16 [16]byte
 
 // reset empties the window, for a scan that starts again at offset 0.
-func (w *classWindow) reset() { w.lo, w.words, w.n = 0, 0, 0 }
+func (w *classWindow) reset() { w.lo, w.words = 0, 0 }
 
 // scanPlain is scanPlainString(c.src, pos) for a scan that moves forward
 // through c.src: the string is found in the classification window, and only
@@ -193,40 +191,6 @@ func (c *Canonicalizer) scanPlain(pos int) (int, bool) {
 	return j, true
 }
 
-// scanPlainQuick is scanPlain for the canonical fast path (quick.go). The
-// 64 bits of the stop and high bitmaps that start at the string's first
-// byte are read as one word, funnelled from two (stop[winWords] is always
-// zero, and a bit read from a word past w.words is never used: the stop it
-// marks is at or past the window's end, w.n, which sends the string to
-// scanPlain), so a string shorter than about 64 bytes costs no branch on
-// where its end lies. Everything else (a window to fill, a longer string,
-// the end of the input) is left to scanPlain, out of line.
-//
-// (The engine keeps scanPlain: on a pretty-printed envelope the funnel
-// measured 5% slower, while on canonical records it makes the fast path
-// 6-19% faster.)
-func (c *Canonicalizer) scanPlainQuick(pos int) (int, bool) {
-	w := &c.win
-	off := pos + 1 - w.lo
-	if uint(off) >= uint(w.n) {
-		return c.scanPlain(pos)
-	}
-	k, s := uint(off>>6)&(winWords-1), uint(off&63) // off < w.n <= 64*winWords
-	m := w.stop[k]>>s | w.stop[k+1]<<(63-s)<<1
-	t := bits.TrailingZeros64(m)
-	if m == 0 || off+t >= w.n {
-		return c.scanPlain(pos)
-	}
-	if !w.clean && (w.high[k]>>s|w.high[k+1]<<(63-s)<<1)&(m^(m-1)) != 0 {
-		return c.scanPlainHigh(pos, pos+1+t)
-	}
-	j := pos + 1 + t
-	if c.src[j] == '"' {
-		return j + 1, false
-	}
-	return j, true
-}
-
 // scanPlainHigh ends scanPlain for a string with a high byte before its
 // stop byte at j: its UTF-8 is checked first. (Out of line, so that the
 // common path of scanPlain stays short; TestInline pins that.)
@@ -249,21 +213,13 @@ func (w *classWindow) fill(src []byte, i int) {
 	if full > 0 {
 		classify(&src[lo], full, &w.stop[0], &w.high[0])
 	}
-	w.lo, w.words, w.n, w.badReady, w.clean = lo, full, 64*full, false, false
+	w.lo, w.words, w.badReady, w.clean = lo, full, false, false
 	if tail := src[lo+64*full:]; full < winWords && len(tail) > 0 {
 		n := copy(w.pad[:], tail)
 		clear(w.pad[n:])
 		classify(&w.pad[0], 1, &w.stop[full], &w.high[full])
 		w.words++
-		w.n += n
 	}
-	// A window with no high byte is clean: ASCII has no UTF-8 to check,
-	// and the fast path then skips the high bitmap (scanPlainQuick).
-	any := uint64(0)
-	for _, h := range w.high[:w.words] {
-		any |= h
-	}
-	w.clean = any == 0
 }
 
 // fillBad computes the error bitmap of the window, padded block included (a
