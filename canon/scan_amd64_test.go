@@ -379,3 +379,45 @@ func BenchmarkUTF8Blocks(b *testing.B) {
 		}
 	}
 }
+
+// TestScanPlainWindowStale runs scanPlainQuick over inputs that end exactly
+// at a block boundary inside or at the end of a string, right after a
+// longer input has filled every word of the window with stop bits: the
+// words past the new window's last (which scanPlainQuick's eight-byte load
+// reads when a string starts in the window's last word) hold the old
+// input's bits, and a stop read from them must never end a string. Each
+// result must be the generic scanner's.
+func TestScanPlainWindowStale(t *testing.T) {
+	var c Canonicalizer
+	dense := bytes.Repeat([]byte(`\\`), 2*64*winWords) // stop bits everywhere
+	for blocks := 1; blocks <= 9; blocks++ {
+		for _, last := range []byte{'a', '"', 0xa9} {
+			for start := 2; start < 64*blocks-1; start += 3 {
+				src := bytes.Repeat([]byte{'a'}, 64*blocks)
+				src[0], src[1] = '"', '"' // an empty string first: it places the window
+				src[start] = '"'
+				src[len(src)-1] = last
+				if last == 0xa9 { // the first byte of a cut sequence ends the input
+					src[len(src)-1] = 0xc3
+				}
+				// Prime the window with the dense input, then scan src.
+				c.src = dense
+				c.win.reset()
+				c.scanPlainQuick(len(dense) - 3)
+				c.scanPlainQuick(0)
+				c.src = src
+				c.win.reset()
+				if end, esc := c.scanPlainQuick(0); end != 2 || esc {
+					t.Fatalf("%d-byte input: scanPlainQuick(0) = %d, %v; want 2, false", len(src), end, esc)
+				}
+				gotEnd, gotEsc := c.scanPlainQuick(start)
+				wantEnd, wantEsc := scanPlainGeneric(src, start)
+				if gotEnd != wantEnd || gotEsc != wantEsc {
+					t.Fatalf("%d-byte input, string at %d, last byte %#x: scanPlainQuick = %d, %v; scanPlainGeneric = %d, %v",
+						len(src), start, src[len(src)-1], gotEnd, gotEsc, wantEnd, wantEsc)
+				}
+			}
+		}
+	}
+	c.src = nil
+}

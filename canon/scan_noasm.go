@@ -19,5 +19,8 @@ func (w *classWindow) reset() {}
 // scanPlain is scanPlainGeneric(c.src, pos).
 func (c *Canonicalizer) scanPlain(pos int) (int, bool) { return scanPlainGeneric(c.src, pos) }
 
+// scanPlainQuick is scanPlain (amd64 has a variant for the fast path).
+func (c *Canonicalizer) scanPlainQuick(pos int) (int, bool) { return scanPlainGeneric(c.src, pos) }
+
 // stopRun is stopRunGeneric(c.src, i).
 func (c *Canonicalizer) stopRun(i int) (int, bool) { return stopRunGeneric(c.src, i) }

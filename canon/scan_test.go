@@ -163,17 +163,25 @@ func TestScanPlainWindow(t *testing.T) {
 	var c Canonicalizer
 	for n := 0; n < 300; n++ {
 		src, starts := randomStringsInput(r)
-		c.src = src
-		c.win.reset()
-		for _, pos := range starts {
-			if pos >= len(src) {
-				break
-			}
-			gotEnd, gotEsc := c.scanPlain(pos)
-			wantEnd, wantEsc := scanPlainGeneric(src, pos)
-			if gotEnd != wantEnd || gotEsc != wantEsc {
-				t.Fatalf("input of %d bytes, string at %d (%q): scanPlain = %d, %v; scanPlainGeneric = %d, %v",
-					len(src), pos, src[pos:min(pos+40, len(src))], gotEnd, gotEsc, wantEnd, wantEsc)
+		for _, sc := range []struct {
+			name string
+			f    func(*Canonicalizer, int) (int, bool)
+		}{
+			{"scanPlain", (*Canonicalizer).scanPlain},
+			{"scanPlainQuick", (*Canonicalizer).scanPlainQuick},
+		} {
+			c.src = src
+			c.win.reset()
+			for _, pos := range starts {
+				if pos >= len(src) {
+					break
+				}
+				gotEnd, gotEsc := sc.f(&c, pos)
+				wantEnd, wantEsc := scanPlainGeneric(src, pos)
+				if gotEnd != wantEnd || gotEsc != wantEsc {
+					t.Fatalf("input of %d bytes, string at %d (%q): %s = %d, %v; scanPlainGeneric = %d, %v",
+						len(src), pos, src[pos:min(pos+40, len(src))], sc.name, gotEnd, gotEsc, wantEnd, wantEsc)
+				}
 			}
 		}
 		c.src = nil
