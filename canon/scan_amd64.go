@@ -130,7 +130,7 @@ type classWindow struct {
 	lo    int                  // input offset of the first block (a multiple of 64)
 	words int                  // blocks classified: the window covers [lo, lo+64*words)
 	n     int                  // bytes of the input in the window: min(64*words, len(src)-lo)
-	stop  [winWords + 1]uint64 // stop[winWords] and high[winWords] stay zero (see scanPlain)
+	stop  [winWords + 1]uint64 // stop[winWords] and high[winWords] stay zero (see scanPlainQuick)
 	high  [winWords + 1]uint64
 	pad   [64]byte
 	bad   [winWords]uint64 // bytes that show a UTF-8 error (if useUTF8Lookup and badReady)
