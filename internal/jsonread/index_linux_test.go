@@ -1,0 +1,52 @@
+//go:build linux
+
+package jsonread
+
+import (
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestIndexGuardPage runs every path on inputs that end where an
+// inaccessible page begins, every length to 100, with and without a match:
+// a read past the slice faults.
+func TestIndexGuardPage(t *testing.T) {
+	page := unix.Getpagesize()
+	mem, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	defer unix.Munmap(mem)
+	if err := unix.Mprotect(mem[page:], unix.PROT_NONE); err != nil {
+		t.Skip("mprotect:", err)
+	}
+	for _, p := range indexPaths() {
+		t.Run(p.name, func(t *testing.T) {
+			if p.force != nil {
+				p.force(t)
+			}
+			for n := 0; n <= 100; n++ {
+				b := mem[page-n : page]
+				for i := range b {
+					b[i] = 'a'
+				}
+				if got := p.index(b); got != -1 {
+					t.Fatalf("n=%d, no match: got %d", n, got)
+				}
+				if n > 0 {
+					b[n-1] = '\\'
+					if got := p.index(b); got != n-1 {
+						t.Fatalf("n=%d, match last: got %d", n, got)
+					}
+					// A string that runs to the end: StringEnd reads
+					// to the last byte and finds no end.
+					b[0], b[n-1] = '"', 'a'
+					if got, _ := StringEnd(b, 0); got != -1 {
+						t.Fatalf("n=%d: StringEnd of an unterminated string: %d", n, got)
+					}
+				}
+			}
+		})
+	}
+}
