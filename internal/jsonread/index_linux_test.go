@@ -50,3 +50,40 @@ func TestIndexGuardPage(t *testing.T) {
 		})
 	}
 }
+
+// TestUnquoteGuardPage runs AppendUnquote's vector path on escaped strings
+// that end where an inaccessible page begins, at every length to 130:
+// its masked loads read no byte past the input.
+func TestUnquoteGuardPage(t *testing.T) {
+	if !useUnquoteAVX512 {
+		t.Skip("no AVX-512 VBMI2 path on this CPU")
+	}
+	page := unix.Getpagesize()
+	mem, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	defer unix.Munmap(mem)
+	if err := unix.Mprotect(mem[page:], unix.PROT_NONE); err != nil {
+		t.Skip("mprotect:", err)
+	}
+	for n := 4; n <= 130; n++ {
+		for _, closed := range []bool{true, false} {
+			b := mem[page-n : page]
+			b[0] = '"'
+			for i := 1; i < n; i++ {
+				b[i] = `\"ab`[(i-1)%4]
+			}
+			if closed {
+				b[n-1] = '"'
+				if b[n-2] == '\\' {
+					b[n-2] = 'z'
+				}
+			}
+			text, end := AppendUnquote(nil, b, 0)
+			if closed != (end == n) || !closed && end != -1 {
+				t.Fatalf("n=%d closed=%v: end %d, text %q", n, closed, end, text)
+			}
+		}
+	}
+}

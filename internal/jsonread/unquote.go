@@ -45,6 +45,13 @@ func AppendUnquote(dst, b []byte, i int) ([]byte, int) {
 				// \" and \\ (JSON text held in a string is full of
 				// them) are decoded here, and the run goes on.
 				if b[j] == '\\' && j+1 < len(b) && (b[j+1] == '"' || b[j+1] == '\\') {
+					if useUnquoteAVX512 {
+						var done bool
+						if j, n, done = unquoteSimple(buf, n, b, j); done {
+							return buf[:n], j
+						}
+						continue
+					}
 					buf[n] = b[j+1]
 					j, n = j+2, n+1
 					continue

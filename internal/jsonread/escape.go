@@ -1,0 +1,16 @@
+package jsonread
+
+// escapeBits returns, for the bitmap bs of the backslashes of a run of
+// bytes that starts where no escape leaves off (bit k for byte k), the
+// backslashes that escape the byte after them (esc), and the bytes they
+// escape (escaped; the byte after bit 63 is not in the bitmap): in a run
+// of backslashes, the first, the third, and so on. It is simdjson's
+// branchless escape scanner (json_escape_scanner): subtracting bs from
+// the shifted bits with every odd bit set carries through each run,
+// which tells runs that start on an even byte from those that start on
+// an odd one.
+func escapeBits(bs uint64) (esc, escaped uint64) {
+	const odd = 0xAAAAAAAAAAAAAAAA
+	code := ((bs<<1 | odd) - bs) ^ odd
+	return code & bs, code ^ bs
+}
