@@ -25,6 +25,9 @@ import (
 // longer than its JSON string), and then copies eight bytes at a time
 // between escapes: to decode a short string in a long document, give b
 // cut after the string, or a dst with room, and nothing is allocated.
+// From its first \" or \\ on, a run of \" \\ and \/ escapes (JSON text
+// held in a string) is decoded 64 bytes per step on an amd64 CPU with
+// AVX-512 VBMI2 (unquoteSimple).
 func AppendUnquote(dst, b []byte, i int) ([]byte, int) {
 	if uint(i) >= uint(len(b)) || b[i] != '"' {
 		return dst, -1
