@@ -43,6 +43,16 @@ func TestConformanceUTF8Paths(t *testing.T) {
 	})
 }
 
+// TestConformanceEscRunPaths runs the conformance vectors under each
+// implementation of the escrun kernel.
+func TestConformanceEscRunPaths(t *testing.T) {
+	impltest.ForEach(t, escRunKernel, func(t *testing.T) {
+		TestRFC8785Vectors(t)
+		TestEPCanonicalizationVectors(t)
+		TestEnvelopeExample64(t)
+	})
+}
+
 // TestRFC8785Vectors checks every input of the RFC 8785 reference
 // implementation's test data byte for byte under the rfc8785 profile, and
 // its outhex twin.

@@ -21,8 +21,8 @@ func TestRequiredImplementations(t *testing.T) {
 // hot path reads, and restoring puts the default back.
 func TestRegistry(t *testing.T) {
 	// state returns what the hot paths read.
-	state := func() [5]any {
-		return [5]any{useClassifyAVX512, useUTF8Lookup, useUTF8AVX512, minifyImpl, useRankAVX512}
+	state := func() [6]any {
+		return [6]any{useClassifyAVX512, useUTF8Lookup, useUTF8AVX512, minifyImpl, useRankAVX512, useEscRunAVX512}
 	}
 	defaults := state()
 	for _, tc := range []struct {
@@ -36,6 +36,7 @@ func TestRegistry(t *testing.T) {
 		{utf8Kernel, []string{"generic", "ssse3", "avx512"}, func(n string) any { return [2]bool{n != "generic", n == "avx512"} }, func() any { return [2]bool{useUTF8Lookup, useUTF8AVX512} }},
 		{minifyKernel, []string{"off", "generic", "avx512"}, func(n string) any { return int32(slices.Index(minifyNames[:], n)) }, func() any { return minifyImpl }},
 		{rankKernel, []string{"insertion", "avx512"}, func(n string) any { return n == "avx512" }, func() any { return useRankAVX512 }},
+		{escRunKernel, []string{"generic", "avx512"}, func(n string) any { return n == "avx512" }, func() any { return useEscRunAVX512 }},
 	} {
 		k := tc.k
 		if impl.Lookup("canon", k.Name) != k {
@@ -64,7 +65,7 @@ func TestRegistry(t *testing.T) {
 			}
 		}
 	}
-	if got := len(impl.Kernels("canon")); got != 4 {
-		t.Errorf("canon registered %d kernels, want 4", got)
+	if got := len(impl.Kernels("canon")); got != 5 {
+		t.Errorf("canon registered %d kernels, want 5", got)
 	}
 }

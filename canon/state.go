@@ -34,9 +34,13 @@ package canon
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/bbdigest/bbdigest/internal/escbits"
+	"github.com/bbdigest/bbdigest/internal/impl"
 )
 
 // frame is one open container.
@@ -870,6 +874,7 @@ func (c *Canonicalizer) checkRun(i, j int) error {
 func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 	src := c.src
 	rewriting := false
+	simple := 0 // the \" and \\ escapes taken in line so far
 	if name {
 		c.names = append(c.names, src[pos+1:i]...)
 	}
@@ -907,6 +912,17 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 			// taken in line, as decodeEscape would take them.
 			if i+1 < len(src) {
 				if e := src[i+1]; e == '"' || e == '\\' {
+					if useEscRunAVX512 && !name && simple >= escapeRunAfter {
+						// The run from here that is canonical as it
+						// stands, 64 bytes per step (escapeRun).
+						j := c.escapeRun(i)
+						if rewriting {
+							c.dst = append(c.dst, src[i:j]...)
+						}
+						i = j
+						continue
+					}
+					simple++
 					if rewriting {
 						c.dst = append(c.dst, '\\', e)
 					}
@@ -950,6 +966,57 @@ func (c *Canonicalizer) scanEscaped(pos, i int, name bool) (int, error) {
 			i += size
 		}
 	}
+}
+
+// escapeRunAfter is how many \" and \\ escapes of a string scanEscaped
+// takes in line before it hands the rest to escapeRun: a call of
+// escapeRun costs more than a few escapes in line, so a string with one
+// or two (a quoted word) never pays for it, and JSON text held in a
+// string (an escape every few bytes) soon does (BenchmarkEscRun).
+const escapeRunAfter = 2
+
+// escapeRun returns the offset of the first byte from src[i] on that is
+// not a \" or \\ escape or a printable ASCII byte other than '"' and '\\'
+// (src[i] is the backslash of a \" or \\): the end of the run of a string
+// that is canonical as it stands and needs no check of its own, which
+// scanEscaped passes in one go. JSON text held in a string (an OpenAI
+// arguments string) has an escape every few bytes, each a trip round
+// scanEscaped's loop otherwise.
+//
+// It reads 64 bytes per step (escRunMasks): the bitmaps of quotes,
+// backslashes and of controls and high bytes give, with escbits.Escapes,
+// the escaping backslashes and the bytes they escape, and the run ends at
+// the first quote not escaped, control or high byte not escaped (a high
+// byte's UTF-8 is scanEscaped's to check), backslash whose escaped byte
+// is not '"' or '\\', or backslash whose escaped byte lies past the step.
+// Where it stops, scanEscaped goes on as before. Only with
+// useEscRunAVX512.
+func (c *Canonicalizer) escapeRun(i int) int {
+	src := c.src
+	for i < len(src) {
+		l := min(len(src)-i, 64)
+		q, bs, other := escRunMasks(&src[i], l)
+		esc, escaped := escbits.Escapes(bs)
+		stops := (q|other)&^escaped | (escaped&^(q|bs))>>1
+		if esc>>(l-1)&1 != 0 {
+			stops |= 1 << (l - 1) // its escaped byte is in the next step, or past the input
+		}
+		if stops != 0 {
+			return i + bits.TrailingZeros64(stops)
+		}
+		i += l
+	}
+	return len(src)
+}
+
+func init() {
+	escRunKernel = impl.Register(&impl.Kernel{
+		Package: "canon",
+		Name:    "escrun",
+		Impls:   []impl.Impl{{Name: "generic", Available: true}, {Name: "avx512", Available: haveEscRunAVX512}},
+		Active:  boolName(&useEscRunAVX512, "generic", "avx512"),
+		Set:     setBool(&useEscRunAVX512, "avx512"),
+	})
 }
 
 // decodeEscape decodes the escape sequence at src[i] == '\\', joining a

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/bbdigest/bbdigest/internal/cpu"
+	"github.com/bbdigest/bbdigest/internal/escbits"
 )
 
 // useUnquoteAVX512 selects unquoteSimple's AVX-512 path: AVX-512 F, BW and
@@ -40,7 +41,7 @@ func compressStore(dst, src *byte, l int, keep uint64)
 //
 // Per step the bitmaps of quotes, backslashes and slashes give the
 // escaping backslashes and the bytes they escape, in a run of
-// backslashes of any length (escapeBits); the first quote not escaped
+// backslashes of any length (escbits.Escapes); the first quote not escaped
 // ends the string; the bytes before the first end (the quote, an escape
 // of another kind, a backslash whose escaped byte lies past the step),
 // less the escaping backslashes, are packed into buf by one VPCOMPRESSB.
@@ -48,7 +49,7 @@ func unquoteSimple(buf []byte, n int, b []byte, j int) (int, int, bool) {
 	for j < len(b) {
 		l := min(len(b)-j, 64)
 		q, bs, sl := quoteMasks(&b[j], l)
-		esc, escaped := escapeBits(bs)
+		esc, escaped := escbits.Escapes(bs)
 		lim := l
 		if esc>>(l-1)&1 != 0 {
 			lim = l - 1 // its escaped byte is in the next step, or past the input

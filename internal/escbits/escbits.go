@@ -1,7 +1,12 @@
-package jsonread
+// Package escbits finds the escapes of a JSON string 64 bytes at a time:
+// from the bitmap of a run's backslashes, which backslashes escape the
+// byte after them and which bytes they escape. canon's and jsonread's
+// vector paths over strings full of escapes (JSON text held in a string)
+// share it.
+package escbits
 
-// escapeBits returns, for the bitmap bs of the backslashes of a run of
-// bytes that starts where no escape leaves off (bit k for byte k), the
+// Escapes returns, for the bitmap bs of the backslashes of a run of bytes
+// that starts where no escape leaves off (bit k for byte k), the
 // backslashes that escape the byte after them (esc), and the bytes they
 // escape (escaped; the byte after bit 63 is not in the bitmap): in a run
 // of backslashes, the first, the third, and so on. It is simdjson's
@@ -9,7 +14,7 @@ package jsonread
 // the shifted bits with every odd bit set carries through each run,
 // which tells runs that start on an even byte from those that start on
 // an odd one.
-func escapeBits(bs uint64) (esc, escaped uint64) {
+func Escapes(bs uint64) (esc, escaped uint64) {
 	const odd = 0xAAAAAAAAAAAAAAAA
 	code := ((bs<<1 | odd) - bs) ^ odd
 	return code & bs, code ^ bs
