@@ -54,23 +54,25 @@
 //
 // # Kernels
 //
-// Four steps have alternative implementations, chosen once at start-up
+// Five steps have alternative implementations, chosen once at start-up
 // from the CPU features (detected by internal/cpu, as for package hashing):
 // the classification of a window of input by string-ending and high bytes
 // (SSE2, or AVX-512 BW), the UTF-8 check of strings (unicode/utf8 per
 // string, or the lookup method of utf8_lookup.go in SSSE3 or AVX-512 BW),
-// the whitespace compression above (AVX-512 VBMI2), and the ordering of
+// the whitespace compression above (AVX-512 VBMI2), the ordering of
 // objects of 9 to 16 members (a rank by AVX-512 F compares instead of an
-// insertion sort). All give the same output and the same errors. Nothing
+// insertion sort), and, in the engine, the runs of \" and \\ escapes in a
+// string (JSON text held in a string), passed 64 bytes per step (AVX-512 F
+// and BW). All give the same output and the same errors. Nothing
 // user-facing forces one; bbdigest cpu reports those in force. Tests force
 // each through the module's registry of kernels (internal/impl, where canon
-// registers the kernels classify, utf8, minify and rank; see impl.go), run
-// per-path tests under every available implementation with
+// registers the kernels classify, utf8, minify, rank and escrun; see
+// impl.go), run per-path tests under every available implementation with
 // impltest.ForEach, and fail rather than skip an implementation named in
 // BBDIGEST_REQUIRE_CANON (classify-avx512, utf8-ssse3, utf8-avx512,
-// minify-avx512, rank-avx512). The purego build tag, or an architecture
-// other than amd64, leaves the portable Go alone (the files named
-// _noasm.go).
+// minify-avx512, rank-avx512, escrun-avx512). The purego build tag, or an
+// architecture other than amd64, leaves the portable Go alone (the files
+// named _noasm.go).
 //
 // # Errors
 //

@@ -87,7 +87,7 @@ func New() Report {
 //
 //	sha256 path: shani (single: shani, batch: shani-x2, 2 lanes)
 //	available:   generic, shani, avx2
-//	canon:       classify=sse2 utf8=ssse3 minify=off rank=insertion
+//	canon:       classify=sse2 utf8=ssse3 minify=off rank=insertion escrun=generic
 //	cpu:         AMD EPYC (amd64): sse4.1 ssse3 sha avx avx2 bmi2 pclmulqdq popcnt
 func (r Report) String() string {
 	var b strings.Builder
