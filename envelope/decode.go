@@ -8,11 +8,11 @@ package envelope
 // Pointers are built only when a problem is recorded.
 
 import (
-	"encoding/binary"
 	"math"
 	"strconv"
 
 	"github.com/bbdigest/bbdigest/hashing"
+	"github.com/bbdigest/bbdigest/internal/hexdec"
 	"github.com/bbdigest/bbdigest/internal/jsonread"
 )
 
@@ -253,46 +253,14 @@ func (p *Parser) digest(v []byte, i int) hashing.Digest {
 // digestText decodes t into d when t is a digest as §6.2 writes it,
 // "sha256:" and 64 lowercase hex digits, and reports whether it was;
 // hashing.ParseDigest decodes the same texts (TestDigestTextAgrees), and
-// explains the others. The digits are checked and decoded eight at a
-// time, into four bytes of d.
+// explains the others. The digits are checked and decoded by
+// hexdec.Lower32 (all 64 at once with AVX-512 BW).
 func digestText(d *hashing.Digest, t []byte) bool {
 	const prefix = "sha256:"
 	if len(t) != hashing.DigestTextLen || string(t[:len(prefix)]) != prefix {
 		return false
 	}
-	h := t[len(prefix):]
-	for k := 0; k < hashing.Size/4; k++ {
-		x := binary.LittleEndian.Uint64(h[8*k:])
-		if !lowerHex8(x) {
-			return false
-		}
-		binary.LittleEndian.PutUint32(d[4*k:], hex8(x))
-	}
-	return true
-}
-
-// hex8 decodes eight lowercase hex digits x (little-endian: the first
-// digit in the lowest byte) into the four bytes they write, the first in
-// the lowest byte. A digit's value is its low nibble, plus 9 for a letter
-// (bit 6 set); each pair of digits is joined in its even lane, and the
-// even lanes are gathered.
-func hex8(x uint64) uint32 {
-	const ones = 0x0101010101010101
-	n := x&(ones*0x0f) + (x>>6&ones)*9
-	p := (n<<4 | n>>8) & 0x00ff00ff00ff00ff
-	p = (p | p>>8) & 0x0000ffff0000ffff
-	return uint32(p | p>>16)
-}
-
-// lowerHex8 reports whether each of the eight bytes of x is a lowercase
-// hex digit, '0'-'9' or 'a'-'f'. For a byte v below 0x80, v+(0x80-lo) has
-// bit 7 set exactly when v >= lo, and v+(0x7f-hi) exactly when v > hi;
-// neither sum carries into the next byte.
-func lowerHex8(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	digit := (x + ones*(0x80-'0')) &^ (x + ones*(0x7f-'9'))
-	letter := (x + ones*(0x80-'a')) &^ (x + ones*(0x7f-'f'))
-	return x&highs == 0 && (digit|letter)&highs == highs
+	return hexdec.Lower32((*[hashing.Size]byte)(d), (*[2 * hashing.Size]byte)(t[len(prefix):]))
 }
 
 const (
