@@ -15,17 +15,17 @@ import (
 //	go test -run '^$' -bench BenchmarkParse -count 10 ./envelope | tee parse.txt
 //	benchstat -col /lib parse.txt
 //
-// On an AMD EPYC Zen 5 (2 shared cores, load about 1; median of the
-// per-round ratios of 12 rounds interleaved with c61eead, both built with
-// -ldflags=-funcalign=64, 2026-12-04), lib=envelope costs 1.31x
-// lib=canon+digest on envelope-6.4-pretty, 1.35x on envelope-6.4-
-// canonical, 1.32x on envelope-meta-pretty and 1.42x on jsonrpc-6.4
-// (c61eead in the same rounds: 1.34x, 1.38x, 1.34x, 1.44x; the change is
-// jsonread.StringEnd's one call of an SSE2/AVX2 search for a quote or
-// backslash, where it made two of bytes.IndexByte), and lib=envelope-
-// oneshot about 2.0-2.3x (on the same machine under more load, 2.5-3.3x:
-// its allocation costs more when the machine is busy). The goals of the
-// speed issue (28, item 5) are 1.3x and 1.5x.
+// On an AMD EPYC Zen 5 (2 shared cores, quiet; median of the per-round
+// ratios of 8 rounds at each of 3 code layouts, bench/layoutab.sh's
+// method, 2026-12-05, at a0e71f7), lib=envelope costs 1.26x
+// lib=canon+digest on envelope-6.4-pretty, 1.30x on envelope-6.4-
+// canonical, 1.27x on envelope-meta-pretty and 1.38x on jsonrpc-6.4
+// (e836172 in the same rounds: 1.30x, 1.35x, 1.33x, 1.39x; the change is
+// hexdec's one-step decode of the action digests; c61eead: 1.34x, 1.38x,
+// 1.34x, 1.44x), and lib=envelope-oneshot about 1.9-2.4x (on the same
+// machine under more load, 2.5-3.3x: its allocation costs more when the
+// machine is busy). The goals of the speed issue (28, item 5) are 1.3x
+// and 1.5x.
 //
 // What lib=envelope adds to the floor is decodeFast's walk of the
 // envelope (15-25% of a ParseInto in a CPU profile). What lib=envelope-
