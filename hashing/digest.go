@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
+
+	"github.com/bbdigest/bbdigest/internal/hexdec"
 )
 
 // Digest is a SHA-256 digest as a value: 32 bytes that compare with ==,
@@ -254,12 +257,18 @@ func ParseHex[T string | []byte](hex T) (Digest, error) {
 }
 
 // parseHex parses s[start:], 64 lowercase hex digits, naming offsets in s.
+// hexdec.Lower32 decodes the digits (all at once with AVX-512 BW); only
+// when it refuses them does the loop below find the first bad digit, to
+// name it.
 func parseHex[T string | []byte](s T, start int) (Digest, error) {
 	var d Digest
 	hex := s[start:]
 	if len(hex) != 2*Size {
 		return d, digestError(string(s), start,
 			"want 64 hex digits, got "+strconv.Itoa(len(hex))+" bytes")
+	}
+	if hexdec.Lower32((*[Size]byte)(&d), hexView(hex)) {
+		return d, nil
 	}
 	for i := range Size {
 		hi, ok1 := fromHex(hex[2*i])
@@ -274,6 +283,19 @@ func parseHex[T string | []byte](s T, start int) (Digest, error) {
 		d[i] = hi<<4 | lo
 	}
 	return d, nil
+}
+
+// hexView returns the 64 bytes of h (len(h) == 64) as an array pointer,
+// for hexdec.Lower32, which only reads them: a view of a string's bytes,
+// or of a slice's, made without copying either.
+func hexView[T string | []byte](h T) *[2 * Size]byte {
+	switch v := any(h).(type) {
+	case string:
+		return (*[2 * Size]byte)(unsafe.Pointer(unsafe.StringData(v)))
+	case []byte:
+		return (*[2 * Size]byte)(v)
+	}
+	panic("unreachable")
 }
 
 func fromHex(c byte) (byte, bool) {

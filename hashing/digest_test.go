@@ -192,6 +192,25 @@ func TestDigestTextAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = d.UnmarshalText(text) }); n != 0 {
 		t.Errorf("UnmarshalText: %v allocs", n)
 	}
+	// The view of a string's or a slice's digits for hexdec (hexView)
+	// copies neither.
+	if n := testing.AllocsPerRun(100, func() { _, _ = ParseDigest(abcText) }); n != 0 {
+		t.Errorf("ParseDigest: %v allocs", n)
+	}
+	hex := []byte(abcText[len("sha256:"):])
+	if n := testing.AllocsPerRun(100, func() { _, _ = ParseHex(hex) }); n != 0 {
+		t.Errorf("ParseHex([]byte): %v allocs", n)
+	}
+}
+
+// BenchmarkParseDigest parses the text form of a digest (a resolution's,
+// a receipt's or an archive claim's).
+func BenchmarkParseDigest(b *testing.B) {
+	for b.Loop() {
+		if _, err := ParseDigest(abcText); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 func FuzzParseDigest(f *testing.F) {

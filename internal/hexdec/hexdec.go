@@ -1,7 +1,9 @@
 // Package hexdec decodes the 64 lowercase hex digits of a SHA-256 digest
 // as the binding-moment envelope writes it (§6.2: "sha256:" and 64
 // lowercase hex digits), refusing any other byte: on amd64 with AVX-512
-// BW all 64 at once, elsewhere eight at a time in a word.
+// BW all 64 at once, elsewhere eight at a time in a word. envelope decodes
+// an option's action_digest with it, and hashing.ParseDigest and ParseHex
+// every digest text they accept.
 package hexdec
 
 import "encoding/binary"
