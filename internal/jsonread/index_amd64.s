@@ -2,6 +2,28 @@
 
 #include "textflag.h"
 
+// STEP32 and STEP16 test the 32 (AVX2) or 16 (SSE2) bytes at SI+DX, with
+// '"' and '\\' in every byte of Y1/X1 and Y2/X2, and jump to avxfound or
+// found with the bitmap of the matches in AX if any byte is either.
+#define STEP32 \
+	VMOVDQU (SI)(DX*1), Y0 \
+	VPCMPEQB Y1, Y0, Y3 \
+	VPCMPEQB Y2, Y0, Y0 \
+	VPOR     Y3, Y0, Y0 \
+	VPMOVMSKB Y0, AX \
+	TESTL AX, AX \
+	JNZ   avxfound
+
+#define STEP16 \
+	MOVOU (SI)(DX*1), X0 \
+	MOVO  X0, X3 \
+	PCMPEQB X1, X3 \
+	PCMPEQB X2, X0 \
+	POR   X3, X0 \
+	PMOVMSKB X0, AX \
+	TESTL AX, AX \
+	JNZ   found
+
 // func indexQuoteOrBackslash(b []byte) int
 TEXT ·indexQuoteOrBackslash(SB), NOSPLIT, $0-32
 	CMPB ·useIndexAVX2(SB), $0
@@ -27,13 +49,7 @@ TEXT ·indexQuoteOrBackslashAVX2(SB), NOSPLIT, $0-32
 
 avxloop:
 	// DX+32 <= BX: a whole step at DX.
-	VMOVDQU (SI)(DX*1), Y0
-	VPCMPEQB Y1, Y0, Y3
-	VPCMPEQB Y2, Y0, Y0
-	VPOR     Y3, Y0, Y0
-	VPMOVMSKB Y0, AX
-	TESTL AX, AX
-	JNZ   avxfound
+	STEP32
 	ADDQ  $32, DX
 	LEAQ  32(DX), CX
 	CMPQ  CX, BX
@@ -44,13 +60,7 @@ avxloop:
 	// kernel's tail).
 	MOVQ  BX, DX
 	SUBQ  $32, DX
-	VMOVDQU (SI)(DX*1), Y0
-	VPCMPEQB Y1, Y0, Y3
-	VPCMPEQB Y2, Y0, Y0
-	VPOR     Y3, Y0, Y0
-	VPMOVMSKB Y0, AX
-	TESTL AX, AX
-	JNZ   avxfound
+	STEP32
 
 avxnone:
 	VZEROUPPER
@@ -80,14 +90,7 @@ TEXT ·indexQuoteOrBackslashSSE2(SB), NOSPLIT, $0-32
 
 loop:
 	// DX+16 <= BX: a whole block at DX.
-	MOVOU (SI)(DX*1), X0
-	MOVO  X0, X3
-	PCMPEQB X1, X3
-	PCMPEQB X2, X0
-	POR   X3, X0
-	PMOVMSKB X0, AX
-	TESTL AX, AX
-	JNZ   found
+	STEP16
 	ADDQ  $16, DX
 	LEAQ  16(DX), CX
 	CMPQ  CX, BX
@@ -98,14 +101,7 @@ loop:
 	// before DX hold neither, so the first match is at or after DX.
 	MOVQ  BX, DX
 	SUBQ  $16, DX
-	MOVOU (SI)(DX*1), X0
-	MOVO  X0, X3
-	PCMPEQB X1, X3
-	PCMPEQB X2, X0
-	POR   X3, X0
-	PMOVMSKB X0, AX
-	TESTL AX, AX
-	JNZ   found
+	STEP16
 
 none:
 	MOVQ $-1, ret+24(FP)

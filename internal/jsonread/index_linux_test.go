@@ -12,15 +12,7 @@ import (
 // inaccessible page begins, every length to 100, with and without a match:
 // a read past the slice faults.
 func TestIndexGuardPage(t *testing.T) {
-	page := unix.Getpagesize()
-	mem, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	defer unix.Munmap(mem)
-	if err := unix.Mprotect(mem[page:], unix.PROT_NONE); err != nil {
-		t.Skip("mprotect:", err)
-	}
+	mem, page := guardPage(t)
 	for _, p := range indexPaths() {
 		t.Run(p.name, func(t *testing.T) {
 			if p.force != nil {
@@ -58,15 +50,7 @@ func TestUnquoteGuardPage(t *testing.T) {
 	if !useUnquoteAVX512 {
 		t.Skip("no AVX-512 VBMI2 path on this CPU")
 	}
-	page := unix.Getpagesize()
-	mem, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	defer unix.Munmap(mem)
-	if err := unix.Mprotect(mem[page:], unix.PROT_NONE); err != nil {
-		t.Skip("mprotect:", err)
-	}
+	mem, page := guardPage(t)
 	for n := 4; n <= 130; n++ {
 		for _, closed := range []bool{true, false} {
 			b := mem[page-n : page]
@@ -86,4 +70,20 @@ func TestUnquoteGuardPage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// guardPage returns two pages of memory, the second inaccessible, and the
+// page size: a slice that ends at mem[page] ends where a read past it
+// faults. Both are unmapped when t ends.
+func guardPage(t *testing.T) (mem []byte, page int) {
+	page = unix.Getpagesize()
+	mem, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	t.Cleanup(func() { unix.Munmap(mem) })
+	if err := unix.Mprotect(mem[page:], unix.PROT_NONE); err != nil {
+		t.Skip("mprotect:", err)
+	}
+	return mem, page
 }

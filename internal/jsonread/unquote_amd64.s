@@ -2,6 +2,14 @@
 
 #include "textflag.h"
 
+// LOADMASKED loads the CX bytes at SI (1 <= CX <= 64) into Z0, zeroing the
+// rest, with their mask in K1: no byte past SI+CX is read (clobbers AX).
+#define LOADMASKED \
+	MOVQ $-1, AX \
+	BZHIQ CX, AX, AX \
+	KMOVQ AX, K1 \
+	VMOVDQU8.Z (SI), K1, Z0
+
 // func quoteMasks(p *byte, l int) (q, bs, sl uint64)
 //
 // The bitmaps of the '"', '\\' and '/' bytes of the l bytes at p (1 <= l
@@ -10,10 +18,7 @@
 TEXT ·quoteMasks(SB), NOSPLIT, $0-40
 	MOVQ p+0(FP), SI
 	MOVQ l+8(FP), CX
-	MOVQ $-1, AX
-	BZHIQ CX, AX, AX
-	KMOVQ AX, K1
-	VMOVDQU8.Z (SI), K1, Z0
+	LOADMASKED
 	MOVQ $0x22, AX
 	VPBROADCASTB AX, Z1
 	MOVQ $0x5c, AX
@@ -40,10 +45,7 @@ TEXT ·compressStore(SB), NOSPLIT, $0-32
 	MOVQ src+8(FP), SI
 	MOVQ l+16(FP), CX
 	MOVQ keep+24(FP), DX
-	MOVQ $-1, AX
-	BZHIQ CX, AX, AX
-	KMOVQ AX, K1
-	VMOVDQU8.Z (SI), K1, Z0
+	LOADMASKED
 	KMOVQ DX, K2
 	VPCOMPRESSB.Z Z0, K2, Z1
 	POPCNTQ DX, DX
