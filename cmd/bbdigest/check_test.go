@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest/internal/inerttest"
+
 	"github.com/bbdigest/bbdigest/internal/diag"
 	"github.com/bbdigest/bbdigest/internal/sumline"
 )
@@ -22,7 +24,7 @@ func hexOf(canonical string) string { return strings.TrimPrefix(sha(canonical), 
 // digest --names writes it, reads back from each form of check line.
 func TestCheckNamesRoundTrip(t *testing.T) {
 	hex := hexOf(aCanon)
-	for _, name := range append([]string{"a.json", `a\b`, "new\nline\r", "a (1).json"}, hostile...) {
+	for _, name := range append([]string{"a.json", `a\b`, "new\nline\r", "a (1).json"}, inerttest.Hostile...) {
 		if name == "" {
 			continue
 		}
@@ -363,7 +365,7 @@ func TestCheckListNames(t *testing.T) {
 	if code != exitRejected || !strings.HasPrefix(stderr.String(), wantErr) {
 		t.Errorf("exit code %d, stderr %q; want %d and %q...", code, stderr.String(), exitRejected, wantErr)
 	}
-	assertInert(t, "stderr", stderr.Bytes())
+	inerttest.AssertInert(t, "stderr", stderr.Bytes())
 	// A plain line without a leading backslash takes its name as it is.
 	if want := "\\n\\\\x1b.json: FAILED open or read\n"; stdout.String() != want {
 		t.Errorf("stdout %q, want %q", stdout.String(), want)

@@ -6,62 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/internal/inerttest"
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/demo"
 	"github.com/bbdigest/bbdigest/internal/perline"
 	"github.com/bbdigest/bbdigest/internal/sumline"
 )
-
-// hostile holds strings that would forge or break a line, or reach a
-// terminal as a control sequence, if written raw.
-var hostile = []string{
-	"plain",
-	"",
-	"x\ny: fake problem\n/synopsis",
-	"cr\rreturn",
-	"\x1b[31mRED\x1b[0m",
-	"\x1b]0;title\x07",
-	"tab\there",
-	"del\x7f",
-	"nul\x00",
-	"c1\u0085\u009b",
-	"bidi\u202eevil\u202c",
-	"isolate\u2066x\u2069",
-	"zero\u200bwidth\ufeff",
-	"line\u2028para\u2029",
-	"nbsp\u00a0",
-	"tag\U000E0041",
-	"private\ue000",
-	"bad\xffutf8\xc3",
-	`back\slash`,
-	`"quoted"`,
-	"colon: space",
-	"é€😀",
-}
-
-// assertInert fails t if b holds, other than "\n" ending its lines, a
-// character a terminal would interpret or that breaks a line: a control,
-// DEL, a non-printable rune (format, separator, private use), or a byte
-// that is not UTF-8.
-func assertInert(t *testing.T, what string, b []byte) {
-	t.Helper()
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		switch {
-		case r == '\n':
-		case r == utf8.RuneError && size == 1:
-			t.Errorf("%s: byte %#x that is not UTF-8 at %d in %q", what, b[i], i, b)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && !strconv.IsPrint(r)): // not printable: the checker must not share the code under test
-			t.Errorf("%s: raw %U at %d in %q", what, r, i, b)
-		}
-		i += size
-	}
-}
 
 // TestHostileNames runs every command that reports rejections on inputs
 // whose file names and member names are hostile, and checks that stdout
@@ -79,7 +33,7 @@ func TestHostileNames(t *testing.T) {
 		file, pointer string // what each error line must name
 	}
 	var runs []invocation
-	for _, s := range hostile {
+	for _, s := range inerttest.Hostile {
 		if s == "" || strings.ContainsAny(s, "/\x00") {
 			continue
 		}
@@ -108,7 +62,7 @@ func TestHostileNames(t *testing.T) {
 	// A malformed envelope: the names are in the problems' pointers.
 	var sb strings.Builder
 	sb.WriteString(`{"synopsis":"x","findings":[],"recommendations":[],"offer":"","question":{"stem":"","options":[],"recommended_idx":0,"hatches":{"free_text":true,"dialogue":true}}`)
-	for _, s := range hostile {
+	for _, s := range inerttest.Hostile {
 		m, _ := json.Marshal(s + "!")
 		sb.WriteString("," + string(m) + ":1")
 	}
@@ -125,9 +79,9 @@ func TestHostileNames(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		run(r.args, strings.NewReader(""), &stdout, &stderr)
 		if r.args[1] != "render" { // the fallback payload is envelope's to escape
-			assertInert(t, "stdout", stdout.Bytes())
+			inerttest.AssertInert(t, "stdout", stdout.Bytes())
 		}
-		assertInert(t, "stderr", stderr.Bytes())
+		inerttest.AssertInert(t, "stderr", stderr.Bytes())
 		errors := 0
 		for _, line := range strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n") {
 			if line == "" && stderr.Len() == 0 {
@@ -165,8 +119,8 @@ func TestHostileNames(t *testing.T) {
 			t.Errorf("%q: %d error lines, want none", r.args, errors)
 		case r.pointer != "" && errors != 1:
 			t.Errorf("%q: %d error lines, want one:\n%s", r.args, errors, stderr.String())
-		case r.file == "malformed.json" && errors != len(hostile)+2: // and the two about options
-			t.Errorf("%q: %d error lines, want %d:\n%s", r.args, errors, len(hostile)+2, stderr.String())
+		case r.file == "malformed.json" && errors != len(inerttest.Hostile)+2: // and the two about options
+			t.Errorf("%q: %d error lines, want %d:\n%s", r.args, errors, len(inerttest.Hostile)+2, stderr.String())
 		}
 	}
 }
@@ -208,8 +162,8 @@ func TestUsageErrorsInert(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		run(args, strings.NewReader(""), &stdout, &stderr)
-		assertInert(t, "stdout", stdout.Bytes())
-		assertInert(t, "stderr", stderr.Bytes())
+		inerttest.AssertInert(t, "stdout", stdout.Bytes())
+		inerttest.AssertInert(t, "stderr", stderr.Bytes())
 		errors := 0
 		for _, line := range strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n") {
 			switch {
@@ -230,12 +184,12 @@ func TestUsageErrorsInert(t *testing.T) {
 // (which quote what they cite today; the CLI does not rely on it): one line,
 // inert, in the one format, and FILE and POINTER read back.
 func TestRejectionLine(t *testing.T) {
-	for _, s := range hostile {
+	for _, s := range inerttest.Hostile {
 		var stderr bytes.Buffer
 		c := &cli{stderr: &stderr}
 		c.rejection(s, "/"+s, "reason "+s)
 		line := stderr.String()
-		assertInert(t, "rejection", stderr.Bytes())
+		inerttest.AssertInert(t, "rejection", stderr.Bytes())
 		if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
 			t.Errorf("rejection(%q) wrote %q: not one line", s, line)
 			continue
@@ -257,10 +211,10 @@ func TestRejectionLine(t *testing.T) {
 // TestErrorLineEscaped checks the --lines answer to a rejection with
 // hostile text in the message and the pointer.
 func TestErrorLineEscaped(t *testing.T) {
-	for _, s := range hostile {
+	for _, s := range inerttest.Hostile {
 		e := &canon.Error{Class: canon.ClassSyntax, Offset: 7, Pointer: "/" + s, Msg: "message " + s}
 		line := perline.AppendErrorLine(nil, e)
-		assertInert(t, "AppendErrorLine", line)
+		inerttest.AssertInert(t, "AppendErrorLine", line)
 		if bytes.Count(line, []byte("\n")) != 1 || !bytes.HasPrefix(line, []byte("error syntax 7 message ")) {
 			t.Errorf("AppendErrorLine for %q: %q", s, line)
 		}

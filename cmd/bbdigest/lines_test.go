@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/bbdigest/bbdigest/internal/inerttest"
 	"github.com/bbdigest/bbdigest/internal/race"
 
 	"bufio"
@@ -285,7 +286,7 @@ func TestLinesErrorEscaped(t *testing.T) {
 	if code != exitRejected || out != want {
 		t.Errorf("exit code %d, output\n%q\nwant\n%q", code, out, want)
 	}
-	assertInert(t, "stdout", []byte(out))
+	inerttest.AssertInert(t, "stdout", []byte(out))
 }
 
 // TestLines runs canon --lines and digest --lines: line N of the output

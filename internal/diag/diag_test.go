@@ -6,58 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/internal/inerttest"
 )
-
-// hostile holds strings that would forge or break a line, or reach a
-// terminal as a control sequence, if written raw.
-var hostile = []string{
-	"plain",
-	"",
-	"x\ny: fake problem\n/synopsis",
-	"cr\rreturn",
-	"\x1b[31mRED\x1b[0m",
-	"\x1b]0;title\x07",
-	"tab\there",
-	"del\x7f",
-	"nul\x00",
-	"c1\u0085\u009b",
-	"bidi\u202eevil\u202c",
-	"isolate\u2066x\u2069",
-	"zero\u200bwidth\ufeff",
-	"line\u2028para\u2029",
-	"nbsp\u00a0",
-	"tag\U000E0041",
-	"private\ue000",
-	"bad\xffutf8\xc3",
-	`back\slash`,
-	`"quoted"`,
-	"colon: space",
-	"é€😀",
-}
-
-// assertInert fails t if b holds, other than "\n" ending its lines, a
-// character a terminal would interpret or that breaks a line: a control,
-// DEL, a non-printable rune (format, separator, private use), or a byte
-// that is not UTF-8.
-func assertInert(t *testing.T, what string, b []byte) {
-	t.Helper()
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		switch {
-		case r == '\n':
-		case r == utf8.RuneError && size == 1:
-			t.Errorf("%s: byte %#x that is not UTF-8 at %d in %q", what, b[i], i, b)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && !strconv.IsPrint(r)): // not printable: the checker must not share the code under test
-			t.Errorf("%s: raw %U at %d in %q", what, r, i, b)
-		}
-		i += size
-	}
-}
 
 func TestQuote(t *testing.T) {
 	for in, want := range map[string]string{
@@ -77,9 +32,9 @@ func TestQuote(t *testing.T) {
 		}
 	}
 	// Quoted valid UTF-8 is a JSON string of the same value.
-	for _, s := range hostile {
+	for _, s := range inerttest.Hostile {
 		q := Quote(s)
-		assertInert(t, "Quote", []byte(q))
+		inerttest.AssertInert(t, "Quote", []byte(q))
 		if !utf8.ValidString(s) {
 			continue
 		}
@@ -91,9 +46,9 @@ func TestQuote(t *testing.T) {
 }
 
 func TestText(t *testing.T) {
-	for _, s := range hostile {
+	for _, s := range inerttest.Hostile {
 		got := Text(s)
-		assertInert(t, "Text", []byte(got))
+		inerttest.AssertInert(t, "Text", []byte(got))
 		if strings.Contains(got, "\n") {
 			t.Errorf("Text(%q) = %q holds a newline", s, got)
 		}
@@ -127,13 +82,13 @@ func TestSafeJSON(t *testing.T) {
 	type v struct {
 		S []string `json:"s"`
 	}
-	in := v{S: append([]string{"<&>"}, hostile...)}
+	in := v{S: append([]string{"<&>"}, inerttest.Hostile...)}
 	raw, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := SafeJSON(raw)
-	assertInert(t, "SafeJSON", got)
+	inerttest.AssertInert(t, "SafeJSON", got)
 	var a, b v
 	if err := json.Unmarshal(raw, &a); err != nil {
 		t.Fatal(err)

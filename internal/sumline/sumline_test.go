@@ -2,10 +2,10 @@ package sumline
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/internal/inerttest"
 
 	"github.com/bbdigest/bbdigest/internal/diag"
 )
@@ -13,52 +13,6 @@ import (
 // hexOf is the plain hex of the SHA-256 of {"a":1,"b":[true,null]}, as
 // sha256sum writes it (sha256sum of the 23 bytes).
 const hexOf = "1cc69c7fa23616ca2ec3ee70d24390a6225c8832db8a4c814c7e0e7f942f8668"
-
-// hostile holds strings that would forge or break a line, or reach a
-// terminal as a control sequence, if written raw.
-var hostile = []string{
-	"plain",
-	"",
-	"x\ny: fake problem\n/synopsis",
-	"cr\rreturn",
-	"\x1b[31mRED\x1b[0m",
-	"\x1b]0;title\x07",
-	"tab\there",
-	"del\x7f",
-	"nul\x00",
-	"c1\u0085\u009b",
-	"bidi\u202eevil\u202c",
-	"isolate\u2066x\u2069",
-	"zero\u200bwidth\ufeff",
-	"line\u2028para\u2029",
-	"nbsp\u00a0",
-	"tag\U000E0041",
-	"private\ue000",
-	"bad\xffutf8\xc3",
-	`back\slash`,
-	`"quoted"`,
-	"colon: space",
-	"é€😀",
-}
-
-// assertInert fails t if b holds, other than "\n" ending its lines, a
-// character a terminal would interpret or that breaks a line: a control,
-// DEL, a non-printable rune (format, separator, private use), or a byte
-// that is not UTF-8.
-func assertInert(t *testing.T, what string, b []byte) {
-	t.Helper()
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		switch {
-		case r == '\n':
-		case r == utf8.RuneError && size == 1:
-			t.Errorf("%s: byte %#x that is not UTF-8 at %d in %q", what, b[i], i, b)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && !strconv.IsPrint(r)): // not printable: the checker must not share the code under test
-			t.Errorf("%s: raw %U at %d in %q", what, r, i, b)
-		}
-		i += size
-	}
-}
 
 // TestParse checks each form of a check line, bbdigest's and
 // sha256sum's, and the reasons given for lines in none of them.
@@ -146,10 +100,10 @@ func TestParse(t *testing.T) {
 // TestNameRoundTrip checks that ReadName reverses AppendName for every
 // name, and that escaped names are inert and one line.
 func TestNameRoundTrip(t *testing.T) {
-	names := append([]string{"a\\nb", `\x41`, `\u0041`, "\\"}, hostile...)
+	names := append([]string{"a\\nb", `\x41`, `\u0041`, "\\"}, inerttest.Hostile...)
 	for _, name := range names {
 		line := string(AppendName([]byte("D  "), name))
-		assertInert(t, "AppendName", []byte(line))
+		inerttest.AssertInert(t, "AppendName", []byte(line))
 		escaped := strings.HasPrefix(line, `\`)
 		if escaped != diag.NeedsEscape(name, diag.ModeName) {
 			t.Errorf("AppendName(%q) = %q: leading backslash %v", name, line, escaped)
@@ -175,12 +129,12 @@ func TestNameRoundTrip(t *testing.T) {
 }
 
 func FuzzNameRoundTrip(f *testing.F) {
-	for _, s := range hostile {
+	for _, s := range inerttest.Hostile {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
 		line := AppendName(nil, name)
-		assertInert(t, "AppendName", line)
+		inerttest.AssertInert(t, "AppendName", line)
 		got := string(line)
 		if len(line) > 0 && line[0] == '\\' {
 			var ok bool
