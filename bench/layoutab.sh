@@ -3,7 +3,7 @@
 # a git revision with the working tree, each side built several times with
 # its code at different addresses, all the binaries run round-robin.
 #
-#   bench/layoutab.sh REV [REGEX] [ROUNDS] [BENCHTIME] [PADS]
+#   bench/layoutab.sh REV [REGEX] [ROUNDS] [BENCHTIME] [PADS] [PKG]
 #
 # Why: a canon row can move 4-8% between two builds whose executed code is
 # the same. On an AMD EPYC Zen 5, main rebuilt with 1,344 bytes of unused
@@ -23,13 +23,20 @@
 # layout below benchstat's table) is not a result. The raw results stay in
 # $TMPDIR/layoutab-{old,new}-PAD.txt.
 #
-# Example: bench/layoutab.sh HEAD 'Act/shape=.*/lib=bbdigest$' 8
+# PKG (default bench) is the package whose benchmarks run: bench/, or a
+# package of the module by its path, such as canon or internal/jsonread
+# (its in-package benchmarks, run from its directory).
+#
+# Examples:
+#   bench/layoutab.sh HEAD 'Act/shape=.*/lib=bbdigest$' 8
+#   bench/layoutab.sh HEAD 'EscRun' 8 0.2s "0 704 2048" canon
 set -euo pipefail
-rev=${1:?usage: bench/layoutab.sh REV [REGEX] [ROUNDS] [BENCHTIME] [PADS]}
+rev=${1:?usage: bench/layoutab.sh REV [REGEX] [ROUNDS] [BENCHTIME] [PADS] [PKG]}
 re=${2:-Canonicalize|Validate|Digest}
 rounds=${3:-8}
 bt=${4:-0.15s}
 pads=${5:-0 704 2048}
+pkg=${6:-bench}
 . "$(dirname "$0")/buildpair.sh"
 root=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel)
 tmp=${TMPDIR:-/tmp}
@@ -59,17 +66,17 @@ for side in old new; do
 	for n in $pads; do
 		pad "$work/$side" "$n"
 		out="$tmp/layoutab-$side-$n.test"
-		if [ -f "$work/$side/bench/go.mod" ]; then
+		if [ "$pkg" = bench ] && [ -f "$work/$side/bench/go.mod" ]; then
 			(cd "$work/$side/bench" && go test -c -ldflags=-funcalign=64 -o "$out" .)
 		else
-			(cd "$work/$side" && go test -c -ldflags=-funcalign=64 -o "$out" ./bench)
+			(cd "$work/$side" && go test -c -ldflags=-funcalign=64 -o "$out" "./$pkg")
 		fi
 		bins+=("$out")
 		rm -f "$tmp/layoutab-$side-$n.txt"
 	done
 	pad "$work/$side" 0
 done
-cd "$root/bench"
+cd "$root/$pkg"
 nb=${#bins[@]}
 for ((r = 0; r < rounds; r++)); do
 	for ((k = 0; k < nb; k++)); do

@@ -28,6 +28,7 @@ package canon
 import (
 	"slices"
 
+	"github.com/bbdigest/bbdigest/internal/escbits"
 	"github.com/bbdigest/bbdigest/internal/impl"
 )
 
@@ -55,7 +56,7 @@ var (
 	useRankAVX512 = haveRankAVX512
 	// useEscRunAVX512 selects escapeRun for runs of \" and \\ escapes in
 	// the engine's strings, else its loop takes one escape at a time.
-	useEscRunAVX512 = haveEscRunAVX512
+	useEscRunAVX512 = escbits.HaveAVX512
 )
 
 // canon's entries in the registry, for the tests.

@@ -391,15 +391,3 @@ leaves:
 	end, ok := stopRunGeneric(src, j)
 	return end, ok && (!high || utf8.Valid(src[i:j]))
 }
-
-// haveEscRunAVX512 reports that escRunMasks can run: AVX-512 F and BW
-// (masked load, compares into mask registers) and BMI2 (BZHI), with an
-// OS that saves the AVX-512 state.
-var haveEscRunAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasBMI2
-
-// escRunMasks returns the bitmaps of the '"' bytes, the '\\' bytes, and
-// the bytes below 0x20 or at or above 0x80, of the l bytes at p (1 <= l
-// <= 64); it reads no byte past p+l (escrun_amd64.s).
-//
-//go:noescape
-func escRunMasks(p *byte, l int) (q, bs, other uint64)

@@ -359,31 +359,3 @@ TEXT ·utf8Blocks(SB), NOSPLIT, $0-40
 
 ssse3:
 	JMP ·utf8BlocksSSSE3(SB)
-
-// func escRunMasks(p *byte, l int) (q, bs, other uint64)
-//
-// For the l bytes at p (1 <= l <= 64), read with a masked load (no byte
-// past p+l is read): the bitmaps of '"', of '\\', and of the bytes below
-// 0x20 or at or above 0x80 (one signed compare: 0x20 > x). Needs AVX-512
-// F and BW, and BMI2.
-TEXT ·escRunMasks(SB), NOSPLIT, $0-40
-	MOVQ p+0(FP), SI
-	MOVQ l+8(FP), CX
-	MOVQ $-1, AX
-	BZHIQ CX, AX, AX
-	KMOVQ AX, K1
-	VMOVDQU8.Z (SI), K1, Z0
-	MOVQ $0x22, AX
-	VPBROADCASTB AX, Z1
-	MOVQ $0x5c, AX
-	VPBROADCASTB AX, Z2
-	MOVQ $0x20, AX
-	VPBROADCASTB AX, Z3
-	VPCMPEQB Z1, Z0, K1, K2
-	VPCMPEQB Z2, Z0, K1, K3
-	VPCMPGTB Z0, Z3, K1, K4
-	KMOVQ K2, q+16(FP)
-	KMOVQ K3, bs+24(FP)
-	KMOVQ K4, other+32(FP)
-	VZEROUPPER
-	RET

@@ -24,11 +24,3 @@ func (c *Canonicalizer) scanPlainQuick(pos int) (int, bool) { return scanPlainGe
 
 // stopRun is stopRunGeneric(c.src, i).
 func (c *Canonicalizer) stopRun(i int) (int, bool) { return stopRunGeneric(c.src, i) }
-
-// haveEscRunAVX512 is false: there is no vector escape run in this build.
-const haveEscRunAVX512 = false
-
-// escRunMasks is never called where haveEscRunAVX512 is false.
-func escRunMasks(p *byte, l int) (q, bs, other uint64) {
-	panic("BUG: canon: escRunMasks without AVX-512")
-}

@@ -983,7 +983,7 @@ const escapeRunAfter = 2
 // arguments string) has an escape every few bytes, each a trip round
 // scanEscaped's loop otherwise.
 //
-// It reads 64 bytes per step (escRunMasks): the bitmaps of quotes,
+// It reads 64 bytes per step (escbits.Masks): the bitmaps of quotes,
 // backslashes and of controls and high bytes give, with escbits.Escapes,
 // the escaping backslashes and the bytes they escape, and the run ends at
 // the first quote not escaped, control or high byte not escaped (a high
@@ -995,7 +995,7 @@ func (c *Canonicalizer) escapeRun(i int) int {
 	src := c.src
 	for i < len(src) {
 		l := min(len(src)-i, 64)
-		q, bs, other := escRunMasks(&src[i], l)
+		q, bs, _, other := escbits.Masks(&src[i], l)
 		esc, escaped := escbits.Escapes(bs)
 		stops := (q|other)&^escaped | (escaped&^(q|bs))>>1
 		if esc>>(l-1)&1 != 0 {
@@ -1013,7 +1013,7 @@ func init() {
 	escRunKernel = impl.Register(&impl.Kernel{
 		Package: "canon",
 		Name:    "escrun",
-		Impls:   []impl.Impl{{Name: "generic", Available: true}, {Name: "avx512", Available: haveEscRunAVX512}},
+		Impls:   []impl.Impl{{Name: "generic", Available: true}, {Name: "avx512", Available: escbits.HaveAVX512}},
 		Active:  boolName(&useEscRunAVX512, "generic", "avx512"),
 		Set:     setBool(&useEscRunAVX512, "avx512"),
 	})

@@ -1,8 +1,10 @@
-// Package escbits finds the escapes of a JSON string 64 bytes at a time:
-// from the bitmap of a run's backslashes, which backslashes escape the
-// byte after them and which bytes they escape. canon's and jsonread's
-// vector paths over strings full of escapes (JSON text held in a string)
-// share it.
+// Package escbits finds the escapes of a JSON string 64 bytes at a time,
+// for canon's and jsonread's vector paths over strings full of escapes
+// (JSON text held in a string): Masks gives a step's bitmaps of quotes,
+// backslashes, slashes and the bytes that end printable ASCII, in one
+// AVX-512 kernel (a byte loop where there is none), and Escapes, from the
+// backslashes, which of them escape the byte after them and which bytes
+// they escape.
 package escbits
 
 // Escapes returns, for the bitmap bs of the backslashes of a run of bytes

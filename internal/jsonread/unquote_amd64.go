@@ -9,18 +9,11 @@ import (
 	"github.com/bbdigest/bbdigest/internal/escbits"
 )
 
-// useUnquoteAVX512 selects unquoteSimple's AVX-512 path: AVX-512 F, BW and
-// VBMI2 (VPCOMPRESSB), with BMI2 and POPCNT, and an OS that saves the
-// AVX-512 state. Tests turn it off to run the scalar decoder alone on the
-// same inputs.
-var useUnquoteAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 &&
-	cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
-
-// quoteMasks returns the bitmaps of the '"', '\\' and '/' bytes of the l
-// bytes at p (1 <= l <= 64); it reads no byte past p+l (unquote_amd64.s).
-//
-//go:noescape
-func quoteMasks(p *byte, l int) (q, bs, sl uint64)
+// useUnquoteAVX512 selects unquoteSimple's AVX-512 path: escbits.Masks
+// (AVX-512 F and BW, BMI2), and VPCOMPRESSB (AVX-512 VBMI2) with POPCNT,
+// with an OS that saves the AVX-512 state. Tests turn it off to run the
+// scalar decoder alone on the same inputs.
+var useUnquoteAVX512 = escbits.HaveAVX512 && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasPOPCNT
 
 // compressStore writes to dst the bytes of the l bytes at src (1 <= l <=
 // 64) whose bits are set in keep, in order: popcount(keep) bytes, and
@@ -48,7 +41,7 @@ func compressStore(dst, src *byte, l int, keep uint64)
 func unquoteSimple(buf []byte, n int, b []byte, j int) (int, int, bool) {
 	for j < len(b) {
 		l := min(len(b)-j, 64)
-		q, bs, sl := quoteMasks(&b[j], l)
+		q, bs, sl, _ := escbits.Masks(&b[j], l)
 		esc, escaped := escbits.Escapes(bs)
 		lim := l
 		if esc>>(l-1)&1 != 0 {

@@ -10,30 +10,6 @@
 	KMOVQ AX, K1 \
 	VMOVDQU8.Z (SI), K1, Z0
 
-// func quoteMasks(p *byte, l int) (q, bs, sl uint64)
-//
-// The bitmaps of the '"', '\\' and '/' bytes of the l bytes at p (1 <= l
-// <= 64), read with a masked load: no byte past p+l is read.
-// Needs AVX-512 F and BW, and BMI2.
-TEXT ·quoteMasks(SB), NOSPLIT, $0-40
-	MOVQ p+0(FP), SI
-	MOVQ l+8(FP), CX
-	LOADMASKED
-	MOVQ $0x22, AX
-	VPBROADCASTB AX, Z1
-	MOVQ $0x5c, AX
-	VPBROADCASTB AX, Z2
-	MOVQ $0x2f, AX
-	VPBROADCASTB AX, Z3
-	VPCMPEQB Z1, Z0, K1, K2
-	VPCMPEQB Z2, Z0, K1, K3
-	VPCMPEQB Z3, Z0, K1, K4
-	KMOVQ K2, q+16(FP)
-	KMOVQ K3, bs+24(FP)
-	KMOVQ K4, sl+32(FP)
-	VZEROUPPER
-	RET
-
 // func compressStore(dst, src *byte, l int, keep uint64)
 //
 // Writes the bytes of the l bytes at src (1 <= l <= 64) whose bits are

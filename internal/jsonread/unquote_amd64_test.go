@@ -35,20 +35,5 @@ func TestCompressStore(t *testing.T) {
 		if !bytes.Equal(dst[:n], want) || bytes.Count(dst[n:], []byte{0xEE}) != 80-n {
 			t.Fatalf("l=%d keep=%064b: wrote %x, want %x then untouched", l, keep, dst, want)
 		}
-		q, bs, sl := quoteMasks(&src[0], l)
-		var wq, wbs, wsl uint64
-		for k := range l {
-			switch src[k] {
-			case '"':
-				wq |= 1 << k
-			case '\\':
-				wbs |= 1 << k
-			case '/':
-				wsl |= 1 << k
-			}
-		}
-		if q != wq || bs != wbs || sl != wsl {
-			t.Fatalf("quoteMasks(%x, %d) = %x %x %x, want %x %x %x", src[:l], l, q, bs, sl, wq, wbs, wsl)
-		}
 	}
 }
