@@ -694,16 +694,7 @@ func item(el []byte, fam family, s Shape, loc *located, t *topLevel) (call bool,
 // dst itself, its length unchanged; the Acts in its spare capacity may
 // have been rewritten.
 func (p *Parser) AppendMessage(dst []Act, src []byte, s Shape) ([]Act, error) {
-	if s > ShapeMCP {
-		return dst, errUnknownShape
-	}
-	if err := p.encodeServer(); err != nil {
-		return dst, err
-	}
-	if _, err := checkProfile(p.Profile); err != nil {
-		return dst, err
-	}
-	doc, wrapped, err := p.view(src)
+	doc, wrapped, err := p.start(src, s)
 	if err != nil {
 		return dst, err
 	}

@@ -205,18 +205,25 @@ func (p *Parser) Digest(src []byte, s Shape) (hashing.Digest, error) {
 
 var errUnknownShape = errors.New("act: unknown Shape")
 
-// build writes the act of the call in src to dst[:0].
-func (p *Parser) build(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
+// start checks what every reading of src checks before its shape (the
+// Shape s, the Server and the Profile) and returns the canonical document
+// of src (see view).
+func (p *Parser) start(src []byte, s Shape) (doc []byte, wrapped bool, err error) {
 	if s > ShapeMCP {
-		return dst, errUnknownShape
+		return nil, false, errUnknownShape
 	}
 	if err := p.encodeServer(); err != nil {
-		return dst, err
+		return nil, false, err
 	}
 	if _, err := checkProfile(p.Profile); err != nil {
-		return dst, err
+		return nil, false, err
 	}
-	doc, wrapped, err := p.view(src)
+	return p.view(src)
+}
+
+// build writes the act of the call in src to dst[:0].
+func (p *Parser) build(dst, src []byte, s Shape, r *parsed) ([]byte, error) {
+	doc, wrapped, err := p.start(src, s)
 	if err != nil {
 		return dst, err
 	}
