@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest/internal/escbits/escbitstest"
+
 	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
@@ -14,9 +16,7 @@ import (
 // short strings with one escape each. The documents are pretty-printed,
 // so the engine, not the canonical fast path, reads them.
 func BenchmarkEscRun(b *testing.B) {
-	args := `"{\"city\":\"Z\\u00fcrich\",\"check_in\":\"2026-11-02\",\"nights\":3,\"max_price_cents\":2.5E4,` +
-		`\"guests\":[{\"name\":\"Ana\",\"age\":34},{\"name\":\"Bo\\u00ebl\",\"age\":7}],` +
-		`\"notes\":\"Quiet room, please \\ud83d\\ude4f \\/ no smoking\"}"`
+	args := escbitstest.Arguments()
 	inputs := []struct{ name, doc string }{
 		{"arguments", `{ "arguments": ` + args + ` }`},
 		{"sentence", `{ "note": "The guest asked for a \"quiet\" room on a high floor, away from the lift." }`},

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bbdigest/bbdigest/internal/escbits/escbitstest"
+
 	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
@@ -37,15 +39,7 @@ func naiveEscapeRun(src []byte, i int) int {
 func escapeDenseString(r *rand.Rand, n, mix int) []byte {
 	parts := []string{`\"`, `\\`, `\"`, `\\\\`, `a`, `bc`, `{`, `:`, `,`, `12`, ` `, "\x7f"}
 	rare := []string{`\/`, `\n`, `\u00e9`, `\u0041`, `\ud83d\ude4f`, `\ud800`, `\x`, "\x01", "\t", "é", "東", "\xff", "\xe3\x81", `"`, `\`}
-	var b []byte
-	for len(b) < n {
-		if r.IntN(100) < mix {
-			b = append(b, rare[r.IntN(len(rare))]...)
-		} else {
-			b = append(b, parts[r.IntN(len(parts))]...)
-		}
-	}
-	return b
+	return escbitstest.Dense(r, n, mix, parts, rare)
 }
 
 // TestEscapeRun holds escapeRun to a byte loop, from every \" and \\ of

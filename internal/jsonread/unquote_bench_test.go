@@ -3,6 +3,8 @@ package jsonread
 import (
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/escbits/escbitstest"
 )
 
 // BenchmarkAppendUnquote decodes strings as the readers meet them: an
@@ -10,9 +12,7 @@ import (
 // a longer one, a sentence without escapes, and text with \u escapes.
 // path=scalar runs without the AVX-512 path, where the CPU has one.
 func BenchmarkAppendUnquote(b *testing.B) {
-	args := `"{\"city\":\"Z\\u00fcrich\",\"check_in\":\"2026-11-02\",\"nights\":3,\"max_price_cents\":2.5E4,` +
-		`\"guests\":[{\"name\":\"Ana\",\"age\":34},{\"name\":\"Bo\\u00ebl\",\"age\":7}],` +
-		`\"notes\":\"Quiet room, please \\ud83d\\ude4f \\/ no smoking\"}"`
+	args := escbitstest.Arguments()
 	inputs := []struct{ name, s string }{
 		{"arguments", args},
 		{"arguments-1K", `"{\"items\":[` + strings.Repeat(`{\"sku\":\"A-1029\",\"qty\":2,\"note\":\"gift \\\"wrap\\\"\"},`, 16) + `{}]}"`},

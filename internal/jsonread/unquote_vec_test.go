@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/escbits/escbitstest"
 )
 
 // appendUnquoteScalar is AppendUnquote without its vector path.
@@ -22,15 +24,7 @@ func appendUnquoteScalar(dst, b []byte, i int) ([]byte, int) {
 func escapeDense(r *rand.Rand, n, mix int) []byte {
 	parts := []string{`\"`, `\\`, `\"`, `\\\\`, `\/`, `a`, `bc`, `{`, `:`, `é`, `東`, ` `, `xyz12`}
 	rare := []string{`\n`, `\t`, `\u00e9`, `\u00E9`, `\ud83d\ude4f`, `\ud800`, `\u12`, `\x`, `\b\f\r`}
-	var b []byte
-	for len(b) < n {
-		if r.IntN(100) < mix {
-			b = append(b, rare[r.IntN(len(rare))]...)
-		} else {
-			b = append(b, parts[r.IntN(len(parts))]...)
-		}
-	}
-	return b
+	return escbitstest.Dense(r, n, mix, parts, rare)
 }
 
 // TestUnquoteVectorAgrees holds AppendUnquote with its vector path to the
