@@ -264,9 +264,8 @@ func Stream(ctx context.Context, r io.Reader, opts Options, emit func(Result) er
 	if err != nil {
 		return Summary{}, err
 	}
-	return run(ctx, cfg, cfg.workers, func(ctx context.Context, p *pipeline) error {
-		s := lineSource{p: p, r: r}
-		return s.run(ctx)
+	return run(ctx, cfg, cfg.workers, func(p *pipeline) source {
+		return &lineSource{p: p, r: r}
 	}, emit)
 }
 
@@ -315,8 +314,8 @@ func Records(ctx context.Context, docs [][]byte, opts Options, emit func(Result)
 		total += min(len(d), cfg.blockSize)
 	}
 	workers := min(cfg.workers, len(docs), total/cfg.blockSize+1)
-	return run(ctx, cfg, max(workers, 1), func(ctx context.Context, p *pipeline) error {
-		return p.docsSource(ctx, docs)
+	return run(ctx, cfg, max(workers, 1), func(p *pipeline) source {
+		return &docsSource{p: p, docs: docs}
 	}, emit)
 }
 

@@ -16,7 +16,8 @@ import (
 // The benchmarks run an archive of 4000 generated envelopes of 1-2 KB
 // (1.46 KB on average), a third each canonical, compact with shuffled
 // members (a quarter of them with \u escapes), and with spaces, through
-// the pipeline with one and two workers and, as baselines in the same
+// the pipeline with one and two workers (and two workers fed by a source
+// goroutine: batch-w2-push, see pullWorkers) and, as baselines in the same
 // run, through canon and SHA-256 one record at a time: with
 // hashing.Sum256 (the single-message kernel the pipeline's lanes
 // replace) and with crypto/sha256. TestStreamArchive checks the
@@ -90,8 +91,25 @@ func BenchmarkArchive(b *testing.B) {
 	}
 	for _, path := range shaPaths() {
 		withPath(b, path, func(b *testing.B) {
-			for _, workers := range []int{1, 2} {
-				b.Run(fmt.Sprintf("impl=batch-w%d", workers), func(b *testing.B) {
+			// batch-w2-push: two workers that take their blocks from a
+			// source goroutine, as runs with fewer workers than Ps do
+			// (pullWorkers); batch-w2 runs as the pipeline chooses.
+			for _, r := range []struct {
+				workers int
+				push    bool
+			}{{1, false}, {2, false}, {2, true}} {
+				workers, name := r.workers, fmt.Sprintf("impl=batch-w%d", r.workers)
+				if r.push {
+					if path != "default" {
+						continue
+					}
+					name += "-push"
+				}
+				b.Run(name, func(b *testing.B) {
+					if r.push {
+						defer func(old int) { forcePull = old }(forcePull)
+						forcePull = 1
+					}
 					b.SetBytes(int64(len(input)))
 					b.ReportAllocs()
 					opts := Options{Workers: workers}

@@ -43,17 +43,20 @@
 //
 // # How it runs
 //
-// A source goroutine cuts the input into blocks (256 KiB by default) of
-// whole records. Workers, Options.Workers of them (GOMAXPROCS by default),
-// each with its own reusable canon.Canonicalizer, canonicalize the records
-// of one block at a time, keep their canonical forms together, and hash
-// them all at once with [hashing.SumMany]'s kernels, which run several
-// messages on the lanes of one core: this is what makes a worker faster
-// than canonicalizing and hashing one record at a time, besides the
-// parallel workers. The results of each block are then delivered, block
-// after block in input order, on the goroutine that called. The output
-// does not depend on the number of workers, the block size, or how the
-// reader splits its reads.
+// The input is cut into blocks (256 KiB by default) of whole records.
+// Workers, Options.Workers of them (GOMAXPROCS by default), each with its
+// own reusable canon.Canonicalizer, canonicalize the records of one block
+// at a time, keep their canonical forms together, and hash them all at
+// once with [hashing.SumMany]'s kernels, which run several messages on the
+// lanes of one core: this is what makes a worker faster than
+// canonicalizing and hashing one record at a time, besides the parallel
+// workers. With as many workers as GOMAXPROCS or more, each worker reads
+// its next block itself (one at a time, in input order), so that the
+// block is in the cache of the core that works on it; with fewer, a
+// goroutine of its own reads ahead while they work. The results of each
+// block are then delivered, block after block in input order, on the
+// goroutine that called. The output does not depend on the number of
+// workers, the block size, or how the reader splits its reads.
 //
 // # Memory
 //

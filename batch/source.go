@@ -43,18 +43,18 @@ const maxEmptyReads = 100
 // errBadCount fails an io.Reader that reports an impossible count.
 var errBadCount = errors.New("batch: reader returned an invalid count")
 
-func (s *lineSource) run(ctx context.Context) error {
-	for {
-		b, err := s.p.acquire(ctx)
-		if err != nil {
-			return err
-		}
-		if ok, err := s.fill(ctx, b); !ok {
-			s.p.unused(b)
-			return err
-		}
-		s.p.send(b)
+// next returns the next block, or nil when there is none: the input has
+// ended (nil), it failed, or ctx is done.
+func (s *lineSource) next(ctx context.Context) (*block, error) {
+	b, err := s.p.acquire(ctx)
+	if err != nil {
+		return nil, err
 	}
+	if ok, err := s.fill(ctx, b); !ok {
+		s.p.unused(b)
+		return nil, err
+	}
+	return b, nil
 }
 
 // fill makes b the next block. It reports false when there is none: the
@@ -228,32 +228,40 @@ func (lr *lineReader) Read(p []byte) (int, error) {
 // cfg.maxRecs records; a record longer than a block and within the bound
 // gets a block of its own, which holds the long-record token. (A record
 // past the bound is rejected before any work, so it may share a block.)
-func (p *pipeline) docsSource(ctx context.Context, docs [][]byte) error {
+type docsSource struct {
+	p    *pipeline
+	docs [][]byte // the documents not yet in a block
+}
+
+// next returns the next block, or nil when there is none: docs have all
+// been sent (nil), or ctx is done.
+func (s *docsSource) next(ctx context.Context) (*block, error) {
+	p, docs := s.p, s.docs
+	if len(docs) == 0 {
+		return nil, nil
+	}
 	size, limit := p.cfg.blockSize, p.cfg.maxRecord
 	long := func(d []byte) bool { return len(d) > size && len(d) <= limit }
-	for i := 0; i < len(docs); {
-		b, err := p.acquire(ctx)
-		if err != nil {
-			return err
-		}
-		if long(docs[i]) {
-			t, err := p.takeLong(ctx)
-			if err != nil {
-				p.unused(b)
-				return err
-			}
-			b.kind, b.long, b.size, b.token = kindLong, docs[i], len(docs[i]), t
-			i++
-		} else {
-			j, n := i, 0
-			for j < len(docs) && j-i < p.cfg.maxRecs && !long(docs[j]) && (j == i || n+len(docs[j]) <= size) {
-				n += len(docs[j])
-				j++
-			}
-			b.kind, b.docs = kindDocs, docs[i:j]
-			i = j
-		}
-		p.send(b)
+	b, err := p.acquire(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if long(docs[0]) {
+		t, err := p.takeLong(ctx)
+		if err != nil {
+			p.unused(b)
+			return nil, err
+		}
+		b.kind, b.long, b.size, b.token = kindLong, docs[0], len(docs[0]), t
+		s.docs = docs[1:]
+		return b, nil
+	}
+	j, n := 0, 0
+	for j < len(docs) && j < p.cfg.maxRecs && !long(docs[j]) && (j == 0 || n+len(docs[j]) <= size) {
+		n += len(docs[j])
+		j++
+	}
+	b.kind, b.docs = kindDocs, docs[:j]
+	s.docs = docs[j:]
+	return b, nil
 }
