@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -167,7 +168,7 @@ func FuzzParseSignedResolution(f *testing.F) {
 			Act       hashing.Digest  `json:"act_digest"`
 			Env       hashing.Digest  `json:"envelope_digest"`
 			KeyID     string          `json:"key_id"`
-			At        int64           `json:"signed_at_ms"`
+			At        json.Number     `json:"signed_at_ms"` // any spelling of an integer: 1796209E00000 too
 			Res       json.RawMessage `json:"binding_moment_resolution"`
 			Signature struct {
 				Value string `json:"value"`
@@ -176,7 +177,14 @@ func FuzzParseSignedResolution(f *testing.F) {
 		if err := json.Unmarshal(src, &raw); err != nil {
 			t.Fatalf("accepted what encoding/json cannot read: %v", err)
 		}
-		if raw.Act != s.ActDigest || raw.Env != s.EnvelopeDigest || raw.KeyID != s.KeyID || raw.At != s.SignedAt.UnixMilli() {
+		// The strict profile takes an integer in any JSON spelling (an
+		// exponent too: 1796209E00000 is 1796209), as its canonical form
+		// does not keep the spelling: the value must be the same.
+		at, err := strconv.ParseFloat(raw.At.String(), 64)
+		if err != nil || at != float64(s.SignedAt.UnixMilli()) {
+			t.Fatalf("signed_at_ms %s reads as %v, %v; the document says %d", raw.At, at, err, s.SignedAt.UnixMilli())
+		}
+		if raw.Act != s.ActDigest || raw.Env != s.EnvelopeDigest || raw.KeyID != s.KeyID {
 			t.Fatalf("document %+v, encoding/json reads %+v", s, raw)
 		}
 		if r, err := envelope.ParseResolution(raw.Res); err != nil || *r != s.Resolution {
