@@ -349,6 +349,10 @@ func (a *run) runInput(j int) error {
 		}
 	}
 	a.opts.FirstLine = in.FirstLine + in.Lines
+	// The workers read for themselves where a Read is a copy: not through
+	// a decompressor, nor with every byte hashed as it is read (that
+	// work is better on batch's reader goroutine, beside the workers').
+	a.opts.WorkersRead = ai.compression == "none" && !a.hashed
 	// Only checkpoints (s.mark) count lines from here: the run's are
 	// counted by batch (in.Lines below).
 	s.uncounted = s.mark == nil

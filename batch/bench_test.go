@@ -91,9 +91,11 @@ func BenchmarkArchive(b *testing.B) {
 	}
 	for _, path := range shaPaths() {
 		withPath(b, path, func(b *testing.B) {
+			// The archive is in memory, a bytes.Reader: WorkersRead.
 			// batch-w2-push: two workers that take their blocks from a
-			// source goroutine, as runs with fewer workers than Ps do
-			// (pullWorkers); batch-w2 runs as the pipeline chooses.
+			// source goroutine, as runs without WorkersRead or with
+			// fewer workers than Ps do (pullWorkers); batch-w2 runs as
+			// the pipeline chooses.
 			for _, r := range []struct {
 				workers int
 				push    bool
@@ -112,7 +114,7 @@ func BenchmarkArchive(b *testing.B) {
 					}
 					b.SetBytes(int64(len(input)))
 					b.ReportAllocs()
-					opts := Options{Workers: workers}
+					opts := Options{Workers: workers, WorkersRead: true}
 					cpu0 := cpuTime()
 					for b.Loop() {
 						sum, err := Stream(context.Background(), bytes.NewReader(input), opts, func(r Result) error {

@@ -50,10 +50,11 @@
 // once with [hashing.SumMany]'s kernels, which run several messages on the
 // lanes of one core: this is what makes a worker faster than
 // canonicalizing and hashing one record at a time, besides the parallel
-// workers. With as many workers as GOMAXPROCS or more, each worker reads
-// its next block itself (one at a time, in input order), so that the
-// block is in the cache of the core that works on it; with fewer, a
-// goroutine of its own reads ahead while they work. The results of each
+// workers. A goroutine of its own reads the input ahead of the workers;
+// with Options.WorkersRead (for a reader whose Read is a copy) and as many
+// workers as GOMAXPROCS or more, each worker reads its next block itself
+// instead (one at a time, in input order), so that the block is in the
+// cache of the core that works on it. The results of each
 // block are then delivered, block after block in input order, on the
 // goroutine that called. The output does not depend on the number of
 // workers, the block size, or how the reader splits its reads.

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 )
@@ -35,4 +36,34 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(0)
+}
+
+// TestPullWorkers checks when a run's workers read their blocks
+// themselves: with WorkersRead, and as many workers as Ps or more.
+func TestPullWorkers(t *testing.T) {
+	defer func(old int) { forcePull = old }(forcePull)
+	forcePull = 0
+	procs := runtime.GOMAXPROCS(0)
+	for _, tt := range []struct {
+		read    bool
+		workers int
+		want    bool
+	}{
+		{false, procs, false},
+		{false, procs + 1, false},
+		{true, procs, true},
+		{true, procs + 1, true},
+		{true, procs - 1, false},
+	} {
+		if tt.workers < 1 {
+			continue
+		}
+		cfg, err := Options{WorkersRead: tt.read, Workers: tt.workers}.config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pullWorkers(&cfg, tt.workers); got != tt.want {
+			t.Errorf("WorkersRead %v, %d workers, GOMAXPROCS %d: pull %v, want %v", tt.read, tt.workers, procs, got, tt.want)
+		}
+	}
 }

@@ -10,12 +10,12 @@
 //     block with its own canon.Canonicalizer, keeps the canonical forms in
 //     the block, then hashes them all together with hashing.SumMany (its
 //     multi-buffer lanes), runs Options.Check on each accepted record if
-//     it is set, and signals the block's done channel. When the workers
-//     are at least as many as the Ps, each fills its next block itself,
-//     calling the source under a lock (pull), so that a block is read on
-//     the core that then works on it; otherwise a goroutine of the
-//     source's fills the blocks and queues them for the workers too
-//     (work), and reads while they work (see pullWorkers).
+//     it is set, and signals the block's done channel. With
+//     Options.WorkersRead and at least as many workers as Ps, each fills
+//     its next block itself, calling the source under a lock (pull), so
+//     that a block is read on the core that then works on it; otherwise a
+//     goroutine of the source's fills the blocks and queues them for the
+//     workers too (work), and reads while they work (see pullWorkers).
 //   - The collector, on the caller's goroutine, takes blocks from order,
 //     so in input order, waits for each to be done, delivers its results
 //     and puts it back on the free list.
@@ -116,25 +116,27 @@ type source interface {
 
 // pullWorkers reports whether the workers of a run read their blocks
 // themselves (pull) rather than take them from a source goroutine: when
-// they are at least as many as the Ps. A block's bytes are then read into
-// memory (the kernel's copy, or a decompressor's output) on the core that
-// canonicalizes and hashes them, in its cache, where a source goroutine on
-// another core left them in that core's: canon's check of already-
-// canonical records took 1.5 times as long on 256 KiB of archive records
-// that another core had just read as on the same bytes read on its own
-// core (120 against 78 us, AMD EPYC Zen 5). With fewer workers than Ps,
-// a source goroutine of its own reads while the workers work, on a core
+// Options.WorkersRead is set (reads are copies) and they are at least as
+// many as the Ps. A block's bytes are then read into memory on the core
+// that canonicalizes and hashes them, in its cache, where a source
+// goroutine on another core left them in that core's: canon's check of
+// already-canonical records took 1.5 times as long on 256 KiB of archive
+// records that another core had just read as on the same bytes read on
+// its own core (120 against 78 us, AMD EPYC Zen 5). With fewer workers
+// than Ps, a source goroutine reads while the workers work, on a core
 // that would otherwise be idle (one worker that read for itself measured
-// 5% slower: BenchmarkArchive). forcePull (tests) sets the choice: 1
-// push, 2 pull.
-func pullWorkers(workers int) bool {
+// 5% slower: BenchmarkArchive); and a Read that computes (a decompressor)
+// runs best on a goroutine of its own, its state in one core's cache
+// (zstd archives: 30% slower when the workers took turns). forcePull
+// (tests) sets the choice: 1 push, 2 pull.
+func pullWorkers(cfg *config, workers int) bool {
 	switch forcePull {
 	case 1:
 		return false
 	case 2:
 		return true
 	}
-	return workers >= runtime.GOMAXPROCS(0)
+	return cfg.workersRead && workers >= runtime.GOMAXPROCS(0)
 }
 
 // forcePull overrides pullWorkers in tests: 0 chooses, 1 push, 2 pull.
@@ -170,7 +172,7 @@ func run(ctx context.Context, cfg config, workers int, newSource func(*pipeline)
 		p.putBlocks()
 	}()
 
-	pull := pullWorkers(workers)
+	pull := pullWorkers(&p.cfg, workers)
 	if !pull {
 		wg.Add(1)
 		go func() {

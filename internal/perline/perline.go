@@ -44,6 +44,9 @@ func Run(r io.Reader, w io.Writer, p canon.Profile, digest bool, workers int) (r
 		// line-at-a-time producer sees each answer before it writes the
 		// next line.
 		Idle: bw.Flush,
+		// r is a file or a pipe: a Read is a copy, which the workers
+		// make themselves (see batch.Options.WorkersRead).
+		WorkersRead: true,
 	}
 	ans := answerer{digest: digest}
 	sum, err := batch.Stream(context.Background(), r, opts, func(res batch.Result) error {
