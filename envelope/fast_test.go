@@ -1,6 +1,8 @@
 package envelope
 
 import (
+	"encoding/json"
+	"github.com/bbdigest/bbdigest/internal/jsonread"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,6 +121,46 @@ func TestLocateDecodesOnce(t *testing.T) {
 		}
 		if p.fast.e != nil {
 			t.Errorf("%s: the Parser keeps the Envelope locate decoded into", tc.name)
+		}
+	}
+}
+
+// TestEnvelopeFirst compares envelopeFirst with the reading of the first
+// member's name by jsonread, on canonical objects whose first name is an
+// envelope's, shares a prefix with one, or is a wrapper's.
+func TestEnvelopeFirst(t *testing.T) {
+	names := []string{"findings", "meta", "offer", "question", "recommendations", "synopsis",
+		"finding", "findingsX", "f", "m", "metaa", "me", "offers", "q", "questions", "r",
+		"recommendation", "synopsis2", "s", "binding_moment", "content", "id", "jsonrpc",
+		"result", "x", "", "\u00e9", "a\"b", "meta\n"}
+	ref := func(doc []byte) bool {
+		it := jsonread.Object(doc, 0)
+		if !it.Next() {
+			return true
+		}
+		switch string(it.Name()) {
+		case "findings", "meta", "offer", "question", "recommendations", "synopsis":
+			return true
+		}
+		return false
+	}
+	docs := [][]byte{[]byte(`{}`)}
+	for _, n := range names {
+		for _, v := range []string{`1`, `"x"`, `{}`, `[1,2]`} {
+			src, err := json.Marshal(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := canon.Canonicalize([]byte(`{`+string(src)+`:`+v+`,"zzz":0}`), canon.Strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, doc)
+		}
+	}
+	for _, doc := range docs {
+		if got, want := envelopeFirst(doc), ref(doc); got != want {
+			t.Errorf("envelopeFirst(%s) = %v, want %v", doc, got, want)
 		}
 	}
 }

@@ -426,17 +426,33 @@ func moveView(s, from, to string) string {
 }
 
 // envelopeFirst reports whether the first member of the canonical object
-// doc is one an envelope has: there is then a bare envelope to try.
+// doc is one an envelope has: there is then a bare envelope to try. In
+// canonical text a name has one spelling, so the name is compared as it is
+// written, quotes and colon included, chosen by its first letter (an
+// iterator's reading of the name cost 3% of ParseInto on a canonical
+// envelope).
 func envelopeFirst(doc []byte) bool {
-	it := jsonread.Object(doc, 0)
-	if !it.Next() {
+	if len(doc) < 3 || doc[1] != '"' {
 		return true // {}: decode reports the missing members
 	}
-	switch string(it.Name()) {
-	case "findings", "meta", "offer", "question", "recommendations", "synopsis":
-		return true
+	var name string
+	switch doc[2] {
+	case 'f':
+		name = `"findings":`
+	case 'm':
+		name = `"meta":`
+	case 'o':
+		name = `"offer":`
+	case 'q':
+		name = `"question":`
+	case 'r':
+		name = `"recommendations":`
+	case 's':
+		name = `"synopsis":`
+	default:
+		return false
 	}
-	return false
+	return len(doc) > len(name) && string(doc[1:1+len(name)]) == name
 }
 
 // decodeSpan decodes span, the canonical binding_moment value found at
