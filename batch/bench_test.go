@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/bbdigest/bbdigest/canon"
@@ -90,6 +91,24 @@ func BenchmarkArchive(b *testing.B) {
 			b.ReportMetric(float64(cpu-cpu0)/float64(b.N), "cpu-ns/op")
 		}
 	}
+	// stream runs Stream over the archive as reader gives it, each run,
+	// with forcePull set to pull (0: as the pipeline chooses).
+	stream := func(b *testing.B, pull int, opts Options, reader func() io.Reader) {
+		withPull(b, pull)
+		b.SetBytes(int64(len(input)))
+		b.ReportAllocs()
+		cpu0 := cpuTime()
+		for b.Loop() {
+			sum, err := Stream(context.Background(), reader(), opts, func(r Result) error {
+				sink = r.Digest
+				return nil
+			})
+			if err != nil || sum.Accepted != int64(len(lines)) {
+				b.Fatalf("%+v, %v", sum, err)
+			}
+		}
+		report(b, cpu0)
+	}
 	for _, path := range shaPaths() {
 		withPath(b, path, func(b *testing.B) {
 			// The archive is in memory, a bytes.Reader: WorkersRead.
@@ -101,32 +120,17 @@ func BenchmarkArchive(b *testing.B) {
 				workers int
 				push    bool
 			}{{1, false}, {2, false}, {2, true}} {
-				workers, name := r.workers, fmt.Sprintf("impl=batch-w%d", r.workers)
+				name, pull := fmt.Sprintf("impl=batch-w%d", r.workers), 0
 				if r.push {
 					if path != "default" {
 						continue
 					}
-					name += "-push"
+					name, pull = name+"-push", 1
 				}
 				b.Run(name, func(b *testing.B) {
-					if r.push {
-						defer func(old int) { forcePull = old }(forcePull)
-						forcePull = 1
-					}
-					b.SetBytes(int64(len(input)))
-					b.ReportAllocs()
-					opts := Options{Workers: workers, WorkersRead: true}
-					cpu0 := cpuTime()
-					for b.Loop() {
-						sum, err := Stream(context.Background(), bytes.NewReader(input), opts, func(r Result) error {
-							sink = r.Digest
-							return nil
-						})
-						if err != nil || sum.Accepted != int64(len(lines)) {
-							b.Fatalf("%+v, %v", sum, err)
-						}
-					}
-					report(b, cpu0)
+					stream(b, pull, Options{Workers: r.workers, WorkersRead: true}, func() io.Reader {
+						return bytes.NewReader(input)
+					})
 				})
 			}
 			if path != "default" {
@@ -140,38 +144,23 @@ func BenchmarkArchive(b *testing.B) {
 			// (batch-w2-zstd-pull), which measured 30% slower as a whole
 			// process and is why WorkersRead is an option.
 			compressed := zstdOf(b, input)
-			for _, pull := range []bool{false, true} {
+			for _, pull := range []int{0, 2} {
 				name := "impl=batch-w2-zstd"
-				if pull {
+				if pull == 2 {
 					name += "-pull"
 				}
 				b.Run(name, func(b *testing.B) {
-					if pull {
-						defer func(old int) { forcePull = old }(forcePull)
-						forcePull = 2
-					}
-					b.SetBytes(int64(len(input)))
-					b.ReportAllocs()
 					dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
 					if err != nil {
 						b.Fatal(err)
 					}
 					defer dec.Close()
-					opts := Options{Workers: 2}
-					cpu0 := cpuTime()
-					for b.Loop() {
+					stream(b, pull, Options{Workers: 2}, func() io.Reader {
 						if err := dec.Reset(bytes.NewReader(compressed)); err != nil {
 							b.Fatal(err)
 						}
-						sum, err := Stream(context.Background(), dec, opts, func(r Result) error {
-							sink = r.Digest
-							return nil
-						})
-						if err != nil || sum.Accepted != int64(len(lines)) {
-							b.Fatalf("%+v, %v", sum, err)
-						}
-					}
-					report(b, cpu0)
+						return dec
+					})
 				})
 			}
 			serial := func(name string, hash func([]byte) [32]byte) {

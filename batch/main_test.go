@@ -41,8 +41,7 @@ func TestMain(m *testing.M) {
 // TestPullWorkers checks when a run's workers read their blocks
 // themselves: with WorkersRead, and as many workers as Ps or more.
 func TestPullWorkers(t *testing.T) {
-	defer func(old int) { forcePull = old }(forcePull)
-	forcePull = 0
+	withPull(t, 0)
 	procs := runtime.GOMAXPROCS(0)
 	for _, tt := range []struct {
 		read    bool
@@ -66,4 +65,11 @@ func TestPullWorkers(t *testing.T) {
 			t.Errorf("WorkersRead %v, %d workers, GOMAXPROCS %d: pull %v, want %v", tt.read, tt.workers, procs, got, tt.want)
 		}
 	}
+}
+
+// withPull sets forcePull to mode (0: pullWorkers chooses) until tb ends.
+func withPull(tb testing.TB, mode int) {
+	old := forcePull
+	forcePull = mode
+	tb.Cleanup(func() { forcePull = old })
 }
