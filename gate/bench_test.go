@@ -41,9 +41,15 @@ import (
 // in a directory beside this file (on the disk of the checkout: /tmp may be
 // a tmpfs whose fsync costs nothing). On a disk, 64 callers are bound by
 // its sync latency (two syncs per group of receipts); with
-// BBDIGEST_FSYNC_DIR=/dev/shm the rate is the CPU's, and then bound by the
-// receipt log's signer, one Ed25519 signature per decision on one
-// goroutine (receipt's BenchmarkSign). Compare with
+// BBDIGEST_FSYNC_DIR=/dev/shm the rate is the CPU's. The receipt log's
+// signer is serial, but it signs with nonces its pool drew ahead on the
+// other cores (receipt's nonce.go; BenchmarkSign's op=line-presigned
+// against op=line), so the bound is the cores, not one goroutine's
+// signatures: presigned/op is the share of receipts signed so. On an AMD
+// EPYC Zen 5 (2 vCPUs), 2026-12-05, commit=group: 45k decisions/s before
+// the pool, 79-84k with it, on /dev/shm; 26-28k before and 28-36k with it
+// on the VM's disk, whose syncs bound it there (commit=each: 2.7k/s).
+// Compare with
 //
 //	go test -run '^$' -bench 'Authorize/' -benchtime 2s -count 6 ./gate > /tmp/g.txt
 //	benchstat -col /commit /tmp/g.txt
@@ -115,6 +121,7 @@ func BenchmarkAuthorize(b *testing.B) {
 			b.StopTimer()
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
 			b.ReportMetric(float64(log.Stats().Syncs)/float64(b.N), "fsyncs/op")
+			b.ReportMetric(float64(log.Stats().Presigned)/float64(b.N), "presigned/op")
 		})
 	}
 	for _, commit := range []string{"group", "each"} {

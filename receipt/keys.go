@@ -113,6 +113,7 @@ func MarshalPrivateKey(priv ed25519.PrivateKey) ([]byte, error) {
 // use.
 type Signer struct {
 	priv  ed25519.PrivateKey
+	key   *expandedKey // priv expanded, for signatures with a nonce drawn ahead (nonce.go)
 	pub   ed25519.PublicKey
 	keyID string
 	short string // "lavr:" and the first 16 hex digits of the key id, with the ":" before the seq
@@ -129,7 +130,7 @@ func NewSigner(priv ed25519.PrivateKey) *Signer {
 	priv = ed25519.NewKeyFromSeed(priv.Seed())
 	pub := priv.Public().(ed25519.PublicKey)
 	id := KeyID(pub)
-	return &Signer{priv: priv, pub: pub, keyID: id, short: receiptIDPrefix(id)}
+	return &Signer{priv: priv, key: expand(priv.Seed()), pub: pub, keyID: id, short: receiptIDPrefix(id)}
 }
 
 // receiptIDPrefix returns "lavr:<first 16 hex digits of the key id>:".
@@ -158,11 +159,22 @@ const (
 // JCS form, signed. p must have passed check, with Seq, KeyID and
 // ReceiptID set.
 func (s *Signer) appendLine(dst []byte, p *Payload) []byte {
+	return s.appendLineWith(dst, p, nil, nil)
+}
+
+// appendLineWith is appendLine signing with the nonce n, drawn ahead
+// (nonce.go), and the scratch sc; with crypto/ed25519.Sign when n is nil.
+func (s *Signer) appendLineWith(dst []byte, p *Payload, n *nonce, sc *signScratch) []byte {
 	dst = append(dst, linePrefix...)
 	start := len(dst)
 	dst = appendPayload(dst, p)
-	sig := ed25519.Sign(s.priv, dst[start:])
+	var sig [ed25519.SignatureSize]byte
+	if n != nil {
+		s.key.signWith(&sig, sc, s.pub, dst[start:], n)
+	} else {
+		copy(sig[:], ed25519.Sign(s.priv, dst[start:]))
+	}
 	dst = append(dst, lineMiddle...)
-	dst = b64.AppendEncode(dst, sig)
+	dst = b64.AppendEncode(dst, sig[:])
 	return append(dst, lineSuffix...)
 }

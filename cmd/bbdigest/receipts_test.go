@@ -35,7 +35,7 @@ func scriptKey() ed25519.PrivateKey {
 func writeReceipts(t testing.TB, path string, n int) []byte {
 	t.Helper()
 	now := time.UnixMilli(1_780_000_000_000)
-	l, err := receipt.Open(path, receipt.NewSigner(scriptKey()), receipt.Options{Now: func() time.Time {
+	l, err := receipt.Open(path, receipt.NewSigner(scriptKey()), receipt.Options{Deterministic: true, Now: func() time.Time {
 		now = now.Add(time.Second)
 		return now
 	}})
