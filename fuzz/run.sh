@@ -181,6 +181,22 @@ if [ ${#selected[@]} -eq 0 ]; then
 	echo "fuzz/run.sh: no target matches $re" >&2
 	exit 2
 fi
+# First each selected package's instrumented test binary, one package at
+# a time (go test -c -fuzz, which compiles on every core): run at once,
+# two targets of one package, or of packages that share dependencies,
+# would each compile the same instrumented packages, and the first
+# targets' time would go to compiling. Each target then only links.
+built=
+for t in "${selected[@]}"; do
+	IFS=$'\t' read -r dir name <<<"$t"
+	case " $built " in *" $dir "*) continue ;; esac
+	built="$built $dir"
+	if ! (cd "$dir" && go test -c -o /dev/null -fuzz "^$name\$" .) >"$logs/build.log" 2>&1; then
+		echo "--- fuzz/run.sh: $dir does not build for fuzzing:"
+		cat "$logs/build.log"
+		exit 1
+	fi
+done
 # Up to JOBS targets at once, each fuzzing with one worker.
 for t in "${selected[@]}"; do
 	IFS=$'\t' read -r dir name <<<"$t"
