@@ -28,11 +28,19 @@ func TestFuzzRunBenignStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The fake go: "go test -run ^$ -fuzz ^NAME$ ..." prints a fuzzer's
-	// last report, and for NAME FuzzA the benign stop, for FuzzAFail a
-	// failing input.
+	// The fake go: "go test -c ..." (run.sh's build of a package's
+	// instrumented test binary) succeeds and prints nothing, or with
+	// FAKE_BUILD_FAILS set fails as a compile error does; "go test -run
+	// ^$ -fuzz ^NAME$ ..." prints a fuzzer's last report, and for NAME
+	// FuzzA the benign stop, for FuzzAFail a failing input.
 	fake := t.TempDir()
 	goScript := `#!/bin/sh
+for a in "$@"; do
+	if [ "$a" = -c ]; then
+		[ -z "$FAKE_BUILD_FAILS" ] && exit 0
+		echo "p_test.go:3:1: syntax error"; exit 1
+	fi
+done
 name=$(printf '%s\n' "$@" | sed -n 's/^\^\(Fuzz[A-Za-z]*\)\$$/\1/p')
 echo "fuzz: elapsed: 1s, execs: 5000 (5000/sec), new interesting: 0 (total: 1)"
 case $name in
@@ -44,7 +52,7 @@ echo PASS
 	if err := os.WriteFile(filepath.Join(fake, "go"), []byte(goScript), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	run := func(t *testing.T, dir string, targets ...string) (string, error) {
+	run := func(t *testing.T, env []string, dir string, targets ...string) (string, error) {
 		t.Helper()
 		root := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(root, "fuzz"), 0o755); err != nil {
@@ -69,12 +77,13 @@ echo PASS
 		}
 		cmd := exec.Command(bash, filepath.Join(root, "fuzz", "run.sh"), "-t", "1s", "-m", "0", "-f", "10")
 		cmd.Env = append(os.Environ(), "PATH="+fake+string(os.PathListSeparator)+os.Getenv("PATH"), "TMPDIR="+t.TempDir())
+		cmd.Env = append(cmd.Env, env...)
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
 
 	t.Run("benign", func(t *testing.T) {
-		out, err := run(t, "p", "FuzzA", "FuzzB", "FuzzC")
+		out, err := run(t, nil, "p", "FuzzA", "FuzzB", "FuzzC")
 		if err != nil {
 			t.Fatalf("run.sh failed: %v\n%s", err, out)
 		}
@@ -87,7 +96,7 @@ echo PASS
 	// In the root directory too: its logs were dotfiles, which the check
 	// for a failure did not see.
 	t.Run("failure", func(t *testing.T) {
-		out, err := run(t, ".", "FuzzAFail", "FuzzB", "FuzzC")
+		out, err := run(t, nil, ".", "FuzzAFail", "FuzzB", "FuzzC")
 		if err == nil {
 			t.Fatalf("run.sh passed with a failing target:\n%s", out)
 		}
@@ -95,6 +104,22 @@ echo PASS
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}
+		}
+	})
+	// A package that does not build for fuzzing fails the run, with the
+	// compiler's message, before any target fuzzes.
+	t.Run("build", func(t *testing.T) {
+		out, err := run(t, []string{"FAKE_BUILD_FAILS=1"}, "p", "FuzzA", "FuzzB")
+		if err == nil {
+			t.Fatalf("run.sh passed with a package that does not build:\n%s", out)
+		}
+		for _, want := range []string{"p does not build for fuzzing", "syntax error"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out, "fuzz: elapsed") {
+			t.Errorf("a target fuzzed:\n%s", out)
 		}
 	})
 }
