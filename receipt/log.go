@@ -783,6 +783,12 @@ func (l *Log) sign(g *group, r *request) {
 		l.presigned.Add(1)
 	}
 	buf := l.s.appendLineWith(g.buf, p, n, l.scratch)
+	if n != nil {
+		// A used nonce's r and its signature give the key away: keep
+		// neither copy of r past the signature. (Go does not promise that
+		// no other copy was made; the key itself is in memory too.)
+		l.nonce = nonce{}
+	}
 	line := buf[start:len(buf):len(buf)]
 	if len(line) > MaxLineSize {
 		g.buf = buf[:start]

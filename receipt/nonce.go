@@ -164,6 +164,7 @@ func (p *noncePool) run() {
 		p.key.draw(&n)
 		select {
 		case p.ready <- n:
+			n = nonce{} // r is as secret as the key: keep one copy, the pool's
 		case <-p.done:
 			return
 		}
