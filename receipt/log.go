@@ -780,7 +780,6 @@ func (l *Log) sign(g *group, r *request) {
 	var n *nonce
 	if l.nonces != nil && l.nonces.take(&l.nonce) {
 		n = &l.nonce
-		l.presigned.Add(1)
 	}
 	buf := l.s.appendLineWith(g.buf, p, n, l.scratch)
 	if n != nil {
@@ -794,6 +793,9 @@ func (l *Log) sign(g *group, r *request) {
 		g.buf = buf[:start]
 		r.answer(fmt.Errorf("receipt: the receipt line would be %d bytes, above %d", len(line), MaxLineSize))
 		return
+	}
+	if n != nil {
+		l.presigned.Add(1) // a record of the log, as Stats.Presigned says
 	}
 	r.g, r.line, r.digest = g, line, hashing.Sum(line)
 	l.seq, l.prev = p.Seq, r.digest

@@ -155,6 +155,14 @@ func TestLogPresigned(t *testing.T) {
 		}
 		got = append(got, r)
 	}
+	// A record refused for its size is signed, and with a nonce, but is
+	// no record of the log: Presigned does not count it.
+	waitReady(t, l.nonces)
+	big := samplePayload(n)
+	big.Detail = string(bytes.Repeat([]byte("x"), MaxLineSize))
+	if _, err := l.Append(context.Background(), big); err == nil {
+		t.Fatal("a line over MaxLineSize accepted")
+	}
 	st := l.Stats()
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
