@@ -48,7 +48,6 @@ type Canonicalizer struct {
 	sortBudget int                   // bytes that may still be moved by in-place sorting
 	quick      []quickFrame          // stack of the canonical fast path (quick.go)
 	quickMode  bool                  // the fast path is calling the engine's helpers
-	ix         *indexer              // memory of the indexed fast path (index.go), made when first needed
 	win        classWindow           // string scanning bitmaps (scan_amd64.go)
 	out        []byte                // output buffer of View, Encode and Transcode
 	in         []byte                // input buffer of Transcode; the copy of an src that overlaps an output (detach)

@@ -48,15 +48,7 @@ func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	c.win.reset()
 	c.names = c.names[:0]
 	c.quickMode = true
-	v, st := indexUnsure, c.quick[:0]
-	if useQuickIndex && len(src) <= indexMaxInput {
-		v, st = c.quickIndexed(src, st)
-		st = st[:0]
-	}
-	ok := v == indexYes
-	if v == indexUnsure {
-		ok, st = c.quickRun(src, st)
-	}
+	ok, st := c.quickRun(src, c.quick[:0])
 	c.quick, c.quickMode = st[:0], false
 	// A helper that began rewriting (and so made the fast path give up)
 	// wrote into c.dst: keep that memory for next time.
