@@ -48,6 +48,8 @@ type Canonicalizer struct {
 	sortBudget int                   // bytes that may still be moved by in-place sorting
 	quick      []quickFrame          // stack of the canonical fast path (quick.go)
 	quickMode  bool                  // the fast path is calling the engine's helpers
+	ix         *indexer              // memory of the indexed fast path (index.go), made when first needed
+	walkSlow   bool                  // the fast path's walk met an escape or a byte above 0x7F (index.go)
 	win        classWindow           // string scanning bitmaps (scan_amd64.go)
 	out        []byte                // output buffer of View, Encode and Transcode
 	in         []byte                // input buffer of Transcode; the copy of an src that overlaps an output (detach)

@@ -61,16 +61,21 @@
 // string, or the lookup method of utf8_lookup.go in SSSE3 or AVX-512 BW),
 // the whitespace compression above (AVX-512 VBMI2), the ordering of
 // objects of 9 to 16 members (a rank by AVX-512 F compares instead of an
-// insertion sort), and, in the engine, the runs of \" and \\ escapes in a
+// insertion sort), in the engine, the runs of \" and \\ escapes in a
 // string (JSON text held in a string), passed 64 bytes per step (AVX-512 F
-// and BW). All give the same output and the same errors. Nothing
-// user-facing forces one; bbdigest cpu reports those in force. Tests force
-// each through the module's registry of kernels (internal/impl, where canon
-// registers the kernels classify, utf8, minify, rank and escrun; see
-// impl.go), run per-path tests under every available implementation with
-// impltest.ForEach, and fail rather than skip an implementation named in
-// BBDIGEST_REQUIRE_CANON (classify-avx512, utf8-ssse3, utf8-avx512,
-// minify-avx512, rank-avx512, escrun-avx512). The purego build tag, or an
+// and BW), and the check of input that is already canonical: a walk from
+// token to token (quick.go), or, on inputs up to 64 KiB where AVX-512 VBMI2
+// is, an index of the input's quotes and structural characters made 64
+// bytes at a time and then walked (index.go), each Canonicalizer choosing
+// between the two by its last input. All give the same output and
+// the same errors. Nothing user-facing forces one; bbdigest cpu reports
+// those in force. Tests force each through the module's registry of
+// kernels (internal/impl, where canon registers the kernels classify,
+// utf8, minify, quick, rank and escrun; see impl.go), run per-path tests
+// under every available implementation with impltest.ForEach, and fail
+// rather than skip an implementation named in BBDIGEST_REQUIRE_CANON
+// (classify-avx512, utf8-ssse3, utf8-avx512, minify-avx512,
+// quick-index-avx512, quick-adaptive, rank-avx512, escrun-avx512). The purego build tag, or an
 // architecture other than amd64, leaves the portable Go alone (the files
 // named _noasm.go).
 //

@@ -54,13 +54,22 @@ var (
 	// useRankAVX512 selects the vector rank sort of objects, else the
 	// insertion sort.
 	useRankAVX512 = haveRankAVX512
+	// useQuickIndex selects the indexed fast path (index.go) for inputs
+	// of at most indexMaxInput bytes, else quickRun's walk.
+	useQuickIndex = haveIndexAVX512
+	// useIndexAVX512 selects indexBlocksAVX512 for the indexed fast
+	// path's bitmaps, else indexBlocksGeneric.
+	useIndexAVX512 = haveIndexAVX512
+	// useQuickAdapt lets each Canonicalizer choose between the indexed
+	// pass and the walk by its last input (quickCanonical).
+	useQuickAdapt = haveIndexAVX512
 	// useEscRunAVX512 selects escapeRun for runs of \" and \\ escapes in
 	// the engine's strings, else its loop takes one escape at a time.
 	useEscRunAVX512 = escbits.HaveAVX512
 )
 
 // canon's entries in the registry, for the tests.
-var classifyKernel, utf8Kernel, minifyKernel, rankKernel, escRunKernel *impl.Kernel
+var classifyKernel, utf8Kernel, minifyKernel, rankKernel, escRunKernel, quickKernel *impl.Kernel
 
 func init() {
 	classifyKernel = impl.Register(&impl.Kernel{
@@ -118,6 +127,32 @@ func init() {
 			prev := minifyImpl
 			minifyImpl = int32(slices.Index(minifyNames[:], name))
 			return func() { minifyImpl = prev }
+		},
+	})
+	quickKernel = impl.Register(&impl.Kernel{
+		Package: "canon",
+		Name:    "quick",
+		Impls: []impl.Impl{
+			{Name: "walk", Available: true},
+			{Name: "index-generic", Available: true},
+			{Name: "index-avx512", Available: haveIndexAVX512},
+			{Name: "adaptive", Available: haveIndexAVX512},
+		},
+		Active: func() string {
+			switch {
+			case !useQuickIndex:
+				return "walk"
+			case useQuickAdapt:
+				return "adaptive"
+			case useIndexAVX512:
+				return "index-avx512"
+			}
+			return "index-generic"
+		},
+		Set: func(name string) func() {
+			prevIndex, prevAVX512, prevAdapt := useQuickIndex, useIndexAVX512, useQuickAdapt
+			useQuickIndex, useIndexAVX512, useQuickAdapt = name != "walk", name == "index-avx512" || name == "adaptive", name == "adaptive"
+			return func() { useQuickIndex, useIndexAVX512, useQuickAdapt = prevIndex, prevAVX512, prevAdapt }
 		},
 	})
 	rankKernel = impl.Register(&impl.Kernel{

@@ -21,8 +21,8 @@ func TestRequiredImplementations(t *testing.T) {
 // hot path reads, and restoring puts the default back.
 func TestRegistry(t *testing.T) {
 	// state returns what the hot paths read.
-	state := func() [6]any {
-		return [6]any{useClassifyAVX512, useUTF8Lookup, useUTF8AVX512, minifyImpl, useRankAVX512, useEscRunAVX512}
+	state := func() [9]any {
+		return [9]any{useClassifyAVX512, useUTF8Lookup, useUTF8AVX512, minifyImpl, useRankAVX512, useEscRunAVX512, useQuickIndex, useIndexAVX512, useQuickAdapt}
 	}
 	defaults := state()
 	for _, tc := range []struct {
@@ -37,6 +37,9 @@ func TestRegistry(t *testing.T) {
 		{minifyKernel, []string{"off", "generic", "avx512"}, func(n string) any { return int32(slices.Index(minifyNames[:], n)) }, func() any { return minifyImpl }},
 		{rankKernel, []string{"insertion", "avx512"}, func(n string) any { return n == "avx512" }, func() any { return useRankAVX512 }},
 		{escRunKernel, []string{"generic", "avx512"}, func(n string) any { return n == "avx512" }, func() any { return useEscRunAVX512 }},
+		{quickKernel, []string{"walk", "index-generic", "index-avx512", "adaptive"}, func(n string) any {
+			return [3]bool{n != "walk", n == "index-avx512" || n == "adaptive", n == "adaptive"}
+		}, func() any { return [3]bool{useQuickIndex, useIndexAVX512, useQuickAdapt} }},
 	} {
 		k := tc.k
 		if impl.Lookup("canon", k.Name) != k {
@@ -46,9 +49,13 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: Names() = %v, want %v", k.Name, k.Names(), tc.names)
 		}
 		avail := k.Available()
-		if best := avail[len(avail)-1]; k.Active() != best && !(k.Name == "minify" && best == "generic" && k.Active() == "off") {
+		if best := avail[len(avail)-1]; k.Active() != best && !(k.Name == "minify" && best == "generic" && k.Active() == "off") &&
+			!(k.Name == "quick" && best == "index-generic" && k.Active() == "walk") {
 			// minify's Go model is never the default: it is slower than
-			// no compression at all.
+			// no compression at all. Nor is quick's index-generic, whose
+			// bitmaps are made byte by byte: it is the model of
+			// index-avx512, and runs the indexed pass where there is no
+			// vector kernel, in tests.
 			t.Errorf("%s: %s in force by default, want the fastest available, %s", k.Name, k.Active(), best)
 		}
 		for _, name := range avail {
@@ -65,7 +72,7 @@ func TestRegistry(t *testing.T) {
 			}
 		}
 	}
-	if got := len(impl.Kernels("canon")); got != 5 {
-		t.Errorf("canon registered %d kernels, want 5", got)
+	if got := len(impl.Kernels("canon")); got != 6 {
+		t.Errorf("canon registered %d kernels, want 6", got)
 	}
 }

@@ -38,7 +38,11 @@ type quickFrame struct {
 }
 
 // quickCanonical reports whether src is valid and canonical under c's
-// profile (see the NOTE above).
+// profile (see the NOTE above). Where the quick kernel is an indexed one,
+// an input of at most indexMaxInput bytes is checked by quickIndexed
+// (index.go) instead, which leaves to quickRun only the inputs it cannot
+// judge (a name with an escape, a \u escape); the adaptive kernel checks
+// it with quickRun when the last input was ASCII without escapes.
 func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	if len(src) > c.profile.MaxSize() {
 		return false
@@ -48,7 +52,22 @@ func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	c.win.reset()
 	c.names = c.names[:0]
 	c.quickMode = true
-	ok, st := c.quickRun(src, c.quick[:0])
+	v, st := indexUnsure, c.quick[:0]
+	if useQuickIndex && len(src) <= indexMaxInput && !(useQuickAdapt && c.ix != nil && c.ix.preferWalk) {
+		v, st = c.quickIndexed(src, st)
+		st = st[:0]
+		if useQuickAdapt && v == indexYes {
+			c.ix.preferWalk = !c.ix.anyHigh && !c.ix.anyBS
+		}
+	}
+	ok := v == indexYes
+	if v == indexUnsure {
+		c.walkSlow = false
+		ok, st = c.quickRun(src, st)
+		if c.walkSlow && c.ix != nil {
+			c.ix.preferWalk = false
+		}
+	}
 	c.quick, c.quickMode = st[:0], false
 	// A helper that began rewriting (and so made the fast path give up)
 	// wrote into c.dst: keep that memory for next time.
@@ -213,6 +232,7 @@ func pushQuick(st []quickFrame) []quickFrame {
 // line, it keeps the fast path's loop free of the registers it needs;
 // TestInline pins that.)
 func (c *Canonicalizer) quickEscaped(j int) int {
+	c.walkSlow = true
 	src := c.src
 	for {
 		if j+1 >= len(src) || src[j] != '\\' {
@@ -245,6 +265,7 @@ func (c *Canonicalizer) quickEscaped(j int) int {
 // appended to c.names as the engine does, and returned as c.names[ns:ne]
 // with its nameKey.
 func (c *Canonicalizer) quickEscapedName(pos, j int) (end, ns, ne int, key uint64) {
+	c.walkSlow = true
 	ns = len(c.names)
 	c.pend = pos
 	end, err := c.scanString(pos, j, true)

@@ -93,27 +93,56 @@ func TestQuickCanonicalAgrees(t *testing.T) {
 	}
 	for _, p := range []Profile{Strict, RFC8785, must(RFC8785.WithMaxDepth(3)), must(RFC8785.WithMaxDepth(2))} {
 		t.Run(fmt.Sprintf("%s/depth=%d", p.Name(), p.MaxDepth()), func(t *testing.T) {
-			seed := uint64(rand.Int64())
-			t.Logf("seed %d", seed)
-			r := rand.New(rand.NewPCG(seed, 7))
-			all, canonical := quickInputs(t, r, p)
-			var c Canonicalizer
-			c.Reset(p)
-			accepted := 0
-			for _, in := range all {
-				if checkQuick(t, &c, in) {
-					accepted++
-				}
-			}
-			for _, out := range canonical {
-				if !checkQuick(t, &c, out) {
-					t.Fatalf("%s: fast path gives up on canonical %q", p.Name(), out)
-				}
-			}
-			if accepted == 0 || accepted == len(all) {
-				t.Fatalf("fast path accepted %d of %d inputs", accepted, len(all))
-			}
+			underEachQuick(t, func() { quickAgrees(t, p) })
 		})
+	}
+}
+
+// quickAgrees is TestQuickCanonicalAgrees under profile p and the quick
+// kernel in force.
+func quickAgrees(t *testing.T, p Profile) {
+	t.Helper()
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 7))
+	all, canonical := quickInputs(t, r, p)
+	var c Canonicalizer
+	c.Reset(p)
+	accepted := 0
+	for _, in := range all {
+		if checkQuick(t, &c, in) {
+			accepted++
+		}
+	}
+	for _, out := range canonical {
+		if !checkQuick(t, &c, out) {
+			t.Fatalf("%s: fast path gives up on canonical %q", p.Name(), out)
+		}
+	}
+	if accepted == 0 || accepted == len(all) {
+		t.Fatalf("fast path accepted %d of %d inputs", accepted, len(all))
+	}
+}
+
+// underEachQuick runs f once under each implementation of the quick
+// kernel (the walk, and the indexed pass with each block kernel) that this
+// CPU and build can run; a failure names the implementation.
+func underEachQuick(t *testing.T, f func()) {
+	t.Helper()
+	for _, name := range quickKernel.Available() {
+		func() {
+			restore, err := quickKernel.Select(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				restore()
+				if t.Failed() {
+					t.Logf("under quick implementation %s", name)
+				}
+			}()
+			f()
+		}()
 	}
 }
 

@@ -241,6 +241,7 @@ func (c *Canonicalizer) scanPlainQuick(pos int) (int, bool) {
 // stop byte at j: its UTF-8 is checked first. (Out of line, so that the
 // common path of scanPlain stays short; TestInline pins that.)
 func (c *Canonicalizer) scanPlainHigh(pos, j int) (int, bool) {
+	c.walkSlow = true
 	src := c.src
 	if !c.win.validBody(src, pos+1, j) {
 		return scanPlainGeneric(src, pos)

@@ -1,0 +1,471 @@
+package canon
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// NOTE: the indexed fast path.
+//
+// quickRun (quick.go) walks canonical input token by token, and each step
+// waits for the last: a string's end is read off a bitmap at an offset
+// computed from where the string began, the byte after it decides the
+// next step, and so on; an escape or a string with a byte above 0x7F
+// costs it a call more. On records of short strings, escapes and
+// non-ASCII text (an archive of envelopes) that chain sets the pace.
+// quickIndexed breaks it in two stages, as simdjson does:
+//
+//  1. index: each 64-byte block is classified at once (indexBlocks: its
+//     quotes, backslashes, control bytes, high bytes, the characters
+//     {}[]:, and the letters of the short escapes), its escaped bytes are
+//     found with simdjson's escape arithmetic, the strings are masked with
+//     a prefix XOR of the quotes that are not escaped, and the offsets of
+//     those quotes and of the structural characters outside strings are
+//     written to ix.idx. Everything about string bodies is decided here:
+//     no control byte anywhere (inside a string it must be escaped,
+//     outside it is whitespace), every escape a short one that JCS writes
+//     (\u and the invalid ones leave the input to quickRun, indexUnsure),
+//     no backslash or byte above 0x7F outside a string, UTF-8 checked
+//     blockwise (utf8Blocks where the CPU has it, else utf8.Valid once).
+//  2. quickIndexedRun walks the grammar over that list. The next offset is
+//     known before the current token is done, so the loads overlap. Every
+//     token must start where the one before it ended and every structural
+//     character must be in the list: so no byte goes unread, and the bytes
+//     between tokens (whitespace, stray letters) make it give up. Numbers and
+//     literals are checked as quickRun checks them; member names are ordered
+//     by the same keys and comparison.
+//
+// The stages alternate: stage 2 asks for the next chunk (indexFill) when
+// fewer than three entries are left (no step reads more), the first chunk
+// indexFirst blocks, the next ones indexChunk, so that compact input that
+// stops being canonical early (members out of order) costs little more
+// than the walk's give-up. It accepts only once the whole input is
+// indexed.
+//
+// A name with an escape is left to quickRun (indexUnsure): it compares
+// names decoded, which this pass does not do. Every other doubt gives up
+// to the engine, as quickRun does. The pass runs on inputs of at most
+// indexMaxInput bytes, where its list (4 bytes per entry) stays small;
+// longer ones take quickRun.
+//
+// Where the walk is cheap, the index is not: on ASCII text without
+// escapes, in long strings (a canonical 6.4 envelope), building the list
+// costs more than the walk's few steps. So the default kernel, adaptive,
+// lets each Canonicalizer choose by its last input (indexer.preferWalk):
+// the walk after an input the indexed pass accepted that had neither an
+// escape nor a byte above 0x7F, the indexed pass after the walk met one
+// (Canonicalizer.walkSlow). The output is the same either way.
+// TestQuickCanonicalAgrees and FuzzCanonicalize run under every
+// implementation of the quick kernel (walk, index-generic, index-avx512,
+// adaptive); TestIndexBlocks compares the block kernel with its model.
+
+const (
+	// indexMaxInput is the longest input the indexed fast path takes.
+	indexMaxInput = 64 << 10
+	// indexChunk is the number of 64-byte blocks indexed per call, and
+	// indexFirst the number at the start of an input.
+	indexChunk = 64
+	indexFirst = 8
+)
+
+// The verdicts of quickIndexedRun.
+const (
+	indexNo     = iota // not canonical, or not valid: the engine decides
+	indexYes           // valid and canonical
+	indexUnsure        // a name with escapes: quickRun decides
+)
+
+// indexer is the memory of the indexed fast path, kept between calls,
+// and the state of the pass in progress.
+type indexer struct {
+	// high holds the bitmaps of the high bytes of a chunk's blocks, for
+	// the UTF-8 check (utf8Blocks); bad is that check's error bitmap.
+	high, bad [indexChunk]uint64
+	// pad holds the input's last partial block, padded with spaces.
+	pad [64]byte
+	// idx is the index: offsets of the quotes that are not escaped and of
+	// the structural characters outside strings, in order, then, once the
+	// whole input is indexed, len(src) three times. Its first avail
+	// entries are written.
+	idx   []uint32
+	avail int
+	// bsAll is the bitmap of the backslashes of the input, a word per
+	// block indexed and a zero word past the last, for the names (a name
+	// with an escape is left to quickRun); anyBS reports that it has a bit
+	// set.
+	bsAll []uint64
+	anyBS bool
+
+	st      indexState // carried from the last block indexed
+	lo      int        // the input offset up to which the input is indexed
+	anyHigh bool       // a block indexed has a byte above 0x7F
+	done    bool       // the whole input is indexed
+
+	// preferWalk is the adaptive kernel's choice for the next input: the
+	// last one was ASCII without escapes, where quickRun's walk is the
+	// cheaper pass (see quickCanonical).
+	preferWalk bool
+}
+
+// quickIndexed is quickCanonical's indexed pass over src (see the NOTE
+// above), with st (empty) for its open containers.
+func (c *Canonicalizer) quickIndexed(src []byte, st []quickFrame) (int, []quickFrame) {
+	if c.ix == nil {
+		c.ix = new(indexer)
+	}
+	c.indexStart(src)
+	return c.quickIndexedRun(src, st)
+}
+
+// indexState is the state index carries from one 64-byte block to the
+// next, through indexBlocks and its kernels.
+type indexState struct {
+	inStr   uint64 // all ones if the next block starts inside a string
+	escNext uint64 // 1 if the next block's first byte is escaped
+	base    uint64 // the input offset of the next block
+	fails   uint64 // not zero: a byte that no canonical text has there
+	odd     uint64 // not zero: an escape other than \" \\ \b \f \n \r \t
+}
+
+// indexStart readies c.ix for a pass over src: memory for its index and
+// backslash bitmap, nothing indexed yet.
+func (c *Canonicalizer) indexStart(src []byte) {
+	ix := c.ix
+	n := len(src)
+	words := n/64 + 1
+	if cap(ix.bsAll) < words+1 {
+		ix.bsAll = make([]uint64, words+1)
+	}
+	ix.bsAll = ix.bsAll[:words+1]
+	ix.bsAll[words-1], ix.bsAll[words] = 0, 0 // no block of its own when 64 divides n
+	// Room for an entry per byte, the whole vectors the kernel stores past
+	// the last entry, and the three ends.
+	if cap(ix.idx) < 64*words+64 {
+		ix.idx = make([]uint32, 64*words+64)
+	}
+	ix.idx = ix.idx[:cap(ix.idx)]
+	ix.avail, ix.anyBS, ix.st, ix.lo, ix.anyHigh, ix.done = 0, false, indexState{}, 0, false, false
+}
+
+// indexFill indexes chunks of src (stage 1 of the NOTE above) until at
+// least three entries from k on are written, or the whole input is
+// indexed. It reports indexNo when src cannot be canonical or is not
+// valid JSON text, indexUnsure when it has an escape that the pass does
+// not check (\u, and the invalid ones), which quickRun then judges, and
+// indexYes otherwise.
+func (c *Canonicalizer) indexFill(src []byte, k int) int {
+	ix := c.ix
+	for k+3 > ix.avail {
+		if ix.done {
+			return indexNo
+		}
+		if v := c.indexMore(src); v != indexYes {
+			return v
+		}
+	}
+	return indexYes
+}
+
+// indexMore indexes the next chunk of src: indexFirst blocks at first (so
+// that input that is not canonical early costs little), then indexChunk.
+func (c *Canonicalizer) indexMore(src []byte) int {
+	ix := c.ix
+	n, lo := len(src), ix.lo
+	chunk := indexChunk
+	if lo == 0 {
+		chunk = indexFirst
+	}
+	full := min((n-lo)/64, chunk)
+	j := ix.avail
+	if full > 0 {
+		j += indexBlocks(src[lo:lo+64*full], &ix.st, ix.idx[j:], ix.high[:full], ix.bsAll[lo/64:])
+	}
+	blocks := full
+	if full < chunk && lo+64*full < n {
+		// The last, partial block, padded with spaces: outside a string
+		// they are bytes between tokens, which stage 2 refuses where it
+		// reads them; inside one, the string is unterminated.
+		k := copy(ix.pad[:], src[lo+64*full:])
+		copy(ix.pad[k:], spaces64[:])
+		j += indexBlocks(ix.pad[:], &ix.st, ix.idx[j:], ix.high[full:full+1], ix.bsAll[lo/64+full:])
+		blocks++
+	}
+	ix.avail = j
+	ix.lo = min(lo+64*blocks, n)
+	if ix.st.fails != 0 || ix.lo == n && ix.st.inStr|ix.st.escNext != 0 {
+		return indexNo // a string that runs to the end of the input, too
+	}
+	if ix.st.odd != 0 {
+		return indexUnsure
+	}
+	var high, bs uint64
+	for b := range blocks {
+		high |= ix.high[b]
+		bs |= ix.bsAll[lo/64+b]
+	}
+	ix.anyBS = ix.anyBS || bs != 0
+	if high != 0 {
+		ix.anyHigh = true
+		if !c.indexUTF8(src, lo, full, blocks) {
+			return indexNo
+		}
+	}
+	if ix.lo < n {
+		return indexYes
+	}
+	if ix.anyHigh && !useUTF8Lookup && !utf8.Valid(src) {
+		return indexNo
+	}
+	ix.idx[j], ix.idx[j+1], ix.idx[j+2] = uint32(n), uint32(n), uint32(n)
+	ix.avail = j + 3
+	ix.done = true
+	return indexYes
+}
+
+// spaces64 pads the last partial block.
+var spaces64 = [64]byte{' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '}
+
+// indexBlocksGeneric is indexBlocks in Go, byte by byte: the model of the
+// assembly kernel, which TestIndexBlocks compares with it. For each
+// 64-byte block of b, with the state st carried from the block before, it
+// writes the bitmap of its high bytes to high and of its backslashes to
+// bsAll (a word each), the offsets (st.base and up) of its quotes that are
+// not escaped and of its structural characters {}[]:, outside strings to
+// idx, and notes in st.fails a control byte, or a backslash or high byte
+// outside a string, and in st.odd an escaped byte other than '"', '\\',
+// b, f, n, r and t. It returns the number of offsets written.
+func indexBlocksGeneric(b []byte, st *indexState, idx []uint32, high, bsAll []uint64) int {
+	j := 0
+	for k := 0; k+64 <= len(b); k += 64 {
+		var quote, bslash, ctl, hi, structural, letter uint64
+		for i, ch := range b[k : k+64] {
+			bit := uint64(1) << i
+			switch {
+			case ch == '"':
+				quote |= bit
+			case ch == '\\':
+				bslash |= bit
+			case ch < 0x20:
+				ctl |= bit
+			case ch >= 0x80:
+				hi |= bit
+			case ch == '{', ch == '}', ch == '[', ch == ']', ch == ':', ch == ',':
+				structural |= bit
+			case ch == 'b', ch == 'f', ch == 'n', ch == 'r', ch == 't':
+				letter |= bit
+			}
+		}
+		high[k/64], bsAll[k/64] = hi, bslash
+		// The escaped bytes (simdjson's escape scanner, as minifyGeneric).
+		potential := bslash &^ st.escNext
+		code := ((potential<<1 | oddBits) - potential) ^ oddBits
+		escaped := code ^ (bslash | st.escNext)
+		st.escNext = (code & bslash) >> 63
+		st.odd |= escaped &^ (quote | bslash | letter)
+		q := quote &^ escaped
+		s := prefixXor(q) ^ st.inStr
+		st.inStr = uint64(int64(s) >> 63)
+		st.fails |= ctl | (bslash|hi)&^s
+		for m := q | structural&^s; m != 0; m &= m - 1 {
+			idx[j] = uint32(st.base) + uint32(bits.TrailingZeros64(m))
+			j++
+		}
+		st.base += 64
+	}
+	return j
+}
+
+// escapedName reports whether the name src[ns:ne] has a backslash (bsAll
+// has a bit in [ns, ne)). A name shorter than 57 bytes is one unaligned
+// load of the bitmap's bytes and a shift (the word past the last block
+// is zero, and bytes past ne are masked off).
+func (ix *indexer) escapedName(ns, ne int) bool {
+	if ne-ns > 56 {
+		return bitsIn(ix.bsAll, ns, ne)
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&ix.bsAll[0])), 8*len(ix.bsAll))
+	return binary.LittleEndian.Uint64(b[ns>>3:])>>(ns&7)&(1<<(ne-ns)-1) != 0
+}
+
+// bitsIn reports whether any bit in [a, b) of the bitmap bm is set.
+func bitsIn(bm []uint64, a, b int) bool {
+	if a >= b {
+		return false
+	}
+	wa, wb := a>>6, (b-1)>>6
+	lo, hi := ^uint64(0)<<(a&63), ^uint64(0)>>(63-(b-1)&63)
+	if wa == wb {
+		return bm[wa]&lo&hi != 0
+	}
+	if bm[wa]&lo != 0 || bm[wb]&hi != 0 {
+		return true
+	}
+	for _, w := range bm[wa+1 : wb] {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixXor returns the word whose bit i is the XOR of bits 0 to i of x:
+// over the unescaped quotes, the bytes from an opening quote up to (not
+// including) its closing one.
+func prefixXor(x uint64) uint64 {
+	x ^= x << 1
+	x ^= x << 2
+	x ^= x << 4
+	x ^= x << 8
+	x ^= x << 16
+	x ^= x << 32
+	return x
+}
+
+// quickIndexedRun is stage 2 of the NOTE above: the walk of the grammar
+// over c.ix.idx. Its steps are quickRun's.
+func (c *Canonicalizer) quickIndexedRun(src []byte, st []quickFrame) (int, []quickFrame) {
+	idx, avail := c.ix.idx, 0
+	maxDepth := c.profile.MaxDepth()
+	strict := !c.profile.rfc8785
+	n := len(src)
+	pos, k := 0, 0
+
+value:
+	if k+3 > avail { // every step reads at most three entries
+		if v := c.indexFill(src, k); v != indexYes {
+			return v, st
+		}
+		avail = c.ix.avail
+	}
+	if pos >= n {
+		return indexNo, st
+	}
+	switch src[pos] {
+	case '"':
+		if idx[k] != uint32(pos) {
+			return indexNo, st
+		}
+		pos = int(idx[k+1]) + 1 // its body is checked
+		k += 2
+	case '{', '[':
+		if idx[k] != uint32(pos) || len(st) >= maxDepth {
+			return indexNo, st
+		}
+		k++
+		object := src[pos] == '{'
+		pos++
+		if pos < n && src[pos] == src[pos-1]+2 { // {} or []
+			if idx[k] != uint32(pos) {
+				return indexNo, st
+			}
+			k++
+			pos++
+			goto next
+		}
+		st = pushQuick(st)
+		st[len(st)-1] = quickFrame{object: object, prev: -1}
+		if object {
+			goto name
+		}
+		goto value
+	case 't':
+		if n-pos < 4 || string(src[pos:pos+4]) != "true" {
+			return indexNo, st
+		}
+		pos += 4
+	case 'f':
+		if n-pos < 5 || string(src[pos:pos+5]) != "false" {
+			return indexNo, st
+		}
+		pos += 5
+	case 'n':
+		if n-pos < 4 || string(src[pos:pos+4]) != "null" {
+			return indexNo, st
+		}
+		pos += 4
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		c.pend = pos
+		end, err := c.number(pos, strict)
+		if err != nil || c.pend != pos {
+			return indexNo, st
+		}
+		pos = end
+	default:
+		return indexNo, st
+	}
+
+next:
+	if k+3 > avail {
+		if v := c.indexFill(src, k); v != indexYes {
+			return v, st
+		}
+		avail = c.ix.avail
+	}
+	if len(st) == 0 {
+		if pos == n && c.ix.done { // done: no entry is left, so indexFill indexed it all
+			return indexYes, st
+		}
+		return indexNo, st
+	}
+	if pos >= n || idx[k] != uint32(pos) {
+		return indexNo, st
+	}
+	k++
+	switch src[pos] {
+	case ',':
+		pos++
+		if st[len(st)-1].object {
+			goto name
+		}
+		goto value
+	case '}':
+		if !st[len(st)-1].object {
+			return indexNo, st
+		}
+	case ']':
+		if st[len(st)-1].object {
+			return indexNo, st
+		}
+	default:
+		return indexNo, st
+	}
+	st = st[:len(st)-1]
+	pos++
+	goto next
+
+name:
+	if k+3 > avail {
+		if v := c.indexFill(src, k); v != indexYes {
+			return v, st
+		}
+		avail = c.ix.avail
+	}
+	if pos >= n || src[pos] != '"' || idx[k] != uint32(pos) {
+		return indexNo, st
+	}
+	{
+		ns, ne := pos+1, int(idx[k+1])
+		k += 2
+		if c.ix.anyBS && c.ix.escapedName(ns, ne) {
+			return indexUnsure, st // compared decoded by quickRun
+		}
+		key := nameKeyAt(src, ns, ne)
+		f := &st[len(st)-1]
+		if f.prev >= 0 && (key < f.prevKey || key == f.prevKey && CompareUTF16(src[f.prev:f.prev2], src[ns:ne]) >= 0) {
+			return indexNo, st
+		}
+		f.prevKey, f.prev, f.prev2 = key, ns, ne
+		pos = ne + 1
+	}
+	if pos >= n || src[pos] != ':' || idx[k] != uint32(pos) {
+		return indexNo, st
+	}
+	k++
+	pos++
+	goto value
+}

@@ -1,0 +1,203 @@
+package canon
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestIndexBlocks compares every available implementation of the indexed
+// fast path's block kernel with its model, indexBlocksGeneric, on random
+// blocks of the bytes that matter to it (quotes, backslashes, the short
+// escapes' letters, structural characters, controls, high bytes), chunk
+// after chunk so that the carried state (inside a string, an escape over
+// the block boundary, the offset) is compared too.
+func TestIndexBlocks(t *testing.T) {
+	alphabet := []byte("\"\\\\\\bfnrtu{}[]:,aA0 \x00\x1f\x7f\x80\xff")
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 11))
+	for _, name := range quickKernel.Available() {
+		if name == "walk" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			restore, err := quickKernel.Select(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer restore()
+			for trial := range 2000 {
+				blocks := 1 + r.IntN(6)
+				b := make([]byte, 64*blocks)
+				dense := r.IntN(4) // 0: the alphabet only; more: mostly letters
+				for i := range b {
+					if dense == 0 || r.IntN(dense+1) == 0 {
+						b[i] = alphabet[r.IntN(len(alphabet))]
+					} else {
+						b[i] = byte('a' + r.IntN(26))
+					}
+				}
+				st0 := indexState{inStr: -uint64(r.IntN(2)), escNext: uint64(r.IntN(2)), base: uint64(64 * r.IntN(1000))}
+				var want, got struct {
+					st          indexState
+					idx         []uint32
+					high, bsAll []uint64
+				}
+				for _, out := range []*struct {
+					st          indexState
+					idx         []uint32
+					high, bsAll []uint64
+				}{&want, &got} {
+					out.st = st0
+					idx := make([]uint32, 64*blocks+64)
+					out.high, out.bsAll = make([]uint64, blocks), make([]uint64, blocks)
+					var n int
+					for k := 0; k < blocks; { // in chunks of 1 to 3 blocks
+						m := min(blocks-k, 1+r.IntN(3))
+						if out == &want {
+							n += indexBlocksGeneric(b[64*k:64*(k+m)], &out.st, idx[n:], out.high[k:], out.bsAll[k:])
+						} else {
+							n += indexBlocks(b[64*k:64*(k+m)], &out.st, idx[n:], out.high[k:], out.bsAll[k:])
+						}
+						k += m
+					}
+					out.idx = idx[:n]
+				}
+				if got.st != want.st || !slices.Equal(got.idx, want.idx) || !slices.Equal(got.high, want.high) || !slices.Equal(got.bsAll, want.bsAll) {
+					t.Fatalf("trial %d: %s on %q from %+v:\n got %+v\nwant %+v", trial, name, b, st0, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestIndexStage1 checks stage 1's verdicts on small inputs whose answer
+// is known: what it refuses, what it leaves to quickRun, and the offsets
+// it lists.
+func TestIndexStage1(t *testing.T) {
+	for _, name := range quickKernel.Available() {
+		if name == "walk" {
+			continue
+		}
+		restore, err := quickKernel.Select(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			in   string
+			want int
+			idx  []uint32 // when indexYes
+		}{
+			{`[{"":false},-1]`, indexYes, []uint32{0, 1, 2, 3, 4, 10, 11, 14, 15, 15, 15}},
+			{`{"a\"b":"\\"}`, indexYes, []uint32{0, 1, 6, 7, 8, 11, 12, 13, 13, 13}},
+			{`"\u001f"`, indexUnsure, nil},
+			{`"\/"`, indexUnsure, nil},
+			{`"\q"`, indexUnsure, nil},
+			{"\"a\x01\"", indexNo, nil},
+			{"[1,\n2]", indexNo, nil},
+			{`"abc`, indexNo, nil},
+			{`"abc\"`, indexNo, nil},
+			{`"abc\`, indexNo, nil},
+			{`[\"a"]`, indexNo, nil},
+			{"[\xc3\xa9]", indexNo, nil},
+			{"\"\xc3\"", indexNo, nil},
+			{"\"\xed\xa0\x80\"", indexNo, nil},
+			{"\"\xc3\xa9\"", indexYes, []uint32{0, 3, 4, 4, 4}},
+		} {
+			var c Canonicalizer
+			c.ix = new(indexer)
+			c.src = []byte(tc.in)
+			c.indexStart(c.src)
+			got := indexYes
+			for got == indexYes && !c.ix.done {
+				got = c.indexMore(c.src)
+			}
+			idx := c.ix.idx[:c.ix.avail]
+			if got != tc.want || got == indexYes && !slices.Equal(idx, tc.idx) {
+				t.Errorf("%s: index(%q) = %d, %v; want %d, %v", name, tc.in, got, idx, tc.want, tc.idx)
+			}
+		}
+		restore()
+	}
+}
+
+// TestQuickIndexedLong checks the fast path on canonical documents of
+// many chunks (the indexed pass classifies 4 KiB at a time, its state
+// carried across) and past indexMaxInput (where the walk takes over),
+// intact and damaged at random places, under each implementation.
+func TestQuickIndexedLong(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 13))
+	var c, e Canonicalizer
+	c.Reset(RFC8785)
+	e.Reset(RFC8785)
+	damage := []string{" ", "\\", `"`, "\x01", "\xc3", "}", ",", `\u0041`, `\/`}
+	for _, size := range []int{5000, 20000, indexMaxInput + 1000} {
+		doc := []byte("[")
+		for len(doc) < size {
+			if len(doc) > 1 {
+				doc = append(doc, ',')
+			}
+			doc = append(doc, randomDoc(r, 1+r.IntN(5))...)
+		}
+		doc = append(doc, ']')
+		out, err := e.appendEngine(nil, doc)
+		if err != nil {
+			t.Fatalf("a random document of %d bytes: %v", len(doc), err)
+		}
+		underEachQuick(t, func() {
+			if !checkQuick(t, &c, out) {
+				t.Fatalf("fast path gives up on a canonical document of %d bytes", len(out))
+			}
+			for range 40 {
+				k := r.IntN(len(out))
+				d := damage[r.IntN(len(damage))]
+				b := append(append(append([]byte(nil), out[:k]...), d...), out[k:]...)
+				checkQuick(t, &c, b)
+			}
+		})
+	}
+}
+
+// TestQuickAdaptive checks the adaptive kernel's choice: after an ASCII
+// input without escapes that the indexed pass read to its end, the walk
+// checks the next input; after the walk meets an escape or a byte above
+// 0x7F, the indexed pass checks the next; a rejection changes nothing.
+func TestQuickAdaptive(t *testing.T) {
+	if !quickKernel.Has("adaptive") {
+		t.Skip("no adaptive quick kernel on this CPU or build")
+	}
+	restore, err := quickKernel.Select("adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	var c Canonicalizer
+	steps := []struct {
+		in         string
+		canonical  bool
+		preferWalk bool // after it
+	}{
+		{`{"a":[1,"x"],"b":null}`, true, true},               // indexed: ASCII, no escape
+		{`{"a":"café"}`, true, false},                        // the walk, which met a high byte
+		{`{"b":1,"a":2}`, false, false},                      // indexed, refused: no change
+		{`{"a":true}`, true, true},                           // indexed: ASCII, no escape
+		{`{"a":"caf\u00e9"}`, false, false},                  // the walk met an escape (and gave up)
+		{`{"a":"x\ny"}`, true, false},                        // indexed: an escape
+		{`{"a":1}`, true, true},                              // indexed
+		{`{"b":1,"a":2}`, false, true},                       // the walk, refused: no change
+		{`{"a":"q\"uote"}`, true, false},                     // the walk, which met an escape
+		{`["` + strings.Repeat("z", 300) + `"]`, true, true}, // indexed
+	}
+	for i, s := range steps {
+		if got := checkQuick(t, &c, []byte(s.in)); got != s.canonical {
+			t.Fatalf("step %d: fast path on %q: %v, want %v", i, s.in, got, s.canonical)
+		}
+		if c.ix == nil || c.ix.preferWalk != s.preferWalk {
+			t.Fatalf("step %d (%q): preferWalk %v, want %v", i, s.in, c.ix != nil && c.ix.preferWalk, s.preferWalk)
+		}
+	}
+}
