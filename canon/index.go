@@ -26,7 +26,8 @@ import (
 //     written to ix.idx. Everything about string bodies is decided here:
 //     no control byte anywhere (inside a string it must be escaped,
 //     outside it is whitespace), every escape a short one that JCS writes
-//     (\u and the invalid ones leave the input to quickRun, indexUnsure),
+//     (with \u or an invalid one, an input stage 2 would accept is left to
+//     quickRun, indexUnsure),
 //     no backslash or byte above 0x7F outside a string, UTF-8 checked
 //     blockwise (utf8Blocks where the CPU has it, else utf8.Valid once).
 //  2. quickIndexedRun walks the grammar over that list. The next offset is
@@ -52,10 +53,13 @@ import (
 //
 // Where the walk is cheap, the index is not: on ASCII text without
 // escapes, in long strings (a canonical 6.4 envelope), building the list
-// costs more than the walk's few steps. So the default kernel, adaptive,
-// lets each Canonicalizer choose by its last input (indexer.preferWalk):
-// the walk after an input the indexed pass accepted that had neither an
-// escape nor a byte above 0x7F, the indexed pass after the walk met one
+// costs more than the walk's few steps; and on short input that is not
+// canonical early (an OpenAI call's arguments text, ~200 bytes), the
+// first chunk costs more than the walk's give-up. So the default kernel,
+// adaptive, lets each Canonicalizer choose by its last input
+// (indexer.preferWalk): the walk after the indexed pass refused an input,
+// or accepted one with neither an escape nor a byte above 0x7F; the
+// indexed pass after the walk accepted an input in which it met one
 // (Canonicalizer.walkSlow). The output is the same either way.
 // TestQuickCanonicalAgrees and FuzzCanonicalize run under every
 // implementation of the quick kernel (walk, index-generic, index-avx512,
@@ -152,9 +156,10 @@ func (c *Canonicalizer) indexStart(src []byte) {
 // indexFill indexes chunks of src (stage 1 of the NOTE above) until at
 // least three entries from k on are written, or the whole input is
 // indexed. It reports indexNo when src cannot be canonical or is not
-// valid JSON text, indexUnsure when it has an escape that the pass does
-// not check (\u, and the invalid ones), which quickRun then judges, and
-// indexYes otherwise.
+// valid JSON text, and indexYes otherwise. (An escape that the pass does
+// not check, \u or an invalid one, is noted in ix.st.odd: an input that
+// would be accepted with one goes to quickRun, indexUnsure; one that
+// stage 2 refuses anyway goes to the engine without that detour.)
 func (c *Canonicalizer) indexFill(src []byte, k int) int {
 	ix := c.ix
 	for k+3 > ix.avail {
@@ -196,9 +201,6 @@ func (c *Canonicalizer) indexMore(src []byte) int {
 	ix.lo = min(lo+64*blocks, n)
 	if ix.st.fails != 0 || ix.lo == n && ix.st.inStr|ix.st.escNext != 0 {
 		return indexNo // a string that runs to the end of the input, too
-	}
-	if ix.st.odd != 0 {
-		return indexUnsure
 	}
 	var high, bs uint64
 	for b := range blocks {
@@ -407,10 +409,13 @@ next:
 		avail = c.ix.avail
 	}
 	if len(st) == 0 {
-		if pos == n && c.ix.done { // done: no entry is left, so indexFill indexed it all
-			return indexYes, st
+		if pos != n || !c.ix.done { // done: no entry is left, so indexFill indexed it all
+			return indexNo, st
 		}
-		return indexNo, st
+		if c.ix.st.odd != 0 {
+			return indexUnsure, st // an escape this pass does not check: quickRun's
+		}
+		return indexYes, st
 	}
 	if pos >= n || idx[k] != uint32(pos) {
 		return indexNo, st

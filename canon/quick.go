@@ -42,7 +42,8 @@ type quickFrame struct {
 // an input of at most indexMaxInput bytes is checked by quickIndexed
 // (index.go) instead, which leaves to quickRun only the inputs it cannot
 // judge (a name with an escape, a \u escape); the adaptive kernel checks
-// it with quickRun when the last input was ASCII without escapes.
+// it with quickRun where that was the cheaper pass for the last input
+// (see index.go).
 func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	if len(src) > c.profile.MaxSize() {
 		return false
@@ -56,15 +57,20 @@ func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	if useQuickIndex && len(src) <= indexMaxInput && !(useQuickAdapt && c.ix != nil && c.ix.preferWalk) {
 		v, st = c.quickIndexed(src, st)
 		st = st[:0]
-		if useQuickAdapt && v == indexYes {
-			c.ix.preferWalk = !c.ix.anyHigh && !c.ix.anyBS
+		if useQuickAdapt {
+			switch v {
+			case indexYes:
+				c.ix.preferWalk = !c.ix.anyHigh && !c.ix.anyBS
+			case indexNo:
+				c.ix.preferWalk = true
+			}
 		}
 	}
 	ok := v == indexYes
 	if v == indexUnsure {
 		c.walkSlow = false
 		ok, st = c.quickRun(src, st)
-		if c.walkSlow && c.ix != nil {
+		if ok && c.walkSlow && c.ix != nil {
 			c.ix.preferWalk = false
 		}
 	}
