@@ -99,8 +99,9 @@ type indexer struct {
 	// block indexed and a zero word past the last, for the names (a name
 	// with an escape is left to quickRun); anyBS reports that it has a bit
 	// set.
-	bsAll []uint64
-	anyBS bool
+	bsAll   []uint64
+	bsBytes []byte // bsAll's bytes
+	anyBS   bool
 
 	st      indexState // carried from the last block indexed
 	lo      int        // the input offset up to which the input is indexed
@@ -143,6 +144,7 @@ func (c *Canonicalizer) indexStart(src []byte) {
 		ix.bsAll = make([]uint64, words+1)
 	}
 	ix.bsAll = ix.bsAll[:words+1]
+	ix.bsBytes = unsafe.Slice((*byte)(unsafe.Pointer(&ix.bsAll[0])), 8*len(ix.bsAll))
 	ix.bsAll[words-1], ix.bsAll[words] = 0, 0 // no block of its own when 64 divides n
 	// Room for an entry per byte, the whole vectors the kernel stores past
 	// the last entry, and the three ends.
@@ -282,16 +284,12 @@ func indexBlocksGeneric(b []byte, st *indexState, idx []uint32, high, bsAll []ui
 	return j
 }
 
-// escapedName reports whether the name src[ns:ne] has a backslash (bsAll
-// has a bit in [ns, ne)). A name shorter than 57 bytes is one unaligned
-// load of the bitmap's bytes and a shift (the word past the last block
-// is zero, and bytes past ne are masked off).
-func (ix *indexer) escapedName(ns, ne int) bool {
-	if ne-ns > 56 {
-		return bitsIn(ix.bsAll, ns, ne)
-	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(&ix.bsAll[0])), 8*len(ix.bsAll))
-	return binary.LittleEndian.Uint64(b[ns>>3:])>>(ns&7)&(1<<(ne-ns)-1) != 0
+// hasBackslash reports whether the name src[ns:ne], at most 56 bytes
+// long, has a backslash (bsAll has a bit in [ns, ne)): one unaligned load
+// of the bitmap's bytes and a shift (the word past the last block is
+// zero, and bits past ne are masked off). Longer names take bitsIn.
+func (ix *indexer) hasBackslash(ns, ne int) bool {
+	return binary.LittleEndian.Uint64(ix.bsBytes[ns>>3:])>>(ns&7)&(1<<(ne-ns)-1) != 0
 }
 
 // bitsIn reports whether any bit in [a, b) of the bitmap bm is set.
@@ -456,7 +454,7 @@ name:
 	{
 		ns, ne := pos+1, int(idx[k+1])
 		k += 2
-		if c.ix.anyBS && c.ix.escapedName(ns, ne) {
+		if c.ix.anyBS && (ne-ns <= 56 && c.ix.hasBackslash(ns, ne) || ne-ns > 56 && bitsIn(c.ix.bsAll, ns, ne)) {
 			return indexUnsure, st // compared decoded by quickRun
 		}
 		key := nameKeyAt(src, ns, ne)
