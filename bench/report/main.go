@@ -108,7 +108,7 @@ type binary struct {
 }
 
 var binaries = []binary{
-	{gBench, ".", `^(BenchmarkCanonicalize|BenchmarkDigest|BenchmarkAct|BenchmarkSum256|BenchmarkBatchLarge|BenchmarkLinesLargeProcess)$`},
+	{gBench, ".", `^(BenchmarkCanonicalize|BenchmarkDigest|BenchmarkAct|BenchmarkRecords|BenchmarkSum256|BenchmarkBatchLarge|BenchmarkLinesLargeProcess)$`},
 	{gHashing, "hashing", `^(BenchmarkSum256|BenchmarkSumMany)$`},
 	{gEnvelope, "envelope", `^(BenchmarkParse|BenchmarkVerify)$`},
 	{gGate, "gate", `^BenchmarkAuthorize$`},
