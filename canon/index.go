@@ -59,8 +59,9 @@ import (
 // adaptive, lets each Canonicalizer choose by its last input
 // (indexer.preferWalk): the walk after the indexed pass refused an input,
 // or accepted one with neither an escape nor a byte above 0x7F; the
-// indexed pass after the walk accepted an input in which it met one
-// (Canonicalizer.walkSlow). The output is the same either way.
+// indexed pass after the walk accepted walkSlowRun inputs in a row in
+// each of which it met one (Canonicalizer.walkSlow). The output is the
+// same either way.
 // TestQuickCanonicalAgrees and FuzzCanonicalize run under every
 // implementation of the quick kernel (walk, index-generic, index-avx512,
 // adaptive); TestIndexBlocks compares the block kernel with its model.
@@ -71,14 +72,14 @@ const (
 	// indexChunk is the number of 64-byte blocks indexed per call, and
 	// indexFirst the number at the start of an input.
 	indexChunk = 64
-	indexFirst = 8
+	indexFirst = 2
 )
 
 // The verdicts of quickIndexedRun.
 const (
 	indexNo     = iota // not canonical, or not valid: the engine decides
 	indexYes           // valid and canonical
-	indexUnsure        // a name with escapes: quickRun decides
+	indexUnsure        // a name with escapes, or an escape stage 1 does not check: quickRun decides
 )
 
 // indexer is the memory of the indexed fast path, kept between calls,
@@ -89,11 +90,14 @@ type indexer struct {
 	high, bad [indexChunk]uint64
 	// pad holds the input's last partial block, padded with spaces.
 	pad [64]byte
-	// idx is the index: offsets of the quotes that are not escaped and of
-	// the structural characters outside strings, in order, then, once the
-	// whole input is indexed, len(src) three times. Its first avail
-	// entries are written.
-	idx   []uint32
+	// idx holds the index, a chunk at a time: offsets of the quotes that
+	// are not escaped and of the structural characters outside strings,
+	// in order, then, once the whole input is indexed, len(src) three
+	// times. Its first avail entries are written; indexFill moves the
+	// ones stage 2 has not read to the front before it indexes the next
+	// chunk. Room: the entries left (fewer than three), one per byte of a
+	// chunk, the whole vector the kernel stores past the last, the ends.
+	idx   [64*indexChunk + 72]uint32
 	avail int
 	// bsAll is the bitmap of the backslashes of the input, a word per
 	// block indexed and a zero word past the last, for the names (a name
@@ -109,9 +113,30 @@ type indexer struct {
 	done    bool       // the whole input is indexed
 
 	// preferWalk is the adaptive kernel's choice for the next input: the
-	// last one was ASCII without escapes, where quickRun's walk is the
-	// cheaper pass (see quickCanonical).
+	// walk (see the NOTE above). slowRun counts the inputs in a row that
+	// the walk accepted and met an escape or a high byte in.
 	preferWalk bool
+	slowRun    uint8
+}
+
+// walkSlowRun is the number of inputs in a row that the walk must accept,
+// meeting an escape or a byte above 0x7F in each, before the adaptive
+// kernel turns to the indexed pass: one alone is often a canonical record
+// among others that are not (an archive of mixed styles), where the index
+// would then only pay its first chunk for the next refusal.
+const walkSlowRun = 3
+
+// adaptAfterWalk updates the adaptive kernel's choice after the walk
+// checked an input in its turn: slow reports that it accepted the input
+// and met an escape or a high byte in it.
+func (ix *indexer) adaptAfterWalk(slow bool) {
+	if !slow {
+		ix.slowRun = 0
+		return
+	}
+	if ix.slowRun++; ix.slowRun >= walkSlowRun {
+		ix.preferWalk, ix.slowRun = false, 0
+	}
 }
 
 // quickIndexed is quickCanonical's indexed pass over src (see the NOTE
@@ -146,33 +171,31 @@ func (c *Canonicalizer) indexStart(src []byte) {
 	ix.bsAll = ix.bsAll[:words+1]
 	ix.bsBytes = unsafe.Slice((*byte)(unsafe.Pointer(&ix.bsAll[0])), 8*len(ix.bsAll))
 	ix.bsAll[words-1], ix.bsAll[words] = 0, 0 // no block of its own when 64 divides n
-	// Room for an entry per byte, the whole vectors the kernel stores past
-	// the last entry, and the three ends.
-	if cap(ix.idx) < 64*words+64 {
-		ix.idx = make([]uint32, 64*words+64)
-	}
-	ix.idx = ix.idx[:cap(ix.idx)]
 	ix.avail, ix.anyBS, ix.st, ix.lo, ix.anyHigh, ix.done = 0, false, indexState{}, 0, false, false
 }
 
 // indexFill indexes chunks of src (stage 1 of the NOTE above) until at
 // least three entries from k on are written, or the whole input is
-// indexed. It reports indexNo when src cannot be canonical or is not
-// valid JSON text, and indexYes otherwise. (An escape that the pass does
+// indexed, first moving the entries from k on to the front of ix.idx
+// (stage 2 never reads back); it returns where entry k is then. It
+// reports indexNo when src cannot be canonical or is not valid JSON text,
+// and indexYes otherwise. (An escape that the pass does
 // not check, \u or an invalid one, is noted in ix.st.odd: an input that
 // would be accepted with one goes to quickRun, indexUnsure; one that
 // stage 2 refuses anyway goes to the engine without that detour.)
-func (c *Canonicalizer) indexFill(src []byte, k int) int {
+func (c *Canonicalizer) indexFill(src []byte, k int) (int, int) {
 	ix := c.ix
 	for k+3 > ix.avail {
 		if ix.done {
-			return indexNo
+			return indexNo, k
 		}
+		ix.avail = copy(ix.idx[:], ix.idx[k:ix.avail])
+		k = 0
 		if v := c.indexMore(src); v != indexYes {
-			return v
+			return v, k
 		}
 	}
-	return indexYes
+	return indexYes, k
 }
 
 // indexMore indexes the next chunk of src: indexFirst blocks at first (so
@@ -329,7 +352,7 @@ func prefixXor(x uint64) uint64 {
 // quickIndexedRun is stage 2 of the NOTE above: the walk of the grammar
 // over c.ix.idx. Its steps are quickRun's.
 func (c *Canonicalizer) quickIndexedRun(src []byte, st []quickFrame) (int, []quickFrame) {
-	idx, avail := c.ix.idx, 0
+	idx, avail := &c.ix.idx, 0
 	maxDepth := c.profile.MaxDepth()
 	strict := !c.profile.rfc8785
 	n := len(src)
@@ -337,7 +360,8 @@ func (c *Canonicalizer) quickIndexedRun(src []byte, st []quickFrame) (int, []qui
 
 value:
 	if k+3 > avail { // every step reads at most three entries
-		if v := c.indexFill(src, k); v != indexYes {
+		var v int
+		if v, k = c.indexFill(src, k); v != indexYes {
 			return v, st
 		}
 		avail = c.ix.avail
@@ -401,7 +425,8 @@ value:
 
 next:
 	if k+3 > avail {
-		if v := c.indexFill(src, k); v != indexYes {
+		var v int
+		if v, k = c.indexFill(src, k); v != indexYes {
 			return v, st
 		}
 		avail = c.ix.avail
@@ -443,7 +468,8 @@ next:
 
 name:
 	if k+3 > avail {
-		if v := c.indexFill(src, k); v != indexYes {
+		var v int
+		if v, k = c.indexFill(src, k); v != indexYes {
 			return v, st
 		}
 		avail = c.ix.avail

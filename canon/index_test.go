@@ -168,7 +168,8 @@ func TestQuickIndexedLong(t *testing.T) {
 // TestQuickAdaptive checks the adaptive kernel's choice: the walk checks
 // the next input after the indexed pass accepted an ASCII input without
 // escapes or refused one; the indexed pass checks it after the walk
-// accepted an input with an escape or a byte above 0x7F.
+// accepted walkSlowRun inputs in a row with an escape or a byte above
+// 0x7F.
 func TestQuickAdaptive(t *testing.T) {
 	if !quickKernel.Has("adaptive") {
 		t.Skip("no adaptive quick kernel on this CPU or build")
@@ -185,17 +186,19 @@ func TestQuickAdaptive(t *testing.T) {
 		preferWalk bool // after it
 	}{
 		{`{"a":[1,"x"],"b":null}`, true, true},               // indexed, accepted: ASCII, no escape
-		{`{"a":"café"}`, true, false},                        // the walk accepted it, meeting a high byte
-		{`{"b":1,"a":2}`, false, true},                       // indexed, refused
-		{`{"a":"café"}`, true, false},                        // the walk, a high byte
-		{`{"a":true}`, true, true},                           // indexed: ASCII, no escape
-		{`{"a":"caf\u00e9"}`, false, true},                   // the walk refused it: no change
-		{`{"a":"x\ny"}`, true, false},                        // the walk accepted it, meeting an escape
+		{`{"a":"café"}`, true, true},                         // the walk accepted it, meeting a high byte: 1 in a row
+		{`{"a":"x"}`, true, true},                            // the walk, ASCII: the row is broken
+		{`{"a":"café"}`, true, true},                         // 1
+		{`{"a":"x\ny"}`, true, true},                         // 2 (an escape)
+		{`{"b":1,"a":2}`, false, true},                       // the walk refused it: the row is broken
+		{`{"a":"café"}`, true, true},                         // 1
+		{`{"a":"q\"uote"}`, true, true},                      // 2
+		{`{"a":"é"}`, true, false},                           // 3: the index next
 		{`{"a":"x\ny"}`, true, false},                        // indexed: an escape
-		{`{"a":1}`, true, true},                              // indexed
-		{`{"b":1,"a":2}`, false, true},                       // the walk refused it: no change
-		{`{"a":"q\"uote"}`, true, false},                     // the walk, an escape
-		{`["` + strings.Repeat("z", 300) + `"]`, true, true}, // indexed
+		{`{"b":1,"a":2}`, false, true},                       // indexed, refused
+		{`{"a":"caf\u00e9"}`, false, true},                   // the walk refused it
+		{`{"a":1}`, true, true},                              // the walk
+		{`["` + strings.Repeat("z", 300) + `"]`, true, true}, // the walk
 	}
 	for i, s := range steps {
 		if got := checkQuick(t, &c, []byte(s.in)); got != s.canonical {

@@ -60,9 +60,9 @@ func (c *Canonicalizer) quickCanonical(src []byte) bool {
 		if useQuickAdapt {
 			switch v {
 			case indexYes:
-				c.ix.preferWalk = !c.ix.anyHigh && !c.ix.anyBS
+				c.ix.preferWalk, c.ix.slowRun = !c.ix.anyHigh && !c.ix.anyBS, 0
 			case indexNo:
-				c.ix.preferWalk = true
+				c.ix.preferWalk, c.ix.slowRun = true, 0
 			}
 		}
 	}
@@ -70,8 +70,8 @@ func (c *Canonicalizer) quickCanonical(src []byte) bool {
 	if v == indexUnsure {
 		c.walkSlow = false
 		ok, st = c.quickRun(src, st)
-		if ok && c.walkSlow && c.ix != nil {
-			c.ix.preferWalk = false
+		if c.ix != nil && c.ix.preferWalk {
+			c.ix.adaptAfterWalk(ok && c.walkSlow)
 		}
 	}
 	c.quick, c.quickMode = st[:0], false
