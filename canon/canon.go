@@ -48,13 +48,15 @@ type Canonicalizer struct {
 	sortBudget int                   // bytes that may still be moved by in-place sorting
 	quick      []quickFrame          // stack of the canonical fast path (quick.go)
 	quickMode  bool                  // the fast path is calling the engine's helpers
-	ix         *indexer              // memory of the indexed fast path (index.go), made when first needed
-	walkSlow   bool                  // the fast path's walk met an escape or a byte above 0x7F (index.go)
 	win        classWindow           // string scanning bitmaps (scan_amd64.go)
 	out        []byte                // output buffer of View, Encode and Transcode
 	in         []byte                // input buffer of Transcode; the copy of an src that overlaps an output (detach)
 	mini       []byte                // the input with its whitespace removed (minify.go)
 	numBuf     [es6.DecimalRoom]byte // room for es6.AppendDecimal
+	// The indexed fast path (index.go), after the fields above so that
+	// their layout is the one the walk and the engine were tuned with.
+	ix       *indexer // its memory, made when first needed
+	walkSlow bool     // the walk met an escape or a byte above 0x7F
 }
 
 // New returns a Canonicalizer for profile p.
