@@ -288,14 +288,11 @@ func indexBlocksGeneric(b []byte, st *indexState, idx []uint32, high, bsAll []ui
 			}
 		}
 		high[k/64], bsAll[k/64] = hi, bslash
-		// The escaped bytes (simdjson's escape scanner, as minifyGeneric).
-		potential := bslash &^ st.escNext
-		code := ((potential<<1 | oddBits) - potential) ^ oddBits
-		escaped := code ^ (bslash | st.escNext)
-		st.escNext = (code & bslash) >> 63
+		var escaped uint64
+		escaped, st.escNext = escapedBytes(bslash, st.escNext)
 		st.odd |= escaped &^ (quote | bslash | letter)
 		q := quote &^ escaped
-		s := prefixXor(q) ^ st.inStr
+		s := prefixXOR(q) ^ st.inStr
 		st.inStr = uint64(int64(s) >> 63)
 		st.fails |= ctl | (bslash|hi)&^s
 		for m := q | structural&^s; m != 0; m &= m - 1 {
@@ -334,19 +331,6 @@ func bitsIn(bm []uint64, a, b int) bool {
 		}
 	}
 	return false
-}
-
-// prefixXor returns the word whose bit i is the XOR of bits 0 to i of x:
-// over the unescaped quotes, the bytes from an opening quote up to (not
-// including) its closing one.
-func prefixXor(x uint64) uint64 {
-	x ^= x << 1
-	x ^= x << 2
-	x ^= x << 4
-	x ^= x << 8
-	x ^= x << 16
-	x ^= x << 32
-	return x
 }
 
 // quickIndexedRun is stage 2 of the NOTE above: the walk of the grammar

@@ -167,14 +167,7 @@ func minifyGeneric(dst, src []byte, st *minState) int {
 
 		// Escaped bytes: those after an odd run of backslashes.
 		var escaped uint64
-		if bslash == 0 {
-			escaped, st.escNext = st.escNext, 0
-		} else {
-			potential := bslash &^ st.escNext // a backslash that is itself escaped escapes nothing
-			code := ((potential<<1 | oddBits) - potential) ^ oddBits
-			escaped = code ^ (bslash | st.escNext)
-			st.escNext = (code & bslash) >> 63
-		}
+		escaped, st.escNext = escapedBytes(bslash, st.escNext)
 
 		// In-string mask: prefix XOR of the real quotes (opening quote and
 		// body set, closing quote clear).
@@ -200,6 +193,19 @@ func minifyGeneric(dst, src []byte, st *minState) int {
 		}
 	}
 	return w
+}
+
+// escapedBytes returns the bitmap of the bytes of a 64-byte block that a
+// backslash escapes (those after a run of backslashes of odd length),
+// given its backslashes and escNext (1 if the block before escapes its
+// first byte), and escNext for the block after: simdjson's escape
+// scanner, without a branch. The Go model of the assembly kernels of
+// minify and of the indexed fast path (index.go), which do the same
+// arithmetic.
+func escapedBytes(bslash, escNext uint64) (escaped, next uint64) {
+	potential := bslash &^ escNext // a backslash that is itself escaped escapes nothing
+	code := ((potential<<1 | oddBits) - potential) ^ oddBits
+	return code ^ (bslash | escNext), (code & bslash) >> 63
 }
 
 // prefixXOR returns the mask whose bit i is the XOR of bits 0..i of x (what
