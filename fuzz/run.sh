@@ -51,7 +51,7 @@
 # Examples:
 #
 #   fuzz/run.sh                      # every target, 30 s each
-#   fuzz/run.sh -t 5s -m 0 -j 2      # the smoke run of .ci/run
+#   fuzz/run.sh -t 3s -m 0 -j 2      # the smoke run of .ci/run
 #   fuzz/run.sh -t 10m 'canon/FuzzTranscode$'
 set -euo pipefail
 usage="usage: fuzz/run.sh [-t DURATION] [-m MINTIME] [-f FLOOR] [-j JOBS] [REGEX]"
