@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bbdigest/bbdigest/internal/impl"
 )
 
 func seedCorpus(f *testing.F) {
@@ -40,7 +42,7 @@ func checkCanonicalize(t *testing.T, strict, rfc *Canonicalizer, in []byte) {
 	t.Helper()
 	// The fast path accepts only what the engine returns unchanged, under
 	// each implementation of it.
-	underEachQuick(t, func() {
+	underEach(t, quickKernel, func() {
 		checkQuick(t, strict, in)
 		checkQuick(t, rfc, in)
 	})
@@ -100,18 +102,24 @@ func checkCanonicalize(t *testing.T, strict, rfc *Canonicalizer, in []byte) {
 // underEachUTF8 runs f once under each implementation of the utf8 kernel
 // that this CPU and build can run, so that a fuzz target checks every input
 // on each; a failure names the implementation it happened under.
-func underEachUTF8(t *testing.T, f func()) {
+func underEachUTF8(t *testing.T, f func()) { t.Helper(); underEach(t, utf8Kernel, f) }
+
+// underEach runs f once under each implementation of k that this CPU and
+// build can run, without a subtest (f may be a fuzz target's body); a
+// failure names the implementation. Tests that can have subtests use
+// impltest.ForEach.
+func underEach(t *testing.T, k *impl.Kernel, f func()) {
 	t.Helper()
-	for _, name := range utf8Kernel.Available() {
+	for _, name := range k.Available() {
 		func() {
-			restore, err := utf8Kernel.Select(name)
+			restore, err := k.Select(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer func() {
 				restore()
 				if t.Failed() {
-					t.Logf("under utf8 implementation %s", name)
+					t.Logf("under %s implementation %s", k.Name, name)
 				}
 			}()
 			f()

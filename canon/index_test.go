@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // TestIndexBlocks compares every available implementation of the indexed
@@ -18,72 +20,63 @@ func TestIndexBlocks(t *testing.T) {
 	seed := uint64(rand.Int64())
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 11))
-	for _, name := range quickKernel.Available() {
+	impltest.ForEach(t, quickKernel, func(t *testing.T) {
+		name := quickKernel.Active()
 		if name == "walk" {
-			continue
+			t.Skip("the walk has no block kernel")
 		}
-		t.Run(name, func(t *testing.T) {
-			restore, err := quickKernel.Select(name)
-			if err != nil {
-				t.Fatal(err)
+		for trial := range 2000 {
+			blocks := 1 + r.IntN(6)
+			b := make([]byte, 64*blocks)
+			dense := r.IntN(4) // 0: the alphabet only; more: mostly letters
+			for i := range b {
+				if dense == 0 || r.IntN(dense+1) == 0 {
+					b[i] = alphabet[r.IntN(len(alphabet))]
+				} else {
+					b[i] = byte('a' + r.IntN(26))
+				}
 			}
-			defer restore()
-			for trial := range 2000 {
-				blocks := 1 + r.IntN(6)
-				b := make([]byte, 64*blocks)
-				dense := r.IntN(4) // 0: the alphabet only; more: mostly letters
-				for i := range b {
-					if dense == 0 || r.IntN(dense+1) == 0 {
-						b[i] = alphabet[r.IntN(len(alphabet))]
+			st0 := indexState{inStr: -uint64(r.IntN(2)), escNext: uint64(r.IntN(2)), base: uint64(64 * r.IntN(1000))}
+			var want, got struct {
+				st          indexState
+				idx         []uint32
+				high, bsAll []uint64
+			}
+			for _, out := range []*struct {
+				st          indexState
+				idx         []uint32
+				high, bsAll []uint64
+			}{&want, &got} {
+				out.st = st0
+				idx := make([]uint32, 64*blocks+64)
+				out.high, out.bsAll = make([]uint64, blocks), make([]uint64, blocks)
+				var n int
+				for k := 0; k < blocks; { // in chunks of 1 to 3 blocks
+					m := min(blocks-k, 1+r.IntN(3))
+					if out == &want {
+						n += indexBlocksGeneric(b[64*k:64*(k+m)], &out.st, idx[n:], out.high[k:], out.bsAll[k:])
 					} else {
-						b[i] = byte('a' + r.IntN(26))
+						n += indexBlocks(b[64*k:64*(k+m)], &out.st, idx[n:], out.high[k:], out.bsAll[k:])
 					}
+					k += m
 				}
-				st0 := indexState{inStr: -uint64(r.IntN(2)), escNext: uint64(r.IntN(2)), base: uint64(64 * r.IntN(1000))}
-				var want, got struct {
-					st          indexState
-					idx         []uint32
-					high, bsAll []uint64
-				}
-				for _, out := range []*struct {
-					st          indexState
-					idx         []uint32
-					high, bsAll []uint64
-				}{&want, &got} {
-					out.st = st0
-					idx := make([]uint32, 64*blocks+64)
-					out.high, out.bsAll = make([]uint64, blocks), make([]uint64, blocks)
-					var n int
-					for k := 0; k < blocks; { // in chunks of 1 to 3 blocks
-						m := min(blocks-k, 1+r.IntN(3))
-						if out == &want {
-							n += indexBlocksGeneric(b[64*k:64*(k+m)], &out.st, idx[n:], out.high[k:], out.bsAll[k:])
-						} else {
-							n += indexBlocks(b[64*k:64*(k+m)], &out.st, idx[n:], out.high[k:], out.bsAll[k:])
-						}
-						k += m
-					}
-					out.idx = idx[:n]
-				}
-				if got.st != want.st || !slices.Equal(got.idx, want.idx) || !slices.Equal(got.high, want.high) || !slices.Equal(got.bsAll, want.bsAll) {
-					t.Fatalf("trial %d: %s on %q from %+v:\n got %+v\nwant %+v", trial, name, b, st0, got, want)
-				}
+				out.idx = idx[:n]
 			}
-		})
-	}
+			if got.st != want.st || !slices.Equal(got.idx, want.idx) || !slices.Equal(got.high, want.high) || !slices.Equal(got.bsAll, want.bsAll) {
+				t.Fatalf("trial %d: %s on %q from %+v:\n got %+v\nwant %+v", trial, name, b, st0, got, want)
+			}
+		}
+	})
 }
 
 // TestIndexStage1 checks stage 1's verdicts on small inputs whose answer
 // is known: what it refuses, what it leaves to quickRun, and the offsets
 // it lists.
 func TestIndexStage1(t *testing.T) {
-	for _, name := range quickKernel.Available() {
+	impltest.ForEach(t, quickKernel, func(t *testing.T) {
+		name := quickKernel.Active()
 		if name == "walk" {
-			continue
-		}
-		restore, err := quickKernel.Select(name)
-		if err != nil {
-			t.Fatal(err)
+			t.Skip("the walk has no stage 1")
 		}
 		for _, tc := range []struct {
 			in   string
@@ -122,8 +115,7 @@ func TestIndexStage1(t *testing.T) {
 				t.Errorf("%s: index(%q) = %d, %v; want %d, %v", name, tc.in, got, idx, tc.want, tc.idx)
 			}
 		}
-		restore()
-	}
+	})
 }
 
 // TestQuickIndexedLong checks the fast path on canonical documents of
@@ -151,7 +143,7 @@ func TestQuickIndexedLong(t *testing.T) {
 		if err != nil {
 			t.Fatalf("a random document of %d bytes: %v", len(doc), err)
 		}
-		underEachQuick(t, func() {
+		underEach(t, quickKernel, func() {
 			if !checkQuick(t, &c, out) {
 				t.Fatalf("fast path gives up on a canonical document of %d bytes", len(out))
 			}
@@ -171,14 +163,7 @@ func TestQuickIndexedLong(t *testing.T) {
 // accepted walkSlowRun inputs in a row with an escape or a byte above
 // 0x7F.
 func TestQuickAdaptive(t *testing.T) {
-	if !quickKernel.Has("adaptive") {
-		t.Skip("no adaptive quick kernel on this CPU or build")
-	}
-	restore, err := quickKernel.Select("adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
+	defer impltest.Select(t, quickKernel, "adaptive")()
 	var c Canonicalizer
 	steps := []struct {
 		in         string

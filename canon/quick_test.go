@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bbdigest/bbdigest/internal/es6"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // checkQuick requires that the fast path accepts in only if the engine
@@ -93,7 +94,7 @@ func TestQuickCanonicalAgrees(t *testing.T) {
 	}
 	for _, p := range []Profile{Strict, RFC8785, must(RFC8785.WithMaxDepth(3)), must(RFC8785.WithMaxDepth(2))} {
 		t.Run(fmt.Sprintf("%s/depth=%d", p.Name(), p.MaxDepth()), func(t *testing.T) {
-			underEachQuick(t, func() { quickAgrees(t, p) })
+			impltest.ForEach(t, quickKernel, func(t *testing.T) { quickAgrees(t, p) })
 		})
 	}
 }
@@ -121,28 +122,6 @@ func quickAgrees(t *testing.T, p Profile) {
 	}
 	if accepted == 0 || accepted == len(all) {
 		t.Fatalf("fast path accepted %d of %d inputs", accepted, len(all))
-	}
-}
-
-// underEachQuick runs f once under each implementation of the quick
-// kernel (the walk, and the indexed pass with each block kernel) that this
-// CPU and build can run; a failure names the implementation.
-func underEachQuick(t *testing.T, f func()) {
-	t.Helper()
-	for _, name := range quickKernel.Available() {
-		func() {
-			restore, err := quickKernel.Select(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				restore()
-				if t.Failed() {
-					t.Logf("under quick implementation %s", name)
-				}
-			}()
-			f()
-		}()
 	}
 }
 
