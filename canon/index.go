@@ -110,7 +110,11 @@ type indexer struct {
 	st      indexState // carried from the last block indexed
 	lo      int        // the input offset up to which the input is indexed
 	anyHigh bool       // a block indexed has a byte above 0x7F
-	done    bool       // the whole input is indexed
+	// tail is the high-byte bitmap of the last block indexed: a sequence
+	// that its last three bytes start may end in the next chunk, whose
+	// UTF-8 check must then run even if it is all ASCII.
+	tail uint64
+	done bool // the whole input is indexed
 
 	// preferWalk is the adaptive kernel's choice for the next input: the
 	// walk (see the NOTE above). slowRun counts the inputs in a row that
@@ -171,7 +175,7 @@ func (c *Canonicalizer) indexStart(src []byte) {
 	ix.bsAll = ix.bsAll[:words+1]
 	ix.bsBytes = unsafe.Slice((*byte)(unsafe.Pointer(&ix.bsAll[0])), 8*len(ix.bsAll))
 	ix.bsAll[words-1], ix.bsAll[words] = 0, 0 // no block of its own when 64 divides n
-	ix.avail, ix.anyBS, ix.st, ix.lo, ix.anyHigh, ix.done = 0, false, indexState{}, 0, false, false
+	ix.avail, ix.anyBS, ix.st, ix.lo, ix.anyHigh, ix.done, ix.tail = 0, false, indexState{}, 0, false, false, 0
 }
 
 // indexFill indexes chunks of src (stage 1 of the NOTE above) until at
@@ -227,10 +231,16 @@ func (c *Canonicalizer) indexMore(src []byte) int {
 	if ix.st.fails != 0 || ix.lo == n && ix.st.inStr|ix.st.escNext != 0 {
 		return indexNo // a string that runs to the end of the input, too
 	}
-	var high, bs uint64
+	// A sequence cut short where the last chunk ended shows its error in
+	// this one's first bytes: check this chunk then, even if it is ASCII.
+	high := ix.tail >> 61
+	var bs uint64
 	for b := range blocks {
 		high |= ix.high[b]
 		bs |= ix.bsAll[lo/64+b]
+	}
+	if blocks > 0 {
+		ix.tail = ix.high[blocks-1]
 	}
 	ix.anyBS = ix.anyBS || bs != 0
 	if high != 0 {

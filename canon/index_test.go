@@ -194,3 +194,39 @@ func TestQuickAdaptive(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickUTF8AtChunkEnds checks the UTF-8 check of the indexed pass
+// where a chunk ends: a sequence cut short by the chunk's last byte must
+// be refused even when the next chunk is all ASCII (CI's fuzzing found
+// one at offset 127, the end of the first chunk, that was accepted), and
+// a sequence that runs across the chunk's end must be accepted.
+func TestQuickUTF8AtChunkEnds(t *testing.T) {
+	var c Canonicalizer
+	c.Reset(RFC8785)
+	seqs := []string{"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"}
+	for _, end := range []int{64 * indexFirst, 64 * (indexFirst + indexChunk), 64 * (indexFirst + 2*indexChunk)} {
+		for _, s := range seqs {
+			for cut := 0; cut <= len(s); cut++ { // cut == len(s): intact
+				for shift := 0; shift <= len(s); shift++ {
+					// The string's body ends with s[:cut] at end-1-shift+cut.
+					pre := end - shift - 3 // `["` and the body up to s
+					if pre < 2 {
+						continue
+					}
+					doc := []byte(`["` + strings.Repeat("a", pre-2) + s[:cut] + `"` + "," + `"` + strings.Repeat("b", 2*64*indexChunk) + `"]`)
+					want := cut == 0 || cut == len(s)
+					underEach(t, quickKernel, func() {
+						got := c.quickCanonical(doc)
+						c.end()
+						if want && !got {
+							t.Errorf("%s: the fast path refuses canonical input with %q ending at %d", quickKernel.Active(), s[:cut], pre+cut)
+						}
+						if !want && got {
+							t.Errorf("%s: the fast path accepts %q cut short at %d", quickKernel.Active(), s[:cut], pre+cut)
+						}
+					})
+				}
+			}
+		}
+	}
+}

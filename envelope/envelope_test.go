@@ -298,6 +298,22 @@ func TestCanonGate(t *testing.T) {
 	}
 }
 
+// TestCanonGateChunkEnd checks, with a fresh Parser (whose canonicalizer
+// tries canon's indexed pass first), input that is canonical but for a
+// UTF-8 sequence cut short by the last byte of the indexed pass's first
+// chunk (0xcf at offset 127), the next chunk ASCII: CI's fuzzing found
+// that canon accepted it (FuzzParse: Parse reported the grammar problem
+// instead of the canon gate's error).
+func TestCanonGateChunkEnd(t *testing.T) {
+	src := []byte(`{"findings":["a","b","` + strings.Repeat("x", 105) + "\xcf" + `"],"recommendations":true}`)
+	var p Parser
+	_, err := p.Parse(src)
+	ce, ok := errors.AsType[*canon.Error](err)
+	if !ok || ce.Class != canon.ClassInvalidUTF8 || ce.Offset != 127 || ce.Pointer != "/findings/2" {
+		t.Fatalf("Parse error = %v, want invalid-utf8 at offset 127, /findings/2", err)
+	}
+}
+
 // Accepted after the gate's normalisation: the digest is over the canonical
 // form, so these all digest as the draft example does.
 func TestCanonicalEquivalents(t *testing.T) {
