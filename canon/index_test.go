@@ -129,7 +129,7 @@ func TestQuickIndexedLong(t *testing.T) {
 	var c, e Canonicalizer
 	c.Reset(RFC8785)
 	e.Reset(RFC8785)
-	damage := []string{" ", "\\", `"`, "\x01", "\xc3", "}", ",", `\u0041`, `\/`}
+	damage := []string{" ", "\\", `"`, "\x01", "\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xbf", "\xed\xa0\x80", "}", ",", `\u0041`, `\/`, `\n`, "\xc3\xa9"}
 	for _, size := range []int{5000, 20000, indexMaxInput + 1000} {
 		doc := []byte("[")
 		for len(doc) < size {
@@ -152,6 +152,19 @@ func TestQuickIndexedLong(t *testing.T) {
 				d := damage[r.IntN(len(damage))]
 				b := append(append(append([]byte(nil), out[:k]...), d...), out[k:]...)
 				checkQuick(t, &c, b)
+			}
+			// Around the ends of the first chunks, where the pass carries
+			// its state (a string, an escape, a UTF-8 sequence) across:
+			// every damage inserted, and every byte replaced by it.
+			for _, end := range []int{64 * indexFirst, 64 * (indexFirst + indexChunk), 64 * (indexFirst + 2*indexChunk)} {
+				for k := end - 5; k <= end+4 && k < len(out); k++ {
+					for _, d := range damage {
+						b := append(append(append([]byte(nil), out[:k]...), d...), out[k:]...)
+						checkQuick(t, &c, b)
+						b = append(append(append([]byte(nil), out[:k]...), d...), out[k+1:]...)
+						checkQuick(t, &c, b)
+					}
+				}
 			}
 		})
 	}
