@@ -36,6 +36,33 @@ func FuzzCanonicalize(f *testing.F) {
 	})
 }
 
+// FuzzShifted is FuzzCanonicalize with the fuzzer's bytes moved to where
+// canon's passes carry state from one piece of input to the next: after
+// an array's first string of shift%4400 bytes (ASCII, or two-byte
+// sequences when shift's top bit is set), so that the ends of the indexed
+// pass's chunks (128 bytes, then every 4 KiB) and of the classification
+// window (4 KiB) fall inside them. Plain FuzzCanonicalize inputs are
+// rarely that long; CI's fuzzing of envelopes found a UTF-8 sequence cut
+// short at the end of the first chunk accepted.
+func FuzzShifted(f *testing.F) {
+	for _, in := range []string{"\"\xc3\"", `"é"`, "\"\xe2\x82\"", "\"\xf0\x9f\x98\"", `{"a":"\n","b":1}`, `"\\"`, `"a\"b"`, `[1,2.5,"\u00e9"]`, "\"\x01\"", `{"b":1,"a":2}`} {
+		for _, shift := range []uint16{0, 120, 121, 122, 123, 124, 125, 4090, 4218, 4219, 4220, 0x8000 | 60, 0x8000 | 61} {
+			f.Add(shift, []byte(in))
+		}
+	}
+	var strict, rfc Canonicalizer
+	rfc.Reset(RFC8785)
+	f.Fuzz(func(t *testing.T, shift uint16, in []byte) {
+		fill := "a"
+		if shift&0x8000 != 0 {
+			fill = "é"
+		}
+		pre := `["` + strings.Repeat(fill, int(shift&0x7fff)%4400/len(fill)) + `",`
+		doc := append(append([]byte(pre), in...), ']')
+		checkCanonicalize(t, &strict, &rfc, doc)
+	})
+}
+
 // checkCanonicalize is the body of FuzzCanonicalize: the invariants that
 // hold for in, with two Canonicalizers of the strict and rfc8785 profiles.
 func checkCanonicalize(t *testing.T, strict, rfc *Canonicalizer, in []byte) {
