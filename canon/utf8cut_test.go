@@ -27,7 +27,8 @@ func TestUTF8CutEverywhere(t *testing.T) {
 	for p := 2; p < 300; p++ {
 		offsets = append(offsets, p)
 	}
-	for _, b := range []int{64 * winWords, 64 * (indexFirst + indexChunk), 2 * 64 * winWords, 64 * (indexFirst + 2*indexChunk)} {
+	const window = 4096 // a classWindow's span on amd64 (64*winWords)
+	for _, b := range []int{window, 64 * (indexFirst + indexChunk), 2 * window, 64 * (indexFirst + 2*indexChunk)} {
 		for p := b - 6; p <= b+6; p++ {
 			offsets = append(offsets, p)
 		}
