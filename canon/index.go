@@ -29,7 +29,10 @@ import (
 //     (with \u or an invalid one, an input stage 2 would accept is left to
 //     quickRun, indexUnsure),
 //     no backslash or byte above 0x7F outside a string, UTF-8 checked
-//     blockwise (utf8Blocks where the CPU has it, else utf8.Valid once).
+//     blockwise (utf8Blocks where the CPU has it, else utf8.Valid once):
+//     a chunk with a high byte, and the chunk after one whose last three
+//     bytes hold a high byte, since a sequence cut short there shows its
+//     error only in the next chunk's first bytes (TestUTF8CutEverywhere).
 //  2. quickIndexedRun walks the grammar over that list. The next offset is
 //     known before the current token is done, so the loads overlap. Every
 //     token must start where the one before it ended and every structural
