@@ -84,8 +84,14 @@ for ((r = 0; r < rounds; r++)); do
 		"$b" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" >>"${b%.test}.txt"
 	done
 done
-cat "$tmp"/layoutab-old-*.txt >"$tmp/layoutab-old.txt"
-cat "$tmp"/layoutab-new-*.txt >"$tmp/layoutab-new.txt"
+# This run's paddings only: a file of another padding, left by an earlier
+# run, holds other builds' samples.
+for side in old new; do
+	: >"$tmp/layoutab-$side.txt"
+	for n in $pads; do
+		cat "$tmp/layoutab-$side-$n.txt" >>"$tmp/layoutab-$side.txt"
+	done
+done
 if command -v benchstat >/dev/null; then
 	bs=benchstat
 else
