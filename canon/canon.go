@@ -269,8 +269,8 @@ func (c *Canonicalizer) arenaSize() int {
 		cap(c.recs)*int(unsafe.Sizeof(sortRec{})) + cap(c.spans)*int(unsafe.Sizeof(span{})) +
 		4*(cap(c.order)+cap(c.kids)+cap(c.recOrder)+cap(c.recStack)) +
 		int(unsafe.Sizeof(quickFrame{}))*cap(c.quick)
-	if c.ix != nil { // the indexed fast path's, bounded by indexMaxInput
-		n += int(unsafe.Sizeof(*c.ix)) + 8*cap(c.ix.bsAll)
+	if c.ix != nil { // the indexed fast path's, fixed
+		n += int(unsafe.Sizeof(*c.ix))
 	}
 	return n
 }

@@ -1,10 +1,8 @@
 package canon
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // NOTE: the indexed fast path.
@@ -102,13 +100,9 @@ type indexer struct {
 	// chunk, the whole vector the kernel stores past the last, the ends.
 	idx   [64*indexChunk + 72]uint32
 	avail int
-	// bsAll is the bitmap of the backslashes of the input, a word per
-	// block indexed and a zero word past the last, for the names (a name
-	// with an escape is left to quickRun); anyBS reports that it has a bit
-	// set.
-	bsAll   []uint64
-	bsBytes []byte // bsAll's bytes
-	anyBS   bool
+	// anyBS reports that an input accepted has a backslash (stage 2 sets
+	// it from the flags of its strings' closing quotes, indexEscaped).
+	anyBS bool
 
 	st      indexState // carried from the last block indexed
 	lo      int        // the input offset up to which the input is indexed
@@ -152,7 +146,7 @@ func (c *Canonicalizer) quickIndexed(src []byte, st []quickFrame) (int, []quickF
 	if c.ix == nil {
 		c.ix = new(indexer)
 	}
-	c.indexStart(src)
+	c.indexStart()
 	return c.quickIndexedRun(src, st)
 }
 
@@ -164,20 +158,16 @@ type indexState struct {
 	base    uint64 // the input offset of the next block
 	fails   uint64 // not zero: a byte that no canonical text has there
 	odd     uint64 // not zero: an escape other than \" \\ \b \f \n \r \t
+	escStr  uint64 // all ones if the string the next block starts in has a backslash
 }
 
-// indexStart readies c.ix for a pass over src: memory for its index and
-// backslash bitmap, nothing indexed yet.
-func (c *Canonicalizer) indexStart(src []byte) {
+// indexEscaped flags, in the index, the offset of a closing quote whose
+// string holds a backslash (offsets are below MaxSizeLimit, 2^30).
+const indexEscaped uint32 = 1 << 31
+
+// indexStart readies c.ix for a pass over an input: nothing indexed yet.
+func (c *Canonicalizer) indexStart() {
 	ix := c.ix
-	n := len(src)
-	words := n/64 + 1
-	if cap(ix.bsAll) < words+1 {
-		ix.bsAll = make([]uint64, words+1)
-	}
-	ix.bsAll = ix.bsAll[:words+1]
-	ix.bsBytes = unsafe.Slice((*byte)(unsafe.Pointer(&ix.bsAll[0])), 8*len(ix.bsAll))
-	ix.bsAll[words-1], ix.bsAll[words] = 0, 0 // no block of its own when 64 divides n
 	ix.avail, ix.anyBS, ix.st, ix.lo, ix.anyHigh, ix.done, ix.tail = 0, false, indexState{}, 0, false, false, 0
 }
 
@@ -217,7 +207,7 @@ func (c *Canonicalizer) indexMore(src []byte) int {
 	full := min((n-lo)/64, chunk)
 	j := ix.avail
 	if full > 0 {
-		j += indexBlocks(src[lo:lo+64*full], &ix.st, ix.idx[j:], ix.high[:full], ix.bsAll[lo/64:])
+		j += indexBlocks(src[lo:lo+64*full], &ix.st, ix.idx[j:], ix.high[:full])
 	}
 	blocks := full
 	if full < chunk && lo+64*full < n {
@@ -226,7 +216,7 @@ func (c *Canonicalizer) indexMore(src []byte) int {
 		// reads them; inside one, the string is unterminated.
 		k := copy(ix.pad[:], src[lo+64*full:])
 		copy(ix.pad[k:], spaces64[:])
-		j += indexBlocks(ix.pad[:], &ix.st, ix.idx[j:], ix.high[full:full+1], ix.bsAll[lo/64+full:])
+		j += indexBlocks(ix.pad[:], &ix.st, ix.idx[j:], ix.high[full:full+1])
 		blocks++
 	}
 	ix.avail = j
@@ -237,15 +227,12 @@ func (c *Canonicalizer) indexMore(src []byte) int {
 	// A sequence cut short where the last chunk ended shows its error in
 	// this one's first bytes: check this chunk then, even if it is ASCII.
 	high := ix.tail >> 61
-	var bs uint64
 	for b := range blocks {
 		high |= ix.high[b]
-		bs |= ix.bsAll[lo/64+b]
 	}
 	if blocks > 0 {
 		ix.tail = ix.high[blocks-1]
 	}
-	ix.anyBS = ix.anyBS || bs != 0
 	if high != 0 {
 		ix.anyHigh = true
 		if !c.indexUTF8(src, lo, full, blocks) {
@@ -273,13 +260,14 @@ var spaces64 = [64]byte{' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', '
 // indexBlocksGeneric is indexBlocks in Go, byte by byte: the model of the
 // assembly kernel, which TestIndexBlocks compares with it. For each
 // 64-byte block of b, with the state st carried from the block before, it
-// writes the bitmap of its high bytes to high and of its backslashes to
-// bsAll (a word each), the offsets (st.base and up) of its quotes that are
-// not escaped and of its structural characters {}[]:, outside strings to
-// idx, and notes in st.fails a control byte, or a backslash or high byte
-// outside a string, and in st.odd an escaped byte other than '"', '\\',
-// b, f, n, r and t. It returns the number of offsets written.
-func indexBlocksGeneric(b []byte, st *indexState, idx []uint32, high, bsAll []uint64) int {
+// writes the bitmap of its high bytes to high (a word each), the offsets
+// (st.base and up) of its quotes that are not escaped and of its
+// structural characters {}[]:, outside strings to idx, a closing quote's
+// with indexEscaped when its string holds a backslash, and notes in
+// st.fails a control byte, or a backslash or high byte outside a string,
+// and in st.odd an escaped byte other than '"', '\\', b, f, n, r and t.
+// It returns the number of offsets written.
+func indexBlocksGeneric(b []byte, st *indexState, idx []uint32, high []uint64) int {
 	j := 0
 	for k := 0; k+64 <= len(b); k += 64 {
 		var quote, bslash, ctl, hi, structural, letter uint64
@@ -300,7 +288,7 @@ func indexBlocksGeneric(b []byte, st *indexState, idx []uint32, high, bsAll []ui
 				letter |= bit
 			}
 		}
-		high[k/64], bsAll[k/64] = hi, bslash
+		high[k/64] = hi
 		var escaped uint64
 		escaped, st.escNext = escapedBytes(bslash, st.escNext)
 		st.odd |= escaped &^ (quote | bslash | letter)
@@ -308,42 +296,29 @@ func indexBlocksGeneric(b []byte, st *indexState, idx []uint32, high, bsAll []ui
 		s := prefixXOR(q) ^ st.inStr
 		st.inStr = uint64(int64(s) >> 63)
 		st.fails |= ctl | (bslash|hi)&^s
+		// The strings' backslashes, in order: a closing quote (a quote
+		// outside s) gets the flag when its string had one.
+		var flagged uint64
+		for i := range 64 {
+			bit := uint64(1) << i
+			if bslash&s&bit != 0 {
+				st.escStr = ^uint64(0)
+			}
+			if q&^s&bit != 0 {
+				flagged |= bit & st.escStr
+				st.escStr = 0
+			}
+		}
 		for m := q | structural&^s; m != 0; m &= m - 1 {
 			idx[j] = uint32(st.base) + uint32(bits.TrailingZeros64(m))
+			if flagged&m&-m != 0 {
+				idx[j] |= indexEscaped
+			}
 			j++
 		}
 		st.base += 64
 	}
 	return j
-}
-
-// hasBackslash reports whether the name src[ns:ne], at most 56 bytes
-// long, has a backslash (bsAll has a bit in [ns, ne)): one unaligned load
-// of the bitmap's bytes and a shift (the word past the last block is
-// zero, and bits past ne are masked off). Longer names take bitsIn.
-func (ix *indexer) hasBackslash(ns, ne int) bool {
-	return binary.LittleEndian.Uint64(ix.bsBytes[ns>>3:])>>(ns&7)&(1<<(ne-ns)-1) != 0
-}
-
-// bitsIn reports whether any bit in [a, b) of the bitmap bm is set.
-func bitsIn(bm []uint64, a, b int) bool {
-	if a >= b {
-		return false
-	}
-	wa, wb := a>>6, (b-1)>>6
-	lo, hi := ^uint64(0)<<(a&63), ^uint64(0)>>(63-(b-1)&63)
-	if wa == wb {
-		return bm[wa]&lo&hi != 0
-	}
-	if bm[wa]&lo != 0 || bm[wb]&hi != 0 {
-		return true
-	}
-	for _, w := range bm[wa+1 : wb] {
-		if w != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // quickIndexedRun is stage 2 of the NOTE above: the walk of the grammar
@@ -354,6 +329,7 @@ func (c *Canonicalizer) quickIndexedRun(src []byte, st []quickFrame) (int, []qui
 	strict := !c.profile.rfc8785
 	n := len(src)
 	pos, k := 0, 0
+	var esc uint32 // the flags of the value strings' closing quotes, ORed
 
 value:
 	if k+3 > avail { // every step reads at most three entries
@@ -371,7 +347,8 @@ value:
 		if idx[k] != uint32(pos) {
 			return indexNo, st
 		}
-		pos = int(idx[k+1]) + 1 // its body is checked
+		esc |= idx[k+1]
+		pos = int(idx[k+1]&^indexEscaped) + 1 // its body is checked
 		k += 2
 	case '{', '[':
 		if idx[k] != uint32(pos) || len(st) >= maxDepth {
@@ -435,6 +412,7 @@ next:
 		if c.ix.st.odd != 0 {
 			return indexUnsure, st // an escape this pass does not check: quickRun's
 		}
+		c.ix.anyBS = esc&indexEscaped != 0
 		return indexYes, st
 	}
 	if pos >= n || idx[k] != uint32(pos) {
@@ -475,11 +453,11 @@ name:
 		return indexNo, st
 	}
 	{
-		ns, ne := pos+1, int(idx[k+1])
-		k += 2
-		if c.ix.anyBS && (ne-ns <= 56 && c.ix.hasBackslash(ns, ne) || ne-ns > 56 && bitsIn(c.ix.bsAll, ns, ne)) {
+		if idx[k+1]&indexEscaped != 0 {
 			return indexUnsure, st // compared decoded by quickRun
 		}
+		ns, ne := pos+1, int(idx[k+1])
+		k += 2
 		key := nameKeyAt(src, ns, ne)
 		f := &st[len(st)-1]
 		if f.prev >= 0 && (key < f.prevKey || key == f.prevKey && CompareUTF16(src[f.prev:f.prev2], src[ns:ne]) >= 0) {

@@ -15,17 +15,17 @@ var haveIndexAVX512 = haveMinifyAVX512
 // written. It returns the number of offsets written.
 //
 //go:noescape
-func indexBlocksAVX512(p *byte, n int, st *indexState, idx *uint32, high, bsAll *uint64) int
+func indexBlocksAVX512(p *byte, n int, st *indexState, idx *uint32, high *uint64) int
 
 // indexBlocks is indexBlocksGeneric with the kernel in force. idx must
 // have room for 64 offsets per block and 64 more.
-func indexBlocks(b []byte, st *indexState, idx []uint32, high, bsAll []uint64) int {
+func indexBlocks(b []byte, st *indexState, idx []uint32, high []uint64) int {
 	if useIndexAVX512 {
 		n := len(b) / 64
-		_, _, _ = idx[64*n+63], high[n-1], bsAll[n-1]
-		return indexBlocksAVX512(&b[0], n, st, &idx[0], &high[0], &bsAll[0])
+		_, _ = idx[64*n+63], high[n-1]
+		return indexBlocksAVX512(&b[0], n, st, &idx[0], &high[0])
 	}
-	return indexBlocksGeneric(b, st, idx, high, bsAll)
+	return indexBlocksGeneric(b, st, idx, high)
 }
 
 // indexUTF8 reports whether the blocks of the chunk at lo (full of them

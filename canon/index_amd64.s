@@ -25,7 +25,7 @@ DATA indexIota<>+48(SB)/8, $0x3736353433323130
 DATA indexIota<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL indexIota<>(SB), RODATA|NOPTR, $64
 
-// func indexBlocksAVX512(p *byte, n int, st *indexState, idx *uint32, high, bsAll *uint64) int
+// func indexBlocksAVX512(p *byte, n int, st *indexState, idx *uint32, high *uint64) int
 //
 // indexBlocksGeneric (index.go) over n 64-byte blocks, one block per
 // iteration: two nibble lookups classify the bytes (indexLo, indexHi) and
@@ -36,25 +36,30 @@ GLOBL indexIota<>(SB), RODATA|NOPTR, $64
 // (in the block) of the bits of the index mask, and their first 16,
 // widened to 32 bits and added to the block's input offset, are stored as
 // one vector (all four quarters when there are more than 16), so idx needs
-// room for 64 offsets past the last.
+// room for 64 offsets past the last. A closing quote whose string holds a
+// backslash gets indexEscaped (bit 31): with s the in-string mask and B
+// the backslashes in it, s + B + carry carries out of each string that
+// holds one into its closing quote (s is zero there), and out of bit 63
+// into the next block (escStr); VPCOMPRESSB packs those flags as it packs
+// the offsets, and they are shifted to bit 31.
 //
 // Registers: SI p, CX p's end, DI idx; the carried state R9 inStr, R10
-// escNext, R13 fails, R14 odd; R11 high, R12 bsAll; AX BX DX R8 scratch;
+// escNext, R13 fails, R14 odd, R12 escStr; R11 high; AX BX DX R8 scratch;
 // X2 the prefix XOR; X14 all ones (low quadword); Z16-Z23 constants, Z24
 // the block's input offset in each 32-bit lane, Z25 64s.
-TEXT ·indexBlocksAVX512(SB), NOSPLIT, $0-56
+TEXT ·indexBlocksAVX512(SB), NOSPLIT, $0-48
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ st+16(FP), DX
 	MOVQ idx+24(FP), DI
 	MOVQ high+32(FP), R11
-	MOVQ bsAll+40(FP), R12
 	SHLQ $6, CX
 	ADDQ SI, CX
 	MOVQ 0(DX), R9
 	MOVQ 8(DX), R10
 	MOVQ 24(DX), R13
 	MOVQ 32(DX), R14
+	MOVQ 40(DX), R12
 	MOVL 16(DX), AX
 	VPBROADCASTD AX, Z24
 	MOVL         $64, AX
@@ -102,8 +107,6 @@ loop:
 	KMOVQ K3, DX
 	ORQ   DX, R13          // fails |= controls
 	KMOVQ K2, BX
-	MOVQ  BX, (R12)
-	ADDQ  $8, R12
 
 	// Escaped bytes (BX), from the backslashes, without a branch: a
 	// block's backslashes are as unpredictable as its text.
@@ -140,6 +143,19 @@ escaped:
 	MOVQ       DX, R9
 	SARQ       $63, R9
 
+	// The flags (BX): (s + (bslash & s) + escStr) & closing quotes, the
+	// carry out to escStr (0 or all ones).
+	KMOVQ K2, AX
+	ANDQ  DX, AX
+	MOVQ  DX, BX
+	BTQ   $0, R12
+	ADCQ  AX, BX
+	SBBQ  R12, R12
+	MOVQ  DX, AX
+	NOTQ  AX
+	ANDQ  R8, AX
+	ANDQ  AX, BX
+
 	// fails |= (bslash | high) &^ s; the index mask (DX) = q | structural &^ s.
 	NOTQ  DX
 	KORQ  K2, K4, K7
@@ -150,11 +166,18 @@ escaped:
 	ANDQ  AX, DX
 	ORQ   R8, DX
 
-	// Pack the offsets of DX's bits.
+	// Pack the offsets of DX's bits, and the flags of BX's (bytes of all
+	// ones, shifted to bit 31 of their offsets).
 	KMOVQ       DX, K1
+	KMOVQ       BX, K3
+	VPMOVM2B    K3, Z5
 	VPCOMPRESSB Z18, K1, Z2
+	VPCOMPRESSB Z5, K1, Z6
 	VPMOVZXBD   X2, Z3
+	VPMOVZXBD   X6, Z7
+	VPSLLD      $31, Z7, Z7
 	VPADDD      Z24, Z3, Z3
+	VPORD       Z7, Z3, Z3
 	VMOVDQU32   Z3, (DI)
 	POPCNTQ     DX, DX
 	CMPQ        DX, $16
@@ -170,16 +193,28 @@ packed:
 
 more:
 	VEXTRACTI32X4 $1, Z2, X4
+	VEXTRACTI32X4 $1, Z6, X5
 	VPMOVZXBD     X4, Z3
+	VPMOVZXBD     X5, Z7
+	VPSLLD        $31, Z7, Z7
 	VPADDD        Z24, Z3, Z3
+	VPORD         Z7, Z3, Z3
 	VMOVDQU32     Z3, 64(DI)
 	VEXTRACTI32X4 $2, Z2, X4
+	VEXTRACTI32X4 $2, Z6, X5
 	VPMOVZXBD     X4, Z3
+	VPMOVZXBD     X5, Z7
+	VPSLLD        $31, Z7, Z7
 	VPADDD        Z24, Z3, Z3
+	VPORD         Z7, Z3, Z3
 	VMOVDQU32     Z3, 128(DI)
 	VEXTRACTI32X4 $3, Z2, X4
+	VEXTRACTI32X4 $3, Z6, X5
 	VPMOVZXBD     X4, Z3
+	VPMOVZXBD     X5, Z7
+	VPSLLD        $31, Z7, Z7
 	VPADDD        Z24, Z3, Z3
+	VPORD         Z7, Z3, Z3
 	VMOVDQU32     Z3, 192(DI)
 	JMP           packed
 
@@ -189,11 +224,12 @@ done:
 	MOVQ R10, 8(DX)
 	MOVQ R13, 24(DX)
 	MOVQ R14, 32(DX)
+	MOVQ R12, 40(DX)
 	MOVQ n+8(FP), AX
 	SHLQ $6, AX
 	ADDQ AX, 16(DX)
 	SUBQ idx+24(FP), DI
 	SHRQ $2, DI
-	MOVQ DI, ret+48(FP)
+	MOVQ DI, ret+40(FP)
 	VZEROUPPER
 	RET

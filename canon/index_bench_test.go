@@ -57,7 +57,6 @@ func indexBenchDoc(b *testing.B, n int) []byte {
 func BenchmarkIndexBlocks(b *testing.B) {
 	doc := indexBenchDoc(b, 64*indexChunk)[:64*indexChunk]
 	var ix indexer
-	ix.bsAll = make([]uint64, indexChunk+1)
 	forEachImplB(b, quickKernel, func(b *testing.B) {
 		if !useQuickIndex {
 			b.Skip("no stage 1")
@@ -65,7 +64,7 @@ func BenchmarkIndexBlocks(b *testing.B) {
 		b.SetBytes(int64(len(doc)))
 		for b.Loop() {
 			ix.st = indexState{}
-			indexBlocks(doc, &ix.st, ix.idx[:], ix.high[:], ix.bsAll)
+			indexBlocks(doc, &ix.st, ix.idx[:], ix.high[:])
 		}
 	})
 }

@@ -6,8 +6,8 @@ package canon
 const haveIndexAVX512 = false
 
 // indexBlocks is indexBlocksGeneric.
-func indexBlocks(b []byte, st *indexState, idx []uint32, high, bsAll []uint64) int {
-	return indexBlocksGeneric(b, st, idx, high, bsAll)
+func indexBlocks(b []byte, st *indexState, idx []uint32, high []uint64) int {
+	return indexBlocksGeneric(b, st, idx, high)
 }
 
 // indexUTF8 reports true: without the lookup kernel, index checks the

@@ -24,7 +24,6 @@ var inlined = []string{
 	"canonicalUEscape",
 	// The indexed fast path (index.go): a member name's escapes, from the
 	// backslash bitmap.
-	"(*indexer).hasBackslash",
 	// Numbers (number.go): digit runs, and the es6 steps of a literal of
 	// at most 19 digits.
 	"isDigit",
