@@ -21,7 +21,8 @@ import (
 //     found with simdjson's escape arithmetic, the strings are masked with
 //     a prefix XOR of the quotes that are not escaped, and the offsets of
 //     those quotes and of the structural characters outside strings are
-//     written to ix.idx. Everything about string bodies is decided here:
+//     written to ix.idx, a closing quote's flagged (indexEscaped) when its
+//     string holds a backslash. Everything about string bodies is decided here:
 //     no control byte anywhere (inside a string it must be escaped,
 //     outside it is whitespace), every escape a short one that JCS writes
 //     (with \u or an invalid one, an input stage 2 would accept is left to
@@ -46,11 +47,12 @@ import (
 // than the walk's give-up. It accepts only once the whole input is
 // indexed.
 //
-// A name with an escape is left to quickRun (indexUnsure): it compares
-// names decoded, which this pass does not do. Every other doubt gives up
-// to the engine, as quickRun does. The pass runs on inputs of at most
-// indexMaxInput bytes, where its list (4 bytes per entry) stays small;
-// longer ones take quickRun.
+// A name with an escape (its closing quote flagged) is left to quickRun
+// (indexUnsure): it compares names decoded, which this pass does not do.
+// Every other doubt gives up to the engine, as quickRun does. The pass
+// runs on inputs of at most indexMaxInput bytes (its memory is fixed, the
+// list kept a chunk at a time; longer inputs measured no faster with it)
+// and longer ones take quickRun.
 //
 // Where the walk is cheap, the index is not: on ASCII text without
 // escapes, in long strings (a canonical 6.4 envelope), building the list
