@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/bbdigest/bbdigest/internal/impl"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 )
 
 // indexBenchDoc returns a canonical document of at least n bytes shaped
@@ -57,7 +57,7 @@ func indexBenchDoc(b *testing.B, n int) []byte {
 func BenchmarkIndexBlocks(b *testing.B) {
 	doc := indexBenchDoc(b, 64*indexChunk)[:64*indexChunk]
 	var ix indexer
-	forEachImplB(b, quickKernel, func(b *testing.B) {
+	impltest.ForEachB(b, quickKernel, func(b *testing.B) {
 		if !useQuickIndex {
 			b.Skip("no stage 1")
 		}
@@ -76,7 +76,7 @@ func BenchmarkQuickCanonical(b *testing.B) {
 	for _, size := range []int{1500, 16000} {
 		doc := indexBenchDoc(b, size)
 		b.Run("size="+strconv.Itoa(size), func(b *testing.B) {
-			forEachImplB(b, quickKernel, func(b *testing.B) {
+			impltest.ForEachB(b, quickKernel, func(b *testing.B) {
 				var c Canonicalizer
 				c.Reset(RFC8785)
 				b.SetBytes(int64(len(doc)))
@@ -87,21 +87,6 @@ func BenchmarkQuickCanonical(b *testing.B) {
 					c.end()
 				}
 			})
-		})
-	}
-}
-
-// forEachImplB runs f as a sub-benchmark impl=NAME under each
-// implementation of k that this CPU and build can run.
-func forEachImplB(b *testing.B, k *impl.Kernel, f func(b *testing.B)) {
-	for _, name := range k.Available() {
-		b.Run("impl="+name, func(b *testing.B) {
-			restore, err := k.Select(name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer restore()
-			f(b)
 		})
 	}
 }

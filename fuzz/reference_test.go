@@ -12,6 +12,7 @@ import (
 
 	"github.com/bbdigest/bbdigest/canon"
 	"github.com/bbdigest/bbdigest/internal/impl"
+	"github.com/bbdigest/bbdigest/internal/impl/impltest"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/gowebpki/jcs"
 )
@@ -455,19 +456,12 @@ func TestDamagedLongVsReference(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range quick.Available() {
-		t.Run("quick="+name, func(t *testing.T) {
-			restore, err := quick.Select(name)
-			if err != nil {
-				t.Fatal(err)
+	impltest.ForEach(t, quick, func(t *testing.T) {
+		for _, c := range cases {
+			out, err := checkInvariants(t, c.src)
+			for i, p := range peers {
+				compareWithPeer(t, p.name, c.src, out, err, c.peerOut[i], c.peerError[i])
 			}
-			defer restore()
-			for _, c := range cases {
-				out, err := checkInvariants(t, c.src)
-				for i, p := range peers {
-					compareWithPeer(t, p.name, c.src, out, err, c.peerOut[i], c.peerError[i])
-				}
-			}
-		})
-	}
+		}
+	})
 }

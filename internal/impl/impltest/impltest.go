@@ -107,6 +107,20 @@ func ForEach(t *testing.T, k *impl.Kernel, f func(t *testing.T)) {
 	}
 }
 
+// ForEachB is ForEach for benchmarks: f runs as a sub-benchmark named
+// impl=NAME under each implementation of k that this CPU and build have
+// (the others are left out, not skipped, so that benchstat sees only
+// rows that ran).
+func ForEachB(b *testing.B, k *impl.Kernel, f func(b *testing.B)) {
+	b.Helper()
+	for _, name := range k.Available() {
+		b.Run("impl="+name, func(b *testing.B) {
+			defer Select(b, k, name)()
+			f(b)
+		})
+	}
+}
+
 // CheckRequired fails the test for each name in the variable that lists
 // package pkg's required implementations that names no implementation of a
 // kernel of pkg, or one that is not available here.
