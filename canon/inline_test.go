@@ -22,8 +22,6 @@ var inlined = []string{
 	"firstSpecial",
 	"(*Canonicalizer).hex4",
 	"canonicalUEscape",
-	// The indexed fast path (index.go): a member name's escapes, from the
-	// backslash bitmap.
 	// Numbers (number.go): digit runs, and the es6 steps of a literal of
 	// at most 19 digits.
 	"isDigit",
